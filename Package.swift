@@ -1,0 +1,49 @@
+// swift-tools-version: 6.2
+//
+// Switchyard: background work for Swift 6, Linux first.
+//
+// Layers (see ARCHITECTURE.md): the core `Switchyard` module depends on the toolchain and on single
+// swift-collections modules only; `SwitchyardTesting` is test support; the `switchyard` CLI and
+// `switchyard-bench` sit on top. Nothing below imports anything above it.
+
+import PackageDescription
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "Switchyard",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        .target(name: "SwitchyardTesting"),
+        .executableTarget(
+            name: "SwitchyardCLI",
+            dependencies: [
+                "Switchyard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "SwitchyardBench",
+            dependencies: [
+                "Switchyard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardCLITests", dependencies: ["SwitchyardCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
