@@ -1,0 +1,325 @@
+import DequeModule
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where blocking work runs: its own named threads, never Swift's cooperative pool.
+///
+/// Blocking system calls, file I/O, SQLite and other C libraries, and legacy semaphore-style waits stall the
+/// thread they run on. On the cooperative pool (one thread per core) each such call takes a core away from every
+/// task in the program, and enough of them deadlock it. `BlockingExecutor` gives that work threads of its own:
+///
+/// ```swift
+/// let bytes = try await BlockingExecutor.shared.run { try readWholeFile(path) }   // a plain closure
+///
+/// try await withTaskExecutorPreference(BlockingExecutor.shared) {                 // or a whole async scope:
+///     try database.importBatch(rows)                                              // nonisolated code runs here
+/// }
+/// ```
+///
+/// ## Threads and the policy when all are busy
+/// Threads are started on demand, one per piece of work that finds no idle thread, up to `maximumThreads`.
+/// When all `maximumThreads` threads are busy, further work waits in one FIFO queue until a thread frees up; it
+/// never spills onto the cooperative pool and never starts an extra thread. Work that waits on other work queued
+/// behind it can therefore deadlock once every thread is taken: keep such dependencies out of blocking work, or
+/// use a separate executor. A thread idle for `idleTimeout` exits. Threads are named `<name>-<n>` (visible in
+/// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`).
+///
+/// ## Ordering
+/// Work starts in submission order (FIFO); with more than one thread, it may finish in any order.
+///
+/// ## Cancellation
+/// `run` throws `CancellationError` without running its body when the task is cancelled before the body starts
+/// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
+/// started is not interrupted — blocking calls cannot be — so check for cancellation between blocking steps
+/// (inside `withTaskExecutorPreference`, `Task.isCancelled` works as usual).
+public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
+    // `@unchecked Sendable` invariant: every `var` below is read and written only while `mutex` is held; `mutex`
+    // and `condition` are heap-allocated once in `init` and live as long as the executor (worker threads retain
+    // it). Exercised under Thread Sanitizer by `BlockingExecutorTests`.
+
+    /// The executor shared by the whole process: `max(64, 4 × active processors)` threads, named
+    /// `switchyard-blk-<n>`, idle threads exit after 10 seconds.
+    public static let shared = BlockingExecutor(
+        name: "switchyard-blk", maximumThreads: max(64, 4 * activeProcessorCount()))
+
+    /// The prefix of every thread's name.
+    public let name: String
+    /// The most threads this executor runs at once.
+    public let maximumThreads: Int
+    /// How long a thread waits for work before it exits.
+    public let idleTimeout: Duration
+
+    private enum WorkItem {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var pending = Deque<WorkItem>()
+    private var threads = 0
+    private var idle = 0
+    private var wakeupsInFlight = 0
+    private var busy = 0
+    private var started: UInt64 = 0
+    private var completed: UInt64 = 0
+    private var peakThreads = 0
+    private var threadsEverStarted = 0
+
+    /// Creates an executor with its own threads.
+    ///
+    /// - Parameters:
+    ///   - name: thread-name prefix; Linux shows at most 15 characters of a thread name, so keep it short.
+    ///   - maximumThreads: the bound on threads (at least 1).
+    ///   - idleTimeout: how long an idle thread lingers before exiting.
+    public init(name: String, maximumThreads: Int, idleTimeout: Duration = .seconds(10)) {
+        precondition(maximumThreads >= 1, "BlockingExecutor \"\(name)\": maximumThreads must be at least 1")
+        self.name = name
+        self.maximumThreads = maximumThreads
+        self.idleTimeout = idleTimeout
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+    }
+
+    deinit {
+        // Unreachable while threads run (each retains the executor), so nothing waits here any more.
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    // MARK: TaskExecutor
+
+    /// Runs `job` on one of this executor's threads (the `TaskExecutor` entry point used by
+    /// `withTaskExecutorPreference` and `Task(executorPreference:)`).
+    public func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    // MARK: Running closures
+
+    /// Runs blocking `body` on one of this executor's threads and returns its result; the calling task suspends
+    /// meanwhile, and no cooperative thread is held.
+    ///
+    /// - Throws: `body`'s error, or `CancellationError` if the task is cancelled before `body` starts.
+    public func run<Result: Sendable>(
+        _ body: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        try Task.checkCancellation()
+        let pendingRun = PendingRun<Result>()
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Result, any Error>) in
+                guard pendingRun.wait(with: continuation) else { return }
+                submit(.closure { pendingRun.start(body) })
+            }
+        } onCancel: {
+            pendingRun.cancel()
+        }
+    }
+
+    /// Runs `body` on one of this executor's threads, later, and returns at once (fire and forget).
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        submit(.closure(body))
+    }
+
+    // MARK: Introspection
+
+    /// A consistent snapshot of the executor's load.
+    public struct Statistics: Sendable, Hashable, CustomStringConvertible {
+        /// Threads alive now.
+        public var threads: Int
+        /// Threads running work now.
+        public var busy: Int
+        /// Work waiting for a thread.
+        public var queued: Int
+        /// Pieces of work finished since creation.
+        public var completed: UInt64
+        /// The most threads alive at once since creation.
+        public var peakThreads: Int
+
+        public var description: String {
+            "threads: \(threads) (peak \(peakThreads)), busy: \(busy), queued: \(queued), completed: \(completed)"
+        }
+    }
+
+    /// The current load. O(1); takes the executor's lock briefly.
+    public var statistics: Statistics {
+        withLock {
+            Statistics(threads: threads, busy: busy, queued: pending.count, completed: completed,
+                       peakThreads: peakThreads)
+        }
+    }
+
+    // MARK: Workers
+
+    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    private func submit(_ item: WorkItem) {
+        let startThread: Int? = withLock {
+            pending.append(item)
+            started &+= 1
+            if idle - wakeupsInFlight > 0 {
+                wakeupsInFlight += 1
+                pthread_cond_signal(condition)
+                return nil
+            }
+            guard threads < maximumThreads else { return nil }  // all busy: the item waits its turn (FIFO)
+            threads += 1
+            threadsEverStarted += 1
+            peakThreads = max(peakThreads, threads)
+            return threadsEverStarted
+        }
+        if let number = startThread { spawnThread(number: number) }
+    }
+
+    private func spawnThread(number: Int) {
+        let context = Unmanaged.passRetained(WorkerContext(executor: self, name: "\(name)-\(number)"))
+        var thread = pthread_t.init(bitPattern: 0)
+        #if canImport(Darwin)
+        let result = pthread_create(&thread, nil, { raw in
+            Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()
+            return nil
+        }, context.toOpaque())
+        #else
+        let result = pthread_create(&thread, nil, { raw in
+            Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue().main()
+            return nil
+        }, context.toOpaque())
+        #endif
+        precondition(result == 0, "BlockingExecutor \"\(name)\": pthread_create failed (\(result))")
+        pthread_detach(thread)
+    }
+
+    fileprivate func workerLoop() {
+        pthread_mutex_lock(mutex)
+        while true {
+            if let item = pending.popFirst() {
+                busy += 1
+                pthread_mutex_unlock(mutex)
+                switch item {
+                case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+                case .closure(let body): body()
+                }
+                pthread_mutex_lock(mutex)
+                busy -= 1
+                completed &+= 1
+                continue
+            }
+            idle += 1
+            var deadline = Self.deadline(after: idleTimeout)
+            let result = pthread_cond_timedwait(condition, mutex, &deadline)
+            idle -= 1
+            if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
+            if result == ETIMEDOUT, pending.isEmpty {
+                threads -= 1
+                pthread_mutex_unlock(mutex)
+                return
+            }
+        }
+    }
+
+    private static func deadline(after duration: Duration) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let (seconds, attoseconds) = duration.components
+        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        var wholeSeconds = Int(now.tv_sec) + Int(seconds)
+        if nanoseconds >= 1_000_000_000 {
+            nanoseconds -= 1_000_000_000
+            wholeSeconds += 1
+        }
+        return timespec(tv_sec: .init(wholeSeconds), tv_nsec: .init(nanoseconds))
+    }
+}
+
+/// What a new worker thread needs: its executor and its name.
+private final class WorkerContext {
+    let executor: BlockingExecutor
+    let name: String
+
+    init(executor: BlockingExecutor, name: String) {
+        self.executor = executor
+        self.name = name
+    }
+
+    func main() {
+        #if canImport(Darwin)
+        pthread_setname_np(String(name.prefix(63)))
+        #else
+        // Glibc's headers hide pthread_setname_np from Swift; the kernel's own interface does the same job.
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        if descriptor >= 0 {
+            let bytes = Array(name.utf8.prefix(15))
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        #endif
+        executor.workerLoop()
+    }
+}
+
+/// The hand-shake between `BlockingExecutor.run`, the worker that starts it, and a cancellation: exactly one of
+/// "start the body" and "cancel" wins, and the continuation is resumed exactly once.
+private final class PendingRun<Result: Sendable>: Sendable {
+    private enum State {
+        case initial
+        case waiting(UnsafeContinuation<Result, any Error>)
+        case started
+        case cancelled
+    }
+
+    private let state = Mutex(State.initial)
+
+    /// Stores the continuation; returns false (having resumed it with `CancellationError`) if already cancelled.
+    func wait(with continuation: UnsafeContinuation<Result, any Error>) -> Bool {
+        let cancelled = state.withLock { state in
+            if case .cancelled = state { return true }
+            state = .waiting(continuation)
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    /// Runs `body` and resumes the caller, unless cancellation won.
+    func start(_ body: @Sendable () throws -> Result) {
+        let continuation: UnsafeContinuation<Result, any Error>? = state.withLock { state in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .started
+            return continuation
+        }
+        guard let continuation else { return }
+        do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+    }
+
+    /// Resumes the caller with `CancellationError` unless the body already started.
+    func cancel() {
+        let continuation: UnsafeContinuation<Result, any Error>? = state.withLock { state in
+            switch state {
+            case .initial:
+                state = .cancelled
+                return nil
+            case .waiting(let continuation):
+                state = .cancelled
+                return continuation
+            case .started, .cancelled:
+                return nil
+            }
+        }
+        continuation?.resume(throwing: CancellationError())
+    }
+}
