@@ -1,0 +1,131 @@
+import SwitchyardTesting
+import Testing
+
+/// Waiting on several expectations, with and without order enforcement.
+@Suite("Expectation: waiting on several", .timeLimit(.minutes(1)))
+struct ExpectationOrderTests {
+    @Test("Expectations satisfied in the listed order pass with enforceOrder")
+    func inOrder() async throws {
+        let clock = ManualClock()
+        let opened = Expectation("opened")
+        let written = Expectation("written", expectedCount: 2...3)
+        let closed = Expectation("closed")
+        async let result = Expectation.fulfillment(
+            of: [opened, written, closed], within: .seconds(1), enforceOrder: true, clock: clock
+        )
+        try await clock.waitForSleepers(count: 1)
+        await onDispatchThread {
+            opened.fulfill()
+            written.fulfill()
+            written.fulfill()
+            closed.fulfill()
+            written.fulfill()  // still within 2...3: the order only concerns reaching the lower bound
+        }
+        #expect(await result == .satisfied)
+        #expect(clock.now == .zero)
+    }
+
+    @Test("Without enforceOrder, any order passes")
+    func anyOrder() async throws {
+        let clock = ManualClock()
+        let first = Expectation("first")
+        let second = Expectation("second")
+        let third = Expectation("third")
+        async let result = Expectation.fulfillment(of: [first, second, third], within: .seconds(1), clock: clock)
+        try await clock.waitForSleepers(count: 1)
+        third.fulfill()
+        Task.detached { first.fulfill() }
+        await onDispatchThread { second.fulfill() }
+        #expect(await result == .satisfied)
+    }
+
+    @Test("Satisfying a later expectation before an earlier one is reported as an order violation")
+    func orderViolationDuringWait() async throws {
+        let clock = ManualClock()
+        let request = Expectation("request sent")
+        let response = Expectation("response received")
+        try await withKnownIssue {
+            async let result = Expectation.fulfillment(
+                of: [request, response], within: .seconds(1), enforceOrder: true, clock: clock
+            )
+            try await clock.waitForSleepers(count: 1)
+            response.fulfill()
+            #expect(await result == .outOfOrder)  // at once: no need to wait for "request sent"
+        } matching: { issue in
+            mentions(
+                "not satisfied in the required order",
+                "\"response received\" was satisfied while \"request sent\" was not"
+            )(issue)
+        }
+        #expect(clock.now == .zero)
+    }
+
+    @Test("The satisfaction order is recorded even before the wait starts")
+    func orderViolationBeforeWait() async {
+        let a = Expectation("a")
+        let b = Expectation("b", expectedCount: 2)
+        let c = Expectation("c")
+        a.fulfill()
+        b.fulfill()
+        c.fulfill()
+        b.fulfill()  // b reaches its required count after c
+        await withKnownIssue {
+            let result = await Expectation.fulfillment(
+                of: [a, b, c], within: .seconds(1), enforceOrder: true, clock: ManualClock()
+            )
+            #expect(result == .outOfOrder)
+        } matching: { issue in
+            mentions("\"c\" was satisfied before \"b\"", "actual order so far: \"a\", \"c\", \"b\"")(issue)
+        }
+        // The same expectations in the order they were satisfied pass.
+        #expect(
+            await Expectation.fulfillment(of: [a, c, b], within: .zero, enforceOrder: true, clock: ManualClock())
+                == .satisfied
+        )
+    }
+
+    @Test("An inverted expectation in the list makes the wait last the whole timeout")
+    func mixedWithInverted() async throws {
+        let clock = ManualClock()
+        let saved = Expectation("saved")
+        let failed = Expectation("failed", inverted: true)
+        saved.fulfill()
+        async let result = Expectation.fulfillment(of: [saved, failed], within: .seconds(2), clock: clock)
+        try await clock.waitForSleepers(count: 1)
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(2))
+        #expect(await result == .satisfied)
+    }
+
+    @Test("Every problem is reported; the result is the first kind")
+    func severalProblems() async {
+        let over = Expectation("over")
+        let inverted = Expectation("must not happen", inverted: true)
+        await onDispatchThread {
+            over.fulfill(2)
+            inverted.fulfill()
+        }
+        await withKnownIssue {
+            let result = await Expectation.fulfillment(of: [over, inverted], within: .seconds(1), clock: ManualClock())
+            #expect(result == .overFulfilled)
+        } matching: { issue in
+            mentions("\"over\" was over-fulfilled")(issue) || mentions("\"must not happen\" was fulfilled")(issue)
+        }
+    }
+
+    @Test("Concurrent waits on the same expectation all return")
+    func concurrentWaits() async throws {
+        let clock = ManualClock()
+        let expectation = Expectation("shared")
+        let results = await withTaskGroup(of: Expectation.WaitResult.self) { group in
+            for _ in 0..<8 {
+                group.addTask { await expectation.fulfillment(within: .seconds(1), clock: clock) }
+            }
+            try? await clock.waitForSleepers(count: 8)
+            expectation.fulfill()
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: .satisfied, count: 8))
+        #expect(clock.sleeperCount == 0)
+    }
+}
