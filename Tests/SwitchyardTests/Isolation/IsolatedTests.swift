@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import Switchyard
+import SwitchyardTesting
+import Synchronization
+import Testing
+
+@Suite("Isolated", .timeLimit(.minutes(1)))
+struct IsolatedTests {
+    @Test("exact results under contention: threads × synchronous writes")
+    func exactUnderThreadContention() async {
+        let threads = 8, writes = 20_000
+        let counter = Isolated(0, label: "counter")
+        await onThreads(threads) { _ in
+            for _ in 0..<writes { counter.withValue { $0 += 1 } }
+        }
+        #expect(await counter.read { $0 } == threads * writes)
+    }
+
+    @Test("exact results with synchronous, asynchronous and enqueued writes racing")
+    func exactUnderMixedForms() async {
+        let perForm = 5_000
+        let counter = Isolated(0, label: "mixed")
+        let enqueued = Expectation("enqueued writes ran", expectedCount: .exactly(perForm))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await onThreads(2) { _ in
+                    for _ in 0..<perForm / 2 { counter.withValue { $0 += 1 } }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<perForm / 4 { await counter.withValue { $0 += 1 } }
+                }
+            }
+            group.addTask {
+                await onThreads(1) { _ in
+                    for _ in 0..<perForm {
+                        counter.enqueue({ $0 += 1 }, deliveringOn: .task()) { _ in enqueued.fulfill() }
+                    }
+                }
+            }
+        }
+        await enqueued.fulfillment(within: .seconds(30))
+        #expect(await counter.read { $0 } == 3 * perForm)
+    }
+
+    @Test("asynchronous accesses run in FIFO order")
+    func asynchronousAccessesAreFIFO() async {
+        let log = Isolated([Int](), label: "fifo log")
+        let count = 50
+        // A thread holds the value while the tasks queue up one after another.
+        let holder = ThreadGate()
+        let held = Expectation("holder inside")
+        Thread.detachNewThreadSelector(holder: holder, held: held, log: log)
+        await held.fulfillment(within: .seconds(10))
+        let done = Expectation("all accesses ran", expectedCount: .exactly(count))
+        await Sequencer().start(count: count, log: log, done: done, release: holder)
+        await done.fulfillment(within: .seconds(10))
+        let order = await log.read { $0 }
+        #expect(order == Array(0..<count), "order: \(order)")
+    }
+
+    @Test("enqueued accesses run in call order and deliver results in that order on a serial queue")
+    func enqueuedAccessesAreFIFO() async {
+        let counter = Isolated(0, label: "enqueue order")
+        let delivered = Isolated([Int](), label: "delivered")
+        let count = 200
+        let all = Expectation("all delivered", expectedCount: .exactly(count))
+        let queue = DispatchQueue(label: "delivery")
+        for _ in 0..<count {
+            counter.enqueue({ value -> Int in value += 1; return value }, deliveringOn: .queue(queue)) { result in
+                if case .success(let value) = result { delivered.withValue { $0.append(value) } }
+                all.fulfill()
+            }
+        }
+        await all.fulfillment(within: .seconds(10))
+        #expect(await delivered.read { $0 } == Array(1...count))
+    }
+
+    @Test("enqueue from inside an access of the same instance is safe")
+    func enqueueInsideAccess() async {
+        let value = Isolated(0, label: "nested enqueue")
+        let ran = Expectation("inner ran")
+        await value.withValue { number in
+            number = 1
+            value.enqueue { number in number *= 10; ran.fulfill() }
+        }
+        await ran.fulfillment(within: .seconds(10))
+        #expect(await value.read { $0 } == 10)
+    }
+
+    @Test("typed errors pass through and observers still see the write")
+    func typedErrors() async throws {
+        struct Refused: Error, Equatable {}
+        let value = Isolated(1, label: "typed")
+        #expect(throws: Refused.self) {
+            try value.withValue { (number: inout Int) throws(Refused) -> Void in
+                number = 2
+                throw Refused()
+            }
+        }
+        #expect(await value.read { $0 } == 2)
+    }
+
+    @Test("observers get the current value, then every write in order")
+    func observation() async {
+        let value = Isolated(0, label: "observed")
+        let stream = value.values(bufferingPolicy: .unbounded)
+        for _ in 0..<5 { await value.withValue { $0 += 1 } }
+        await value.read { _ in }  // reads are not writes: nothing emitted
+        var seen: [Int] = []
+        for await element in stream {
+            seen.append(element)
+            if element == 5 { break }
+        }
+        #expect(seen == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test("description names the label; debugDescription shows the state")
+    func descriptions() {
+        let value = Isolated(0, label: "hits")
+        #expect(value.description == "Isolated<Int>(\"hits\")")
+        #expect(value.debugDescription == "Isolated<Int>(\"hits\"): free")
+        value.withValue { _ in
+            #expect(value.debugDescription.hasSuffix("held exclusively"))
+        }
+        let unnamed = Isolated("x")
+        #expect(unnamed.label.hasPrefix("SwitchyardTests/IsolatedTests.swift:"))
+    }
+}
+
+/// Queues the FIFO test's accesses in a known order. All tasks run on this actor, and each creates the next one
+/// just before it queues: the next cannot start until this one has suspended in the queue (the actor is serial
+/// and the access does not leave it before queueing). The last one opens the holder's gate.
+private actor Sequencer {
+    func start(count: Int, log: Isolated<[Int]>, done: SwitchyardTesting.Expectation, release holder: ThreadGate) {
+        launch(0, count: count, log: log, done: done, release: holder)
+    }
+
+    private func launch(_ index: Int, count: Int, log: Isolated<[Int]>, done: SwitchyardTesting.Expectation,
+                        release holder: ThreadGate) {
+        Task {
+            if index + 1 < count {
+                launch(index + 1, count: count, log: log, done: done, release: holder)
+            } else {
+                Task { holder.open() }
+            }
+            await log.withValue { $0.append(index) }
+            done.fulfill()
+        }
+    }
+}
+
+extension Thread {
+    /// Holds `log` on a dedicated thread until `holder` opens.
+    fileprivate static func detachNewThreadSelector(holder: ThreadGate, held: SwitchyardTesting.Expectation, log: Isolated<[Int]>) {
+        Thread.detachNewThread {
+            log.withValue { _ in
+                held.fulfill()
+                holder.wait()
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Switchyard
+import SwitchyardTesting
+import Synchronization
+import Testing
+
+@Suite("ReadWriteIsolated", .timeLimit(.minutes(1)))
+struct ReadWriteIsolatedTests {
+    /// Two fields a writer always changes together: a reader that sees them differ saw a torn write.
+    struct Pair: Sendable { var a = 0, b = 0 }
+
+    @Test("exact results under contention, and readers never see a torn write")
+    func exactUnderContention() async {
+        let writers = 4, writes = 10_000
+        let pair = ReadWriteIsolated(Pair(), label: "pair")
+        let torn = SharedCounter()
+        await onThreads(writers + 4) { index in
+            if index < writers {
+                for _ in 0..<writes { pair.write { $0.a += 1; $0.b += 1 } }
+            } else {
+                for _ in 0..<writes { if pair.read({ $0.a != $0.b }) { torn.add() } }
+            }
+        }
+        #expect(torn.value == 0)
+        let final = await pair.read { $0 }
+        #expect(final.a == writers * writes && final.b == writers * writes)
+    }
+
+    @Test("readers really overlap: two readers are inside at once")
+    func readersOverlap() async {
+        let value = ReadWriteIsolated(0, label: "overlap")
+        let inside = SharedCounter()
+        let maximumInside = SharedCounter()
+        let bothInside = Expectation("both readers inside at the same time")
+        let release = ThreadGate(waiters: 2)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await onThreads(2) { _ in
+                    value.read { _ in
+                        let now = inside.add()
+                        maximumInside.raise(to: now)
+                        if now == 2 { bothInside.fulfill() }
+                        release.wait()  // hold the read until the test has seen both inside
+                        inside.subtract()
+                    }
+                }
+            }
+            await bothInside.fulfillment(within: .seconds(10))
+            #expect(value.debugDescription.hasSuffix("read by 2"))
+            release.open()
+        }
+        #expect(maximumInside.value == 2)
+    }
+
+    @Test("writers finish within a bound while readers hammer")
+    func writersAreNotStarved() async {
+        let value = ReadWriteIsolated(0, label: "hammered")
+        let stop = SharedFlag()
+        let readersRunning = Expectation("readers running", expectedCount: .exactly(4))
+        let wrote = Expectation("100 writes finished")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await onThreads(5) { index in
+                    if index < 4 {
+                        readersRunning.fulfill()
+                        while !stop.value { _ = value.read { $0 } }
+                    } else {
+                        for _ in 0..<100 { value.write { $0 += 1 } }
+                        wrote.fulfill()
+                    }
+                }
+            }
+            await readersRunning.fulfillment(within: .seconds(10))
+            // A reader-preferring lock (pthread_rwlock's default) can starve the writer here forever.
+            await wrote.fulfillment(within: .seconds(10))
+            stop.set(true)
+        }
+        #expect(await value.read { $0 } == 100)
+    }
+
+    @Test("writer preference: a waiting writer blocks new readers")
+    func waitingWriterBlocksNewReaders() async {
+        let value = ReadWriteIsolated(0, label: "preference")
+        let log = Isolated([String](), label: "preference log")
+        let holder = ThreadGate()
+        let reading = Expectation("first reader inside")
+        Thread.detachNewThread {
+            value.read { _ in
+                reading.fulfill()
+                holder.wait()
+            }
+        }
+        await reading.fulfillment(within: .seconds(10))
+        let done = Expectation("writer and late reader ran", expectedCount: .exactly(2))
+        // Queued in this order while the first read is held: writer W, then reader R.
+        await PreferenceSequencer().start(value: value, log: log, done: done, release: holder)
+        await done.fulfillment(within: .seconds(10))
+        #expect(await log.read { $0 } == ["W", "R"])
+    }
+
+    @Test("phase-fair: readers waiting when a writer leaves all enter before the next writer")
+    func readersAreNotStarved() async {
+        let value = ReadWriteIsolated(0, label: "phases")
+        let log = Isolated([String](), label: "phase log")
+        let holder = ThreadGate()
+        let held = Expectation("writer holding")
+        Thread.detachNewThread {
+            value.write { _ in
+                held.fulfill()
+                holder.wait()
+            }
+        }
+        await held.fulfillment(within: .seconds(10))
+        let done = Expectation("all ran", expectedCount: .exactly(3))
+        // Queued in this order: reader R1, writer W2, reader R2.
+        await PhaseSequencer().start(value: value, log: log, done: done, release: holder)
+        await done.fulfillment(within: .seconds(10))
+        let order = await log.read { $0 }
+        #expect(order.count == 3)
+        #expect(Set(order.prefix(2)) == ["R1", "R2"], "both readers enter in the read phase: \(order)")
+        #expect(order.last == "W2")
+    }
+
+    @Test("asynchronous writes run in FIFO order; enqueued writes deliver in order")
+    func asynchronousOrder() async {
+        let value = ReadWriteIsolated([Int](), label: "order")
+        for index in 0..<100 { await value.write { $0.append(index) } }
+        let queue = DispatchQueue(label: "rw delivery")
+        let delivered = Isolated([Int](), label: "delivered")
+        let all = Expectation("delivered", expectedCount: .exactly(100))
+        for index in 100..<200 {
+            value.enqueueWrite({ list -> Int in list.append(index); return index }, deliveringOn: .queue(queue)) { result in
+                if case .success(let index) = result { delivered.withValue { $0.append(index) } }
+                all.fulfill()
+            }
+        }
+        await all.fulfillment(within: .seconds(10))
+        #expect(await value.read { $0 } == Array(0..<200))
+        #expect(await delivered.read { $0 } == Array(100..<200))
+        let read = Expectation("enqueued read delivered")
+        value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
+            if case .success(let count) = result { #expect(count == 200) }
+            read.fulfill()
+        }
+        await read.fulfillment(within: .seconds(10))
+    }
+
+    @Test("observers see every write in order")
+    func observation() async {
+        let value = ReadWriteIsolated(0, label: "observed")
+        let stream = value.values(bufferingPolicy: .unbounded)
+        for _ in 0..<3 { await value.write { $0 += 1 } }
+        _ = await value.read { $0 }
+        var seen: [Int] = []
+        for await element in stream {
+            seen.append(element)
+            if element == 3 { break }
+        }
+        #expect(seen == [0, 1, 2, 3])
+    }
+}
+
+/// Queues R1, W2, R2 in that order on one actor while a writer holds the value, then lets the holder go. Each
+/// task creates the next just before it queues, so the queue order is the creation order (see `Sequencer`).
+private actor PhaseSequencer {
+    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: SwitchyardTesting.Expectation,
+               release: ThreadGate) {
+        // Each body logs while it holds the value, so the log is the order of entry.
+        Task {
+            Task {
+                Task {
+                    Task { release.open() }
+                    await value.read { _ in log.withValue { $0.append("R2") } }
+                    done.fulfill()
+                }
+                await value.write { _ in log.withValue { $0.append("W2") } }
+                done.fulfill()
+            }
+            await value.read { _ in log.withValue { $0.append("R1") } }
+            done.fulfill()
+        }
+    }
+}
+
+/// Queues a writer, then a reader, on one actor while a reader holds the value, then releases the holder
+/// (chained as in `PhaseSequencer`).
+private actor PreferenceSequencer {
+    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: SwitchyardTesting.Expectation,
+               release: ThreadGate) {
+        Task {
+            Task {
+                Task { release.open() }
+                await value.read { _ in log.withValue { $0.append("R") } }
+                done.fulfill()
+            }
+            await value.write { _ in log.withValue { $0.append("W") } }
+            done.fulfill()
+        }
+    }
+}

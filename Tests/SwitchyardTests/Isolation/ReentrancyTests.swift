@@ -1,0 +1,84 @@
+import Switchyard
+import Testing
+
+/// Re-entrant synchronous access is a certain deadlock; these exit tests prove it stops the process instead,
+/// with the documented message naming the instance's label.
+@Suite("Re-entrancy diagnostics", .timeLimit(.minutes(1)))
+struct ReentrancyTests {
+    private static func expectMessage(_ result: ExitTest.Result?, mentions fragments: [String]) {
+        let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        for fragment in fragments {
+            #expect(standardError.contains(fragment), "stderr was: \(standardError)")
+        }
+    }
+
+    @Test("Isolated: access inside an access of the same instance")
+    func isolatedNested() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = Isolated(0, label: "nested-probe")
+            value.withValue { _ in value.withValue { _ in } }
+        }
+        Self.expectMessage(result, mentions: [
+            "re-entrant access of Isolated<Int> \"nested-probe\"", "would deadlock",
+        ])
+    }
+
+    @Test("Isolated: A → B → A (the case dispatch_sync_safe deadlocks on)")
+    func isolatedThroughAnotherInstance() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let first = Isolated(0, label: "queue-A")
+            let second = Isolated(0, label: "queue-B")
+            first.withValue { _ in second.withValue { _ in first.read { _ in } } }
+        }
+        Self.expectMessage(result, mentions: ["\"queue-A\""])
+    }
+
+    @Test("ReadWriteIsolated: read inside a write")
+    func readInsideWrite() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = ReadWriteIsolated(0, label: "rw-probe")
+            value.write { _ in _ = value.read { $0 } }
+        }
+        Self.expectMessage(result, mentions: [
+            "re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a write",
+        ])
+    }
+
+    @Test("ReadWriteIsolated: write inside a read")
+    func writeInsideRead() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = ReadWriteIsolated(0, label: "rw-probe")
+            value.read { _ in value.write { $0 += 1 } }
+        }
+        Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
+    }
+
+    @Test("ReadWriteIsolated: read inside a read")
+    func readInsideRead() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = ReadWriteIsolated(0, label: "rw-probe")
+            value.read { _ in _ = value.read { $0 } }
+        }
+        Self.expectMessage(result, mentions: ["re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
+    }
+
+    @Test("ReadWriteIsolated: write inside a write")
+    func writeInsideWrite() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = ReadWriteIsolated(0, label: "rw-probe")
+            value.write { _ in value.write { $0 += 1 } }
+        }
+        Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a write"])
+    }
+
+    @Test("reads of different instances nest freely, and so do sequential accesses")
+    func legalNesting() {
+        let first = ReadWriteIsolated(1, label: "first")
+        let second = ReadWriteIsolated(2, label: "second")
+        let sum = first.read { a in second.read { b in a + b } }
+        #expect(sum == 3)
+        #expect(first.read { $0 } == 1)
+        first.write { $0 = 5 }
+        #expect(first.read { $0 } == 5)
+    }
+}

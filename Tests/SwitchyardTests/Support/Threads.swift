@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs `body(index)` on `count` fresh OS threads at once and resumes when all have returned.
+///
+/// The awaiting task suspends; no cooperative thread is blocked.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let box = ContinuationBox(continuation, count: count)
+        for index in 0..<count {
+            let thread = Thread {
+                body(index)
+                if box.remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                    box.continuation.resume()
+                }
+            }
+            thread.start()
+        }
+    }
+}
+
+private final class ContinuationBox: Sendable {
+    let continuation: CheckedContinuation<Void, Never>
+    let remaining: Atomic<Int>
+    init(_ continuation: CheckedContinuation<Void, Never>, count: Int = 0) {
+        self.continuation = continuation
+        self.remaining = Atomic(count)
+    }
+}
+
+/// A gate that test threads (never tasks) block on until the test opens it.
+final class ThreadGate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let waiters: Int
+
+    init(waiters: Int = 1) { self.waiters = waiters }
+
+    /// Blocks the calling thread; call only from a dedicated thread, never from a task.
+    func wait() { semaphore.wait() }
+
+    /// Lets every waiter through.
+    func open() { for _ in 0..<waiters { semaphore.signal() } }
+}
+
+/// A seeded generator for stress tests (SplitMix64): same seed, same sequence. The seed is printed by the test.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// An `Atomic<Int>` that escaping closures can share (a local `Atomic` cannot be captured: it is not copyable).
+final class SharedCounter: Sendable {
+    private let storage = Atomic<Int>(0)
+    var value: Int { storage.load(ordering: .acquiring) }
+    @discardableResult
+    func add(_ amount: Int = 1) -> Int { storage.wrappingAdd(amount, ordering: .acquiringAndReleasing).newValue }
+    func subtract(_ amount: Int = 1) { storage.wrappingSubtract(amount, ordering: .acquiringAndReleasing) }
+    /// Raises the value to `candidate` if it is larger.
+    func raise(to candidate: Int) {
+        var current = storage.load(ordering: .relaxed)
+        while candidate > current {
+            let (exchanged, original) = storage.compareExchange(expected: current, desired: candidate, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+}
+
+/// An `Atomic<Bool>` that escaping closures can share.
+final class SharedFlag: Sendable {
+    private let storage = Atomic<Bool>(false)
+    var value: Bool { storage.load(ordering: .acquiring) }
+    func set(_ newValue: Bool) { storage.store(newValue, ordering: .releasing) }
+}
