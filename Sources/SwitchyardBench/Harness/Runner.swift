@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Repeats a case, after warm-up runs, and reports the median cost per operation.
+struct Runner {
+    var repetitions: Int
+    var warmups: Int
+    /// Scales operation counts down for quick smoke runs.
+    var scale: Double
+
+    /// Median nanoseconds per operation of `body(thread, operations)` run on `threads` threads at once
+    /// (for `threads > 1`: wall time divided by the total operations, i.e. inverse throughput).
+    func nanosecondsPerOperation(
+        operations requested: Int, threads: Int = 1, _ body: @escaping @Sendable (Int, Int) -> Void
+    ) -> Double {
+        let operations = max(1, Int(Double(requested) * scale))
+        var samples: [Double] = []
+        for round in 0..<(warmups + repetitions) {
+            let elapsed: UInt64
+            if threads == 1 {
+                let start = Clockwork.now()
+                body(0, operations)
+                elapsed = Clockwork.now() - start
+            } else {
+                elapsed = Clockwork.timeOnThreads(threads) { index in body(index, operations) }
+            }
+            if round >= warmups { samples.append(Double(elapsed) / Double(operations * threads)) }
+        }
+        return Clockwork.median(samples)
+    }
+
+    /// As `nanosecondsPerOperation`, for a body that must run in a task. The main thread waits (it is not a
+    /// cooperative-pool thread).
+    func nanosecondsPerOperationAsync(
+        operations requested: Int, _ body: @escaping @Sendable (Int) async -> Void
+    ) -> Double {
+        let operations = max(1, Int(Double(requested) * scale))
+        var samples: [Double] = []
+        for round in 0..<(warmups + repetitions) {
+            let done = DispatchSemaphore(value: 0)
+            let result = ResultSlot()
+            Task.detached {
+                let start = Clockwork.now()
+                await body(operations)
+                result.nanoseconds.store(Clockwork.now() - start, ordering: .releasing)
+                done.signal()
+            }
+            done.wait()
+            if round >= warmups { samples.append(Double(result.nanoseconds.load(ordering: .acquiring)) / Double(operations)) }
+        }
+        return Clockwork.median(samples)
+    }
+}
+
+/// Carries one timing out of a task to the waiting main thread.
+private final class ResultSlot: Sendable {
+    let nanoseconds = Atomic<UInt64>(0)
+}

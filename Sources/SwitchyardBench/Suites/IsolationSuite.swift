@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+import Switchyard
+import Synchronization
+
+/// `isolation`: `Isolated` and `ReadWriteIsolated` against `Mutex`, `NSLock`, `DispatchQueue.sync`, a concurrent
+/// queue with barrier writes and `pthread_rwlock`, uncontended and with two threads.
+///
+/// Goals (issue: core foundation): uncontended synchronous `Isolated` access ≤ 1.5× `Mutex.withLock`;
+/// `ReadWriteIsolated` reads on 2 threads ≥ 1.5× the throughput of the same reads through `Isolated`.
+struct IsolationSuite: BenchmarkSuite {
+    let name = "isolation"
+    let summary = "exclusive and shared access, uncontended and on 2 threads, vs Mutex/NSLock/Dispatch/pthread"
+
+    private let operations = 2_000_000
+
+    func run(runner: Runner, report: Report) {
+        uncontended(runner: runner, report: report)
+        contendedWrites(runner: runner, report: report)
+        contendedReads(runner: runner, report: report)
+    }
+
+    private func record(_ report: Report, _ name: String, _ ns: Double, threads: Int = 1,
+                        anchor: (String, Double)? = nil, goal: String? = nil, met: Bool? = nil) {
+        var measurement = Measurement(suite: self.name, name: name, nanosecondsPerOperation: ns, threads: threads)
+        if let anchor { measurement.anchor = (anchor.0, anchor.1) }
+        if let goal, let met { measurement.goal = (goal, met) }
+        report.record(measurement)
+    }
+
+    // MARK: Uncontended
+
+    private func uncontended(runner: Runner, report: Report) {
+        let mutex = Mutex(0)
+        let mutexNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            for _ in 0..<n { mutex.withLock { $0 &+= 1 } }
+        }
+        record(report, "uncontended/Mutex.withLock", mutexNs)
+
+        let lock = NSLock(), lockCounter = Counter()
+        let nslockNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            for _ in 0..<n { lock.lock(); lockCounter.increment(); lock.unlock() }
+        }
+        record(report, "uncontended/NSLock", nslockNs)
+
+        let serial = DispatchQueue(label: "bench.serial"), serialCounter = Counter()
+        let serialNs = runner.nanosecondsPerOperation(operations: operations / 4) { _, n in
+            for _ in 0..<n { serial.sync { serialCounter.increment() } }
+        }
+        record(report, "uncontended/DispatchQueue.sync", serialNs)
+
+        let concurrent = DispatchQueue(label: "bench.concurrent", attributes: .concurrent)
+        let barrierCounter = Counter()
+        let barrierNs = runner.nanosecondsPerOperation(operations: operations / 4) { _, n in
+            for _ in 0..<n { concurrent.sync(flags: .barrier) { barrierCounter.increment() } }
+        }
+        record(report, "uncontended/concurrent queue barrier write", barrierNs)
+
+        let rwlock = POSIXReadWriteLock(), rwCounter = Counter()
+        let rwWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            for _ in 0..<n { rwlock.withWriteLock { rwCounter.increment() } }
+        }
+        record(report, "uncontended/pthread_rwlock write", rwWriteNs)
+        let rwReadNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            var sum = 0
+            for _ in 0..<n { sum &+= rwlock.withReadLock { rwCounter.value } }
+            Blackhole.consume(sum)
+        }
+        record(report, "uncontended/pthread_rwlock read", rwReadNs)
+
+        let isolated = Isolated(0, label: "bench")
+        let isolatedNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            for _ in 0..<n { isolated.withValue { $0 &+= 1 } }
+        }
+        record(report, "uncontended/Isolated.withValue", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
+               goal: "ratio <= 1.5", met: isolatedNs <= 1.5 * mutexNs)
+        record(report, "uncontended/Isolated.withValue vs NSLock", isolatedNs, anchor: ("NSLock", nslockNs))
+        record(report, "uncontended/Isolated.withValue vs DispatchQueue.sync", isolatedNs,
+               anchor: ("DispatchQueue.sync", serialNs))
+
+        let asyncNs = runner.nanosecondsPerOperationAsync(operations: operations) { n in
+            for _ in 0..<n { await isolated.withValue { $0 &+= 1 } }
+        }
+        record(report, "uncontended/await Isolated.withValue", asyncNs, anchor: ("Mutex.withLock", mutexNs))
+
+        let readWrite = ReadWriteIsolated(0, label: "bench")
+        let rwIsolatedWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            for _ in 0..<n { readWrite.write { $0 &+= 1 } }
+        }
+        record(report, "uncontended/ReadWriteIsolated.write", rwIsolatedWriteNs,
+               anchor: ("pthread_rwlock write", rwWriteNs))
+        record(report, "uncontended/ReadWriteIsolated.write vs barrier", rwIsolatedWriteNs,
+               anchor: ("concurrent queue barrier write", barrierNs))
+        let rwIsolatedReadNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
+            var sum = 0
+            for _ in 0..<n { sum &+= readWrite.read { $0 } }
+            Blackhole.consume(sum)
+        }
+        record(report, "uncontended/ReadWriteIsolated.read", rwIsolatedReadNs,
+               anchor: ("pthread_rwlock read", rwReadNs))
+    }
+
+    // MARK: Two writers
+
+    private func contendedWrites(runner: Runner, report: Report) {
+        let threads = 2, perThread = operations / 4
+        let mutex = Mutex(0)
+        let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            for _ in 0..<n { mutex.withLock { $0 &+= 1 } }
+        }
+        record(report, "2 writers/Mutex.withLock", mutexNs, threads: threads)
+
+        let lock = NSLock(), lockCounter = Counter()
+        let nslockNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            for _ in 0..<n { lock.lock(); lockCounter.increment(); lock.unlock() }
+        }
+        record(report, "2 writers/NSLock", nslockNs, threads: threads)
+
+        let serial = DispatchQueue(label: "bench.serial.2"), serialCounter = Counter()
+        let serialNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
+            for _ in 0..<n { serial.sync { serialCounter.increment() } }
+        }
+        record(report, "2 writers/DispatchQueue.sync", serialNs, threads: threads)
+
+        let concurrent = DispatchQueue(label: "bench.concurrent.2", attributes: .concurrent)
+        let barrierCounter = Counter()
+        let barrierNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
+            for _ in 0..<n { concurrent.sync(flags: .barrier) { barrierCounter.increment() } }
+        }
+        record(report, "2 writers/concurrent queue barrier write", barrierNs, threads: threads)
+
+        let rwlock = POSIXReadWriteLock(), rwCounter = Counter()
+        let rwWriteNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            for _ in 0..<n { rwlock.withWriteLock { rwCounter.increment() } }
+        }
+        record(report, "2 writers/pthread_rwlock write", rwWriteNs, threads: threads)
+
+        let isolated = Isolated(0, label: "bench")
+        let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            for _ in 0..<n { isolated.withValue { $0 &+= 1 } }
+        }
+        record(report, "2 writers/Isolated.withValue", isolatedNs, threads: threads,
+               anchor: ("Mutex.withLock", mutexNs))
+        record(report, "2 writers/Isolated.withValue vs DispatchQueue.sync", isolatedNs, threads: threads,
+               anchor: ("DispatchQueue.sync", serialNs))
+
+        let readWrite = ReadWriteIsolated(0, label: "bench")
+        let rwIsolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            for _ in 0..<n { readWrite.write { $0 &+= 1 } }
+        }
+        record(report, "2 writers/ReadWriteIsolated.write", rwIsolatedNs, threads: threads,
+               anchor: ("pthread_rwlock write", rwWriteNs))
+    }
+
+    // MARK: Two readers
+
+    private func contendedReads(runner: Runner, report: Report) {
+        let threads = 2, perThread = operations / 4
+        let workload = ReadWorkload()
+        report.note("reads: 4 lookups in a 1,024-entry dictionary per access; ns/op = wall time / total reads")
+
+        let isolated = Isolated(workload.table, label: "bench")
+        let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= isolated.read { workload.read($0, i) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "2 readers/Isolated.read", isolatedNs, threads: threads)
+
+        let mutex = Mutex(workload.table)
+        let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= mutex.withLock { workload.read($0, i) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "2 readers/Mutex.withLock", mutexNs, threads: threads)
+
+        let rwlock = POSIXReadWriteLock()
+        let table = workload.table
+        let rwlockNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= rwlock.withReadLock { workload.read(table, i) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "2 readers/pthread_rwlock read", rwlockNs, threads: threads)
+
+        let concurrent = DispatchQueue(label: "bench.concurrent.reads", attributes: .concurrent)
+        let queueNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= concurrent.sync { workload.read(table, i) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "2 readers/concurrent queue sync read", queueNs, threads: threads)
+
+        let unlocked = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= workload.read(table, i) }
+            Blackhole.consume(sum)
+        }
+        record(report, "2 readers/no lock (floor)", unlocked, threads: threads)
+
+        let readWrite = ReadWriteIsolated(workload.table, label: "bench")
+        let rwNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= readWrite.read { workload.read($0, i) } }
+            Blackhole.consume(sum)
+        }
+        let speedup = isolatedNs / rwNs
+        record(report, "2 readers/ReadWriteIsolated.read", rwNs, threads: threads,
+               anchor: ("Isolated.read", isolatedNs), goal: "throughput >= 1.5x Isolated.read (ratio <= 0.667)",
+               met: speedup >= 1.5)
+        record(report, "2 readers/ReadWriteIsolated.read vs pthread_rwlock", rwNs, threads: threads,
+               anchor: ("pthread_rwlock read", rwlockNs))
+        record(report, "2 readers/ReadWriteIsolated.read vs concurrent queue", rwNs, threads: threads,
+               anchor: ("concurrent queue sync read", queueNs))
+    }
+}

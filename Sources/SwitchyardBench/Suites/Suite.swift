@@ -1,0 +1,11 @@
+/// A family of benchmark cases that runs its anchors in the same run and reports ratios.
+protocol BenchmarkSuite: Sendable {
+    /// The name used on the command line and in JSON rows.
+    var name: String { get }
+    /// One line on what the suite measures.
+    var summary: String { get }
+    func run(runner: Runner, report: Report)
+}
+
+/// Every suite, in the order they run by default.
+let allSuites: [any BenchmarkSuite] = [IsolationSuite()]
