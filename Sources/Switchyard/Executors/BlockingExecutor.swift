@@ -1,5 +1,4 @@
 import DequeModule
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -118,10 +117,11 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         try Task.checkCancellation()
         let pendingRun = PendingRun<Result>()
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Result, any Error>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 guard pendingRun.wait(with: continuation) else { return }
                 submit(.closure { pendingRun.start(body) })
             }
+            return try pendingRun.outcome()
         } onCancel: {
             pendingRun.cancel()
         }
@@ -273,42 +273,52 @@ private final class WorkerContext {
 }
 
 /// The hand-shake between `BlockingExecutor.run`, the worker that starts it, and a cancellation: exactly one of
-/// "start the body" and "cancel" wins, and the continuation is resumed exactly once.
+/// "start the body" and "cancel" wins, and the continuation is resumed exactly once. The body's result travels
+/// through the lock, not through the continuation, so the ordering is visible to ThreadSanitizer too.
 private final class PendingRun<Result: Sendable>: Sendable {
     private enum State {
         case initial
-        case waiting(UnsafeContinuation<Result, any Error>)
-        case started
+        case waiting(CheckedContinuation<Void, Never>)
+        case running(CheckedContinuation<Void, Never>)
+        case finished(Swift.Result<Result, any Error>)
         case cancelled
     }
 
-    private let state = Mutex(State.initial)
+    private let state = PlatformLock(State.initial)
 
-    /// Stores the continuation; returns false (having resumed it with `CancellationError`) if already cancelled.
-    func wait(with continuation: UnsafeContinuation<Result, any Error>) -> Bool {
+    /// Stores the continuation; returns false (having resumed it) if already cancelled.
+    func wait(with continuation: CheckedContinuation<Void, Never>) -> Bool {
         let cancelled = state.withLock { state in
             if case .cancelled = state { return true }
             state = .waiting(continuation)
             return false
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        if cancelled { continuation.resume() }
         return !cancelled
     }
 
     /// Runs `body` and resumes the caller, unless cancellation won.
     func start(_ body: @Sendable () throws -> Result) {
-        let continuation: UnsafeContinuation<Result, any Error>? = state.withLock { state in
-            guard case .waiting(let continuation) = state else { return nil }
-            state = .started
+        let claimed = state.withLock { state -> Bool in
+            guard case .waiting(let continuation) = state else { return false }
+            state = .running(continuation)
+            return true
+        }
+        guard claimed else { return }
+        let result = Swift.Result { try body() }
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never> in
+            guard case .running(let continuation) = state else {
+                preconditionFailure("Switchyard internal error: a running blocking job changed state")
+            }
+            state = .finished(result)
             return continuation
         }
-        guard let continuation else { return }
-        do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        continuation.resume()
     }
 
-    /// Resumes the caller with `CancellationError` unless the body already started.
+    /// Resumes the caller (who then throws `CancellationError`) unless the body already started.
     func cancel() {
-        let continuation: UnsafeContinuation<Result, any Error>? = state.withLock { state in
+        let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
             switch state {
             case .initial:
                 state = .cancelled
@@ -316,10 +326,18 @@ private final class PendingRun<Result: Sendable>: Sendable {
             case .waiting(let continuation):
                 state = .cancelled
                 return continuation
-            case .started, .cancelled:
+            case .running, .finished, .cancelled:
                 return nil
             }
         }
-        continuation?.resume(throwing: CancellationError())
+        continuation?.resume()
+    }
+
+    /// The outcome, read by the resumed caller: the body's result or error, or `CancellationError`.
+    func outcome() throws -> Result {
+        try state.withLock { state -> Swift.Result<Result, any Error> in
+            if case .finished(let result) = state { return result }
+            return .failure(CancellationError())
+        }.get()
     }
 }

@@ -142,6 +142,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     ) {
         lock.lockExclusiveEnqueued { [self] in
             Task.detached {
+                self.lock.acceptHandoff()
                 self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
                 let result = Swift.Result { () throws(Failure) -> Result in try body(&self.storage.pointee) }
                 delivery.deliver { completion(result) }
@@ -155,6 +156,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     public func enqueue(_ body: @escaping @Sendable (inout Value) -> Void) {
         lock.lockExclusiveEnqueued { [self] in
             Task.detached {
+                self.lock.acceptHandoff()
                 self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
                 body(&self.storage.pointee)
                 self.leave(emitting: true)

@@ -17,7 +17,7 @@ final class ObserverList<Value>: Sendable {
         var observers: [UInt64: Observer] = [:]
     }
 
-    private let entries = Mutex(Entries())
+    private let entries = PlatformLock(Entries())
     @usableFromInline let count = Atomic<Int>(0)
 
     @usableFromInline

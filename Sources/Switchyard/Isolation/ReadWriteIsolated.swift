@@ -126,6 +126,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     ) {
         lock.lockSharedEnqueued { [self] in
             Task.detached {
+                self.lock.acceptHandoff()
                 let result = ReadFrames.reading(self.instance) {
                     Swift.Result { () throws(Failure) -> Result in try body(self.storage.pointee) }
                 }
@@ -145,6 +146,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     ) {
         lock.lockExclusiveEnqueued { [self] in
             Task.detached {
+                self.lock.acceptHandoff()
                 self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
                 let result = Swift.Result { () throws(Failure) -> Result in try body(&self.storage.pointee) }
                 delivery.deliver { completion(result) }
@@ -157,6 +159,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     public func enqueueWrite(_ body: @escaping @Sendable (inout Value) -> Void) {
         lock.lockExclusiveEnqueued { [self] in
             Task.detached {
+                self.lock.acceptHandoff()
                 self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
                 body(&self.storage.pointee)
                 self.leaveExclusive()
