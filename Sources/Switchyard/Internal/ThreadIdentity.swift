@@ -17,3 +17,16 @@ func currentThreadIdentity() -> UInt {
     UInt(pthread_self())  // pthread_t is an integer
     #endif
 }
+
+/// Calls `body` with a borrow of the value at `value`'s address, without copying it.
+///
+/// Reading `pointer.pointee` into a `borrowing` parameter makes the compiler copy the value (for a dictionary:
+/// a retain and a release of its buffer, which is an atomic read-modify-write that bounces between concurrent
+/// readers). Through an `inout` parameter the compiler knows nothing else can write the memory during the call
+/// and passes the borrow in place. Nothing is written: readers on several threads may call this at once.
+@inlinable @inline(__always)
+func withBorrow<Value, Result, Failure: Error>(
+    _ value: inout Value, _ body: (borrowing Value) throws(Failure) -> Result
+) throws(Failure) -> Result {
+    try body(value)
+}

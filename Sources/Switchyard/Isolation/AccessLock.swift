@@ -200,16 +200,15 @@ struct AccessLock: ~Copyable, Sendable {
     // MARK: Shared mode
 
     /// Takes a shared hold if no writer holds or waits. Never blocks.
+    ///
+    /// One fetch-add, not a compare-exchange loop: concurrent readers never make each other retry. A reader that
+    /// finds a writer (or waiters) backs out with `unlockShared()`, which behaves exactly like a reader leaving —
+    /// including handing over if it was the last one — so a transient reader count is always accounted for.
     @inlinable @inline(__always)
     func tryLockShared() -> Bool {
-        var current = state.load(ordering: .relaxed)
-        while current & (Self.exclusiveBit | Self.queuedBit) == 0 {
-            let (exchanged, original) = state.weakCompareExchange(
-                expected: current, desired: current &+ Self.readerUnit,
-                successOrdering: .acquiring, failureOrdering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
+        let old = state.wrappingAdd(Self.readerUnit, ordering: .acquiring).oldValue
+        if old & (Self.exclusiveBit | Self.queuedBit) == 0 { return true }
+        unlockShared()
         return false
     }
 
@@ -298,8 +297,9 @@ struct AccessLock: ~Copyable, Sendable {
     }
 
     /// Hands the lock to as many queued waiters as the policy allows. Called with `queues` locked and
-    /// `queuedBit` set. While `queuedBit` is set no fast path can acquire, so the only concurrent state change
-    /// is readers leaving; every transition below is therefore safe to make with a plain add or exchange.
+    /// `queuedBit` set. While `queuedBit` is set no fast path can keep a hold; the state can still move under us
+    /// (readers leaving, a reader's fetch-add backing out, a barging thread in `Isolated`), so the exclusive
+    /// grant is a compare-exchange that simply yields to whoever moved first.
     ///
     /// - Complexity: O(k) for k waiters granted.
     private func dispatch(_ queues: inout Queues) -> [Waiter] {
@@ -333,11 +333,10 @@ struct AccessLock: ~Copyable, Sendable {
                 if exchanged {
                     granted.append(queues.writers.removeFirst())
                     queues.lastPhaseWasWrite = true
-                } else {
-                    // Only a barging thread can take a free lock while waiters queue; its release finds the
-                    // queued bit set and hands over then.
-                    precondition(threadsBarge, "Switchyard internal error: lock state changed during hand-over")
                 }
+                // Otherwise the state moved under us: a barging thread took the lock, or a reader's fetch-add is
+                // passing through (it backs out at once). Either way the queued bit is set, so that holder's or
+                // reader's release finds it and dispatches again.
             }
         }
         if queues.isEmpty {

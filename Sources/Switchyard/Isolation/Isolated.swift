@@ -96,7 +96,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     ) throws(Failure) -> sending Result {
         enterBlocking()
         defer { leave(emitting: false) }
-        return try body(storage.pointee)
+        return try withBorrow(&storage.pointee, body)
     }
 
     // MARK: Asynchronous access
@@ -122,7 +122,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     ) async throws(Failure) -> sending Result {
         await enterSuspending()
         defer { leave(emitting: false) }
-        return try body(storage.pointee)
+        return try withBorrow(&storage.pointee, body)
     }
 
     // MARK: Enqueued access (from synchronous code)

@@ -73,9 +73,11 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     public func read<Result, Failure: Error>(
         _ body: (borrowing Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        enterSharedBlocking()
+        let outer = enterSharedBlocking()
         defer { lock.unlockShared() }
-        return try ReadFrames.reading(instance) { () throws(Failure) -> Result in try body(storage.pointee) }
+        return try ReadFrames.reading(instance, on: outer) { () throws(Failure) -> Result in
+            try withBorrow(&storage.pointee, body)
+        }
     }
 
     /// Runs `body` with exclusive, mutable access; blocks the calling thread while readers or another writer
@@ -100,7 +102,9 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     ) async throws(Failure) -> Result {
         if !lock.tryLockShared() { await lock.lockSharedSuspending() }
         defer { lock.unlockShared() }
-        return try ReadFrames.reading(instance) { () throws(Failure) -> Result in try body(storage.pointee) }
+        return try ReadFrames.reading(instance, on: ReadFrames.innermost) { () throws(Failure) -> Result in
+            try withBorrow(&storage.pointee, body)
+        }
     }
 
     /// Runs `body` with exclusive, mutable access, suspending (never blocking) while the value is held.
@@ -127,7 +131,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
         lock.lockSharedEnqueued { [self] in
             Task.detached {
                 self.lock.acceptHandoff()
-                let result = ReadFrames.reading(self.instance) {
+                let result = ReadFrames.reading(self.instance, on: ReadFrames.innermost) {
                     Swift.Result { () throws(Failure) -> Result in try body(self.storage.pointee) }
                 }
                 delivery.deliver { completion(result) }
@@ -193,15 +197,18 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     @inlinable
     var instance: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
+    /// Takes a shared hold, blocking if needed; returns this thread's innermost read frame for `reading`.
     @inlinable @inline(__always)
-    func enterSharedBlocking() {
-        if ReadFrames.isHeld(instance) { trapReentrant("read", inside: "read") }
+    func enterSharedBlocking() -> UnsafeMutableRawPointer? {
+        let outer = ReadFrames.innermost
+        if ReadFrames.isHeld(instance, from: outer) { trapReentrant("read", inside: "read") }
         if !lock.tryLockShared() {
             if lock.exclusiveOwner.load(ordering: .relaxed) == currentThreadIdentity() {
                 trapReentrant("read", inside: "write")
             }
             lock.lockSharedBlocking()
         }
+        return outer
     }
 
     @inlinable @inline(__always)
@@ -209,7 +216,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
         let me = currentThreadIdentity()
         if !lock.tryLockExclusive() {
             if lock.exclusiveOwner.load(ordering: .relaxed) == me { trapReentrant("write", inside: "write") }
-            if ReadFrames.isHeld(instance) { trapReentrant("write", inside: "read") }
+            if ReadFrames.isHeld(instance, from: ReadFrames.innermost) { trapReentrant("write", inside: "read") }
             lock.lockExclusiveBlocking()
         }
         lock.exclusiveOwner.store(me, ordering: .relaxed)

@@ -63,10 +63,14 @@ enum ReadFrames {
         return key
     }()
 
-    /// Whether the calling thread is inside a read of `instance`.
+    /// The innermost frame of the calling thread (nil outside any read).
+    @inlinable @inline(__always)
+    static var innermost: UnsafeMutableRawPointer? { pthread_getspecific(key) }
+
+    /// Whether `instance` is among the frames from `innermost` outwards.
     @inlinable
-    static func isHeld(_ instance: UnsafeRawPointer) -> Bool {
-        var cursor = pthread_getspecific(key)
+    static func isHeld(_ instance: UnsafeRawPointer, from innermost: UnsafeMutableRawPointer?) -> Bool {
+        var cursor = innermost
         while let frame = cursor {
             let current = frame.assumingMemoryBound(to: Frame.self).pointee
             if current.instance == instance { return true }
@@ -75,12 +79,11 @@ enum ReadFrames {
         return false
     }
 
-    /// Runs `body` with `instance` recorded as read by this thread.
+    /// Runs `body` with `instance` recorded as read by this thread, on top of `outer` (the current `innermost`).
     @inlinable
     static func reading<Result, Failure: Error>(
-        _ instance: UnsafeRawPointer, _ body: () throws(Failure) -> Result
+        _ instance: UnsafeRawPointer, on outer: UnsafeMutableRawPointer?, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let outer = pthread_getspecific(key)
         var frame = Frame(instance: instance, previous: outer)
         return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
             pthread_setspecific(key, pointer)
