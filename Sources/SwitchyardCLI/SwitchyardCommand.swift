@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
+/// for real; later issues add `import`, `thumbnails`, `watch` and `push`.
+@main
+struct SwitchyardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchyard",
+        abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
+        version: SwitchyardVersion.current,
+        subcommands: [DemoCommand.self])
+}
+
+/// The tool's version, printed by `switchyard --version`.
+enum SwitchyardVersion {
+    static let current = "0.1.0"
+}
