@@ -67,7 +67,6 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private var idle = 0
     private var wakeupsInFlight = 0
     private var busy = 0
-    private var started: UInt64 = 0
     private var completed: UInt64 = 0
     private var peakThreads = 0
     private var threadsEverStarted = 0
@@ -171,7 +170,6 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private func submit(_ item: WorkItem) {
         let startThread: Int? = withLock {
             pending.append(item)
-            started &+= 1
             if idle - wakeupsInFlight > 0 {
                 wakeupsInFlight += 1
                 pthread_cond_signal(condition)
@@ -201,7 +199,11 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         }, context.toOpaque())
         #endif
         precondition(result == 0, "BlockingExecutor \"\(name)\": pthread_create failed (\(result))")
+        #if canImport(Darwin) || canImport(Musl)
+        pthread_detach(thread!)  // pthread_t is an optional pointer there; non-nil after success
+        #else
         pthread_detach(thread)
+        #endif
     }
 
     fileprivate func workerLoop() {
@@ -232,10 +234,12 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// An absolute `CLOCK_REALTIME` deadline (what `pthread_cond_timedwait` expects by default): a wall-clock
+    /// jump shortens or lengthens one idle period, which only changes when an idle thread exits.
     private static func deadline(after duration: Duration) -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let (seconds, attoseconds) = duration.components
+        let (seconds, attoseconds) = min(duration, .seconds(86_400)).components  // clamp: no overflow
         var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
         var wholeSeconds = Int(now.tv_sec) + Int(seconds)
         if nanoseconds >= 1_000_000_000 {

@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// ## State word
 /// `state` packs `exclusiveBit` (a writer holds the lock), `queuedBit` (someone waits in `queues`) and a reader
-/// count in units of `readerUnit`. Fast paths are single compare-exchanges that succeed only while `queuedBit` is
-/// clear, so once anyone waits, newcomers queue behind them (no barging past a waiter).
+/// count in units of `readerUnit`. The exclusive fast path is one compare-exchange from 0; the shared fast path
+/// is one fetch-add that backs out when it finds a writer or waiters. Both succeed only while `queuedBit` is
+/// clear, so once anyone waits, newcomers queue behind them — except blocked threads of `Isolated`, which barge
+/// (below). A backing-out reader shows up transiently in the count, also next to `exclusiveBit`.
 ///
 /// ## Slow path
 /// Waiters sit in `queues` (one FIFO for writers, one for readers) guarded by a short internal `Mutex`. Whoever
@@ -27,7 +29,8 @@ import Synchronization
 /// is true (`Isolated`), a releasing holder instead wakes the oldest blocked thread and leaves the lock free: the
 /// woken thread competes again with running threads. Handing a lock to a thread that is still asleep stalls every
 /// other thread for a wake-up latency (a lock convoy: measured 2 µs per access with two threads); barging keeps
-/// the throughput of a plain mutex. Synchronous accessors are promised progress, not order.
+/// the throughput of a plain mutex. Synchronous accessors get no ordering promise; like a plain mutex's, their
+/// fairness is left to the scheduler (a woken thread that loses the race queues again, at the back).
 ///
 /// Waits are not cancellable: like an actor hop, an access waits for its turn (critical sections are short).
 @usableFromInline
@@ -250,12 +253,11 @@ struct AccessLock: ~Copyable, Sendable {
         if old == Self.readerUnit | Self.queuedBit { unlockSharedSlow() }
     }
 
+    /// The last reader left (or a reader backed out) while waiters queue. Leaves `lastPhaseWasWrite` alone: a
+    /// reader backing out of a write phase must not make the phase look like a read phase.
     @usableFromInline
     func unlockSharedSlow() {
-        let granted = queues.withLock { queues in
-            queues.lastPhaseWasWrite = false
-            return dispatch(&queues)
-        }
+        let granted = queues.withLock { queues in dispatch(&queues) }
         for waiter in granted { waiter.grant(announcing: handoffs) }
     }
 
@@ -289,7 +291,11 @@ struct AccessLock: ~Copyable, Sendable {
 
     private func enqueue(_ waiter: Waiter, exclusive: Bool) {
         let granted = queues.withLock { queues in
-            state.bitwiseOr(Self.queuedBit, ordering: .acquiringAndReleasing)
+            let current = state.bitwiseOr(Self.queuedBit, ordering: .acquiringAndReleasing).newValue
+            if queues.isEmpty {
+                // The phase in progress began on the fast path; record which kind it is.
+                queues.lastPhaseWasWrite = current & Self.exclusiveBit != 0
+            }
             if exclusive { queues.writers.append(waiter) } else { queues.readers.append(waiter) }
             return dispatch(&queues)
         }
@@ -305,8 +311,6 @@ struct AccessLock: ~Copyable, Sendable {
     private func dispatch(_ queues: inout Queues) -> [Waiter] {
         var granted: [Waiter] = []
         let current = state.load(ordering: .acquiring)
-        assert(current & Self.exclusiveBit == 0 || current < Self.readerUnit,
-               "Switchyard internal error: lock held exclusively and shared at once (state \(current))")
         assert(current >> 48 == 0, "Switchyard internal error: implausible reader count (state \(current))")
         if current & Self.exclusiveBit == 0 {
             let readersActive = current >= Self.readerUnit

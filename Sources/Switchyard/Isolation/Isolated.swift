@@ -13,12 +13,13 @@ import Synchronization
 /// ```
 ///
 /// ## Ordering and fairness
-/// - Waiting accessors of every form are served in the order they started waiting (one FIFO); an access that
-///   finds the value free and nobody waiting proceeds at once. Once anyone waits, newcomers queue behind them.
-/// - Consequently asynchronous accesses started one after another (one happens-before the next) run in that
-///   order, and so do `enqueue` calls made one after another; both forms keep FIFO order among themselves and
-///   with each other. Synchronous accesses spin for a moment before queueing, so among *concurrent* synchronous
-///   callers there is no order, only progress.
+/// - Asynchronous and enqueued accesses wait in one FIFO and get the value handed to them in that order; one that
+///   finds the value free and nobody waiting proceeds at once, and once anyone waits, they queue behind.
+///   So asynchronous accesses started one after another (one happens-before the next) run in that order, and so
+///   do `enqueue` calls made one after another; both forms keep FIFO order among themselves and with each other.
+/// - Synchronous accesses behave like a plain mutex: a blocked thread spins briefly, then sleeps until a holder
+///   releases, then competes again (it may overtake waiting tasks, and be overtaken). They get no ordering
+///   promise; this is what keeps two threads from convoying on the lock.
 /// - Observers see the value after every `withValue` access (see `values(bufferingPolicy:)`), in access order.
 ///
 /// ## Cost
