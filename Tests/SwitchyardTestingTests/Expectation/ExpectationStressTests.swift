@@ -4,17 +4,13 @@ import Testing
 
 /// Randomized, bounded stress of concurrent fulfillments against exact counts.
 ///
-/// Each run prints its seed; to replay a failure, set `replaySeed` to the printed value.
+/// Each run prints its seed; to replay a failure, run with `SWITCHYARD_SEED=<printed seed>`.
 @Suite("Expectation: stress", .timeLimit(.minutes(1)))
 struct ExpectationStressTests {
-    /// Set to a printed seed to replay a run.
-    static let replaySeed: UInt64? = nil
-
     @Test("Concurrent fulfills from tasks and threads reach exact counts, never more")
     func concurrentFulfills() async {
-        let seed = Self.replaySeed ?? UInt64.random(in: .min ... .max)
-        print("ExpectationStressTests.concurrentFulfills seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator.forTest("ExpectationStressTests.concurrentFulfills")
+        let seed = random.seed
 
         for round in 0..<25 {
             let producers = Int.random(in: 1...12, using: &random)
@@ -49,9 +45,7 @@ struct ExpectationStressTests {
 
     @Test("A single surplus fulfill among many concurrent ones is always caught")
     func surplusIsCaught() async {
-        let seed = Self.replaySeed ?? UInt64.random(in: .min ... .max)
-        print("ExpectationStressTests.surplusIsCaught seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator.forTest("ExpectationStressTests.surplusIsCaught")
 
         for round in 0..<10 {
             let expected = Int.random(in: 10...300, using: &random)

@@ -4,17 +4,13 @@ import Testing
 
 /// Randomized, bounded stress of sleepers, cancellations and concurrent advances.
 ///
-/// Each run prints its seed; to replay a failure, set `replaySeed` to the printed value.
+/// Each run prints its seed; to replay a failure, run with `SWITCHYARD_SEED=<printed seed>`.
 @Suite("ManualClock: stress", .timeLimit(.minutes(1)))
 struct ManualClockStressTests {
-    /// Set to a printed seed to replay a run.
-    static let replaySeed: UInt64? = nil
-
     @Test("Random sleepers and cancellations: each advance resumes exactly the due sleepers")
     func randomizedSleepers() async throws {
-        let seed = Self.replaySeed ?? UInt64.random(in: .min ... .max)
-        print("ManualClockStressTests.randomizedSleepers seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator.forTest("ManualClockStressTests.randomizedSleepers")
+        let seed = random.seed
         let clock = ManualClock()
 
         let deadlines = (0..<300).map { _ in Int.random(in: 1...100, using: &random) }

@@ -38,24 +38,6 @@ final class SerialTaskExecutor: TaskExecutor {
     }
 }
 
-/// A small, fast, seedable random number generator (SplitMix64), so randomized tests can be
-/// replayed from the seed they print.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Runs `body` on a Dispatch global-queue thread (never a Swift concurrency thread) and returns once
 /// it has finished.
 func onDispatchThread(_ body: @escaping @Sendable () -> Void) async {

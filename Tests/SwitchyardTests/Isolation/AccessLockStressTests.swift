@@ -26,15 +26,9 @@ struct AccessLockStressTests {
         func leaveRead() { readers.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
     }
 
-    private static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["SWITCHYARD_SEED"], let seed = UInt64(text) { return seed }
-        return UInt64.random(in: 1...UInt64.max)
-    }
-
     @Test("ReadWriteIsolated: random mix of every access form keeps exclusion and counts")
     func readWriteMix() async {
-        let seed = Self.seed()
-        print("AccessLockStressTests.readWriteMix seed: \(seed)")
+        let seed = SeededRandomNumberGenerator.forTest("AccessLockStressTests.readWriteMix").seed
         let value = ReadWriteIsolated(0, label: "stress")
         let occupancy = Occupancy()
         let operations = 4_000
@@ -43,7 +37,7 @@ struct AccessLockStressTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(3) { index in
-                    var random = SeededGenerator(seed: seed &+ UInt64(index))
+                    var random = SeededRandomNumberGenerator(seed: seed &+ UInt64(index))
                     for _ in 0..<operations {
                         if Bool.random(using: &random) {
                             value.write { number in
@@ -58,7 +52,7 @@ struct AccessLockStressTests {
             }
             for index in 0..<3 {
                 group.addTask {
-                    var random = SeededGenerator(seed: seed &+ 100 &+ UInt64(index))
+                    var random = SeededRandomNumberGenerator(seed: seed &+ 100 &+ UInt64(index))
                     for _ in 0..<operations / 2 {
                         if Int.random(in: 0..<4, using: &random) == 0 {
                             await value.write { number in
@@ -88,8 +82,7 @@ struct AccessLockStressTests {
 
     @Test("Isolated: random mix of every access form keeps exclusion and counts")
     func exclusiveMix() async {
-        let seed = Self.seed()
-        print("AccessLockStressTests.exclusiveMix seed: \(seed)")
+        let seed = SeededRandomNumberGenerator.forTest("AccessLockStressTests.exclusiveMix").seed
         let value = Isolated(0, label: "stress")
         let occupancy = Occupancy()
         let operations = 4_000
@@ -97,7 +90,7 @@ struct AccessLockStressTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(3) { index in
-                    var random = SeededGenerator(seed: seed &+ UInt64(index))
+                    var random = SeededRandomNumberGenerator(seed: seed &+ UInt64(index))
                     for _ in 0..<operations {
                         value.withValue { number in
                             occupancy.enterWrite()

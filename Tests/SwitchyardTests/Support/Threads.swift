@@ -43,19 +43,6 @@ final class ThreadGate: Sendable {
     func open() { for _ in 0..<waiters { semaphore.signal() } }
 }
 
-/// A seeded generator for stress tests (SplitMix64): same seed, same sequence. The seed is printed by the test.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// An `Atomic<Int>` that escaping closures can share (a local `Atomic` cannot be captured: it is not copyable).
 final class SharedCounter: Sendable {
     private let storage = Atomic<Int>(0)
