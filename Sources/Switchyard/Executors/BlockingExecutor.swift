@@ -38,6 +38,7 @@ import Darwin
 /// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
 /// started is not interrupted — blocking calls cannot be — so check for cancellation between blocking steps
 /// (inside `withTaskExecutorPreference`, `Task.isCancelled` works as usual).
+// `@unchecked Sendable` invariant: every `var` is touched only while `mutex` is held (see the body).
 public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     // `@unchecked Sendable` invariant: every `var` below is read and written only while `mutex` is held; `mutex`
     // and `condition` are heap-allocated once in `init` and live as long as the executor (worker threads retain

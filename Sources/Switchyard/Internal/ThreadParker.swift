@@ -11,10 +11,10 @@ import Darwin
 /// Used only on slow paths: by a synchronous accessor of an isolation type that has to wait its turn.
 /// `park()` returns once `unpark()` has been called, whether `unpark()` came before or after `park()`.
 ///
+/// Exercised under Thread Sanitizer by `AccessLockStressTests`.
 /// `@unchecked Sendable` invariant: `isOpen` is read and written only while `mutex` is held; `mutex` and `cond`
 /// are heap-allocated (so they never move), initialised in `init` and destroyed in `deinit`, when no thread can
 /// be inside `park()` or `unpark()` any more (both hold a strong reference while they run).
-/// Exercised under Thread Sanitizer by `AccessLockStressTests`.
 final class ThreadParker: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>

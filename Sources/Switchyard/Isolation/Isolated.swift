@@ -43,6 +43,7 @@ import Synchronization
 ///   asynchronous access, observation and a name in every diagnostic.
 ///
 /// All methods are safe to call from any thread or task.
+// `@unchecked Sendable` invariant: `storage` is touched only while `lock` is held (see the body).
 public final class Isolated<Value>: @unchecked Sendable {
     // `@unchecked Sendable` invariant: `storage.pointee` is read or written only while `lock` is held exclusively
     // by the code doing so (every access below brackets it with enter/leave). Checked under Thread Sanitizer by
