@@ -59,14 +59,19 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private enum WorkItem {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
+        /// Runs a body and returns the wake-up of whoever waits for it. The worker performs the wake-up only after
+        /// it counts as available again, so a caller that submits its next piece of work straight away finds this
+        /// thread instead of starting another one.
+        case handshake(@Sendable () -> (@Sendable () -> Void)?)
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var pending = Deque<WorkItem>()
     private var threads = 0
+    /// Threads that will look at `pending` before they wait or exit: waiting threads, threads finishing a
+    /// handshake, and threads started but not yet running.
     private var idle = 0
-    private var wakeupsInFlight = 0
     private var busy = 0
     private var completed: UInt64 = 0
     private var peakThreads = 0
@@ -119,7 +124,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         return try await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 guard pendingRun.wait(with: continuation) else { return }
-                submit(.closure { pendingRun.start(body) })
+                submit(.handshake { pendingRun.start(body) })
             }
             return try pendingRun.outcome()
         } onCancel: {
@@ -171,13 +176,15 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private func submit(_ item: WorkItem) {
         let startThread: Int? = withLock {
             pending.append(item)
-            if idle - wakeupsInFlight > 0 {
-                wakeupsInFlight += 1
+            // Every idle thread takes one pending item before it waits again, so a new thread is needed only when
+            // pending items outnumber idle threads (a thread woken for an item another one took simply waits on).
+            if pending.count <= idle {
                 pthread_cond_signal(condition)
                 return nil
             }
             guard threads < maximumThreads else { return nil }  // all busy: the item waits its turn (FIFO)
             threads += 1
+            idle += 1  // until it runs: it takes a pending item first thing
             threadsEverStarted += 1
             peakThreads = max(peakThreads, threads)
             return threadsEverStarted
@@ -209,24 +216,34 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
 
     fileprivate func workerLoop() {
         pthread_mutex_lock(mutex)
+        idle -= 1  // counted as idle since it was started
         while true {
             if let item = pending.popFirst() {
                 busy += 1
                 pthread_mutex_unlock(mutex)
+                var wakeUp: (@Sendable () -> Void)?
                 switch item {
                 case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .closure(let body): body()
+                case .handshake(let body): wakeUp = body()
                 }
                 pthread_mutex_lock(mutex)
                 busy -= 1
                 completed &+= 1
+                if let wakeUp {
+                    // Count as idle while waking the caller: work it submits at once is ours to take.
+                    idle += 1
+                    pthread_mutex_unlock(mutex)
+                    wakeUp()
+                    pthread_mutex_lock(mutex)
+                    idle -= 1  // work submitted meanwhile is in `pending`, which the loop checks next
+                }
                 continue
             }
             idle += 1
             var deadline = Self.deadline(after: idleTimeout)
             let result = pthread_cond_timedwait(condition, mutex, &deadline)
             idle -= 1
-            if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
             if result == ETIMEDOUT, pending.isEmpty {
                 threads -= 1
                 pthread_mutex_unlock(mutex)
@@ -302,14 +319,14 @@ private final class PendingRun<Result: Sendable>: Sendable {
         return !cancelled
     }
 
-    /// Runs `body` and resumes the caller, unless cancellation won.
-    func start(_ body: @Sendable () throws -> Result) {
+    /// Runs `body`, unless cancellation won, and returns the caller's wake-up for the worker to perform.
+    func start(_ body: @Sendable () throws -> Result) -> (@Sendable () -> Void)? {
         let claimed = state.withLock { state -> Bool in
             guard case .waiting(let continuation) = state else { return false }
             state = .running(continuation)
             return true
         }
-        guard claimed else { return }
+        guard claimed else { return nil }
         let result = Swift.Result { try body() }
         let continuation = state.withLock { state -> CheckedContinuation<Void, Never> in
             guard case .running(let continuation) = state else {
@@ -318,7 +335,7 @@ private final class PendingRun<Result: Sendable>: Sendable {
             state = .finished(result)
             return continuation
         }
-        continuation.resume()
+        return { continuation.resume() }
     }
 
     /// Resumes the caller (who then throws `CancellationError`) unless the body already started.

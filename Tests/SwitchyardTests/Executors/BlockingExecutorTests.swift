@@ -101,6 +101,17 @@ struct BlockingExecutorTests {
         #expect(bodyRan.value == false)
     }
 
+    @Test("work submitted one after another reuses the same thread")
+    func sequentialRunsReuseOneThread() async throws {
+        let executor = BlockingExecutor(name: "test-reuse", maximumThreads: 8)
+        for index in 0..<50 {
+            let echoed = try await executor.run { index }
+            #expect(echoed == index)
+        }
+        // The worker counts as available before it wakes the caller, so no second thread is ever needed.
+        #expect(executor.statistics.peakThreads == 1)
+    }
+
     @Test("errors thrown by the body reach the caller")
     func errorsPropagate() async {
         struct Failure: Error {}
