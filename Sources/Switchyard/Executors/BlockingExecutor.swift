@@ -152,6 +152,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         /// The most threads alive at once since creation.
         public var peakThreads: Int
 
+        /// One line for logs: `threads: 8 (peak 8), busy: 3, queued: 0, completed: 120`.
         public var description: String {
             "threads: \(threads) (peak \(peakThreads)), busy: \(busy), queued: \(queued), completed: \(completed)"
         }
