@@ -5,6 +5,8 @@ struct Measurement {
     var suite: String
     var name: String
     var nanosecondsPerOperation: Double
+    /// The fastest and slowest repetition, when known.
+    var range: (minimum: Double, maximum: Double)?
     /// The anchor this case is compared against, and that anchor's cost in the same run.
     var anchor: (name: String, nanosecondsPerOperation: Double)?
     /// Threads that ran the case at once.
@@ -28,7 +30,8 @@ final class Report {
     func begin(suite: String, description: String) {
         guard !json else { return }
         print("\n== \(suite): \(description)")
-        print(pad("case", 52) + pad("ns/op", 10, right: true) + pad("Mops/s", 10, right: true) + "  vs anchor")
+        print(pad("case", 52) + pad("ns/op", 10, right: true) + pad("±", 6, right: true)
+            + pad("Mops/s", 10, right: true) + "  vs anchor")
     }
 
     func record(_ measurement: Measurement) {
@@ -43,8 +46,12 @@ final class Report {
     }
 
     private func tableLine(_ m: Measurement) -> String {
+        var spread = ""
+        if let range = m.range, m.nanosecondsPerOperation > 0 {
+            spread = String(format: "%.0f%%", 50 * (range.maximum - range.minimum) / m.nanosecondsPerOperation)
+        }
         var line = pad(m.name, 52) + pad(String(format: "%.2f", m.nanosecondsPerOperation), 10, right: true)
-            + pad(String(format: "%.2f", m.operationsPerSecond / 1e6), 10, right: true)
+            + pad(spread, 6, right: true) + pad(String(format: "%.2f", m.operationsPerSecond / 1e6), 10, right: true)
         if let anchor = m.anchor, let ratio = m.ratio {
             line += String(format: "  %.2fx %@", ratio, anchor.name)
         }
@@ -70,6 +77,10 @@ final class Report {
             object["goal_met"] = goal.met
         }
         if let peak = m.peakMemoryBytes { object["peak_memory_bytes"] = peak }
+        if let range = m.range {
+            object["min_ns_per_op"] = rounded(range.minimum)
+            object["max_ns_per_op"] = rounded(range.maximum)
+        }
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }

@@ -2,7 +2,23 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Repeats a case, after warm-up runs, and reports the median cost per operation.
+/// The measured cost of one case: the median of the repetitions, and their range.
+struct Sample {
+    var median: Double
+    var minimum: Double
+    var maximum: Double
+
+    init(_ samples: [Double]) {
+        median = Clockwork.median(samples)
+        minimum = samples.min() ?? median
+        maximum = samples.max() ?? median
+    }
+
+    /// (max - min) / median: how much the repetitions disagreed.
+    var spread: Double { median > 0 ? (maximum - minimum) / median : 0 }
+}
+
+/// Repeats a case, after warm-up runs, and reports the median cost per operation with its spread.
 struct Runner {
     var repetitions: Int
     var warmups: Int
@@ -13,7 +29,7 @@ struct Runner {
     /// (for `threads > 1`: wall time divided by the total operations, i.e. inverse throughput).
     func nanosecondsPerOperation(
         operations requested: Int, threads: Int = 1, _ body: @escaping @Sendable (Int, Int) -> Void
-    ) -> Double {
+    ) -> Sample {
         let operations = max(1, Int(Double(requested) * scale))
         var samples: [Double] = []
         for round in 0..<(warmups + repetitions) {
@@ -27,14 +43,14 @@ struct Runner {
             }
             if round >= warmups { samples.append(Double(elapsed) / Double(operations * threads)) }
         }
-        return Clockwork.median(samples)
+        return Sample(samples)
     }
 
     /// As `nanosecondsPerOperation`, for a body that must run in a task. The main thread waits (it is not a
     /// cooperative-pool thread).
     func nanosecondsPerOperationAsync(
         operations requested: Int, _ body: @escaping @Sendable (Int) async -> Void
-    ) -> Double {
+    ) -> Sample {
         let operations = max(1, Int(Double(requested) * scale))
         var samples: [Double] = []
         for round in 0..<(warmups + repetitions) {
@@ -49,7 +65,7 @@ struct Runner {
             done.wait()
             if round >= warmups { samples.append(Double(result.nanoseconds.load(ordering: .acquiring)) / Double(operations)) }
         }
-        return Clockwork.median(samples)
+        return Sample(samples)
     }
 }
 

@@ -21,10 +21,11 @@ struct IsolationSuite: BenchmarkSuite {
         contendedReads(runner: runner, report: report)
     }
 
-    private func record(_ report: Report, _ name: String, _ ns: Double, threads: Int = 1,
-                        anchor: (String, Double)? = nil, goal: String? = nil, met: Bool? = nil) {
-        var measurement = Measurement(suite: self.name, name: name, nanosecondsPerOperation: ns, threads: threads)
-        if let anchor { measurement.anchor = (anchor.0, anchor.1) }
+    private func record(_ report: Report, _ name: String, _ sample: Sample, threads: Int = 1,
+                        anchor: (String, Sample)? = nil, goal: String? = nil, met: Bool? = nil) {
+        var measurement = Measurement(suite: self.name, name: name, nanosecondsPerOperation: sample.median,
+                                      range: (sample.minimum, sample.maximum), threads: threads)
+        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
         if let goal, let met { measurement.goal = (goal, met) }
         report.record(measurement)
     }
@@ -74,7 +75,7 @@ struct IsolationSuite: BenchmarkSuite {
             for _ in 0..<n { isolated.withValue { $0 &+= 1 } }
         }
         record(report, "uncontended/Isolated.withValue", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
-               goal: "ratio <= 1.5", met: isolatedNs <= 1.5 * mutexNs)
+               goal: "ratio <= 1.5", met: isolatedNs.median <= 1.5 * mutexNs.median)
         record(report, "uncontended/Isolated.withValue vs NSLock", isolatedNs, anchor: ("NSLock", nslockNs))
         record(report, "uncontended/Isolated.withValue vs DispatchQueue.sync", isolatedNs,
                anchor: ("DispatchQueue.sync", serialNs))
@@ -213,7 +214,7 @@ struct IsolationSuite: BenchmarkSuite {
                 for i in 0..<n { sum &+= readWrite.read { workload.read($0, i, lookups: lookups) } }
                 Blackhole.consume(sum)
             }
-            let speedup = isolatedNs / rwNs
+            let speedup = isolatedNs.median / rwNs.median
             if lookups >= 16 {
                 record(report, "\(prefix)/ReadWriteIsolated.read", rwNs, threads: threads,
                        anchor: ("Isolated.read", isolatedNs),
