@@ -101,6 +101,21 @@ public final class Isolated<Value>: @unchecked Sendable {
         return try withBorrow(&storage.pointee, body)
     }
 
+    /// Runs `body` with exclusive, mutable access if the value is free and nobody waits for it; otherwise returns
+    /// nil at once without running `body`. Never blocks or suspends.
+    ///
+    /// Like `Mutex.withLockIfAvailable`. Inside an access to this instance it returns nil (the value is held)
+    /// rather than trapping, since it cannot deadlock. Observers receive the value afterwards if `body` ran.
+    @inlinable
+    public func withValueIfAvailable<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        guard lock.tryLockExclusive() else { return nil }
+        lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
+        defer { leave(emitting: true) }
+        return try body(&storage.pointee)
+    }
+
     // MARK: Asynchronous access
 
     /// Runs `body` with exclusive, mutable access to the value, suspending (never blocking) while it is held.

@@ -94,6 +94,33 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Runs `body` with shared, read-only access if no writer holds or waits for the value; otherwise returns nil
+    /// at once without running `body`. Never blocks or suspends.
+    /// - Precondition: not called from inside a read of this instance on this thread (that stops the process, as
+    ///   for `read`).
+    @inlinable
+    public func readIfAvailable<Result, Failure: Error>(
+        _ body: (borrowing Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        let outer = ReadFrames.innermost
+        if ReadFrames.isHeld(instance, from: outer) { trapReentrant("read", inside: "read") }
+        guard lock.tryLockShared() else { return nil }
+        defer { lock.unlockShared() }
+        return try ReadFrames.reading(instance, on: outer) { () throws(Failure) -> Result in try body(value) }
+    }
+
+    /// Runs `body` with exclusive, mutable access if nobody holds or waits for the value; otherwise returns nil at
+    /// once without running `body`. Never blocks or suspends. Observers receive the value afterwards if `body` ran.
+    @inlinable
+    public func writeIfAvailable<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard lock.tryLockExclusive() else { return nil }
+        lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
+        defer { leaveExclusive() }
+        return try body(&value)
+    }
+
     // MARK: Asynchronous access
 
     /// Runs `body` with shared, read-only access, suspending (never blocking) while a writer holds or waits for

@@ -117,6 +117,24 @@ struct IsolatedTests {
         #expect(seen == [0, 1, 2, 3, 4, 5])
     }
 
+    @Test("withValueIfAvailable runs on a free value and returns nil on a held one, without blocking")
+    func ifAvailable() async {
+        let value = Isolated(1, label: "try")
+        #expect(value.withValueIfAvailable { number -> Int in number += 1; return number } == 2)
+        let holder = ThreadGate()
+        let held = Expectation("holder inside")
+        Thread.detachNewThread {
+            value.withValue { _ in
+                held.fulfill()
+                holder.wait()
+            }
+        }
+        await held.fulfillment(within: .seconds(10))
+        #expect(value.withValueIfAvailable { $0 } == nil)
+        holder.open()
+        #expect(await value.read { $0 } == 2)
+    }
+
     @Test("description names the label; debugDescription shows the state")
     func descriptions() {
         let value = Isolated(0, label: "hits")

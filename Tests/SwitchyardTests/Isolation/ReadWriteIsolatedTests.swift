@@ -145,6 +145,26 @@ struct ReadWriteIsolatedTests {
         await read.fulfillment(within: .seconds(10))
     }
 
+    @Test("readIfAvailable and writeIfAvailable never block: nil while held against them")
+    func ifAvailable() async {
+        let value = ReadWriteIsolated(1, label: "try")
+        #expect(value.writeIfAvailable { number -> Int in number += 1; return number } == 2)
+        #expect(value.readIfAvailable { $0 } == 2)
+        let holder = ThreadGate()
+        let reading = Expectation("reader inside")
+        Thread.detachNewThread {
+            value.read { _ in
+                reading.fulfill()
+                holder.wait()
+            }
+        }
+        await reading.fulfillment(within: .seconds(10))
+        #expect(value.readIfAvailable { $0 } == 2, "readers share")
+        #expect(value.writeIfAvailable { $0 = 3 } == nil, "a writer needs the value to itself")
+        holder.open()
+        #expect(await value.read { $0 } == 2)
+    }
+
     @Test("observers see every write in order")
     func observation() async {
         let value = ReadWriteIsolated(0, label: "observed")
