@@ -50,10 +50,7 @@ struct IsolatedTests {
         let log = Isolated([Int](), label: "fifo log")
         let count = 50
         // A thread holds the value while the tasks queue up one after another.
-        let holder = ThreadGate()
-        let held = Expectation("holder inside")
-        Thread.detachNewThreadSelector(holder: holder, held: held, log: log)
-        await held.fulfillment(within: .seconds(10))
+        let holder = await holdOnThread { stay in log.withValue { _ in stay() } }
         let done = Expectation("all accesses ran", expectedCount: .exactly(count))
         await Sequencer().start(count: count, log: log, done: done, release: holder)
         await done.fulfillment(within: .seconds(10))
@@ -121,15 +118,7 @@ struct IsolatedTests {
     func ifAvailable() async {
         let value = Isolated(1, label: "try")
         #expect(value.withValueIfAvailable { number -> Int in number += 1; return number } == 2)
-        let holder = ThreadGate()
-        let held = Expectation("holder inside")
-        Thread.detachNewThread {
-            value.withValue { _ in
-                held.fulfill()
-                holder.wait()
-            }
-        }
-        await held.fulfillment(within: .seconds(10))
+        let holder = await holdOnThread { stay in value.withValue { _ in stay() } }
         #expect(value.withValueIfAvailable { $0 } == nil)
         holder.open()
         #expect(await value.read { $0 } == 2)
@@ -166,18 +155,6 @@ private actor Sequencer {
             }
             await log.withValue { $0.append(index) }
             done.fulfill()
-        }
-    }
-}
-
-extension Thread {
-    /// Holds `log` on a dedicated thread until `holder` opens.
-    fileprivate static func detachNewThreadSelector(holder: ThreadGate, held: SwitchyardTesting.Expectation, log: Isolated<[Int]>) {
-        Thread.detachNewThread {
-            log.withValue { _ in
-                held.fulfill()
-                holder.wait()
-            }
         }
     }
 }

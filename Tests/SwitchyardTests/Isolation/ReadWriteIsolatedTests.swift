@@ -82,15 +82,7 @@ struct ReadWriteIsolatedTests {
     func waitingWriterBlocksNewReaders() async {
         let value = ReadWriteIsolated(0, label: "preference")
         let log = Isolated([String](), label: "preference log")
-        let holder = ThreadGate()
-        let reading = Expectation("first reader inside")
-        Thread.detachNewThread {
-            value.read { _ in
-                reading.fulfill()
-                holder.wait()
-            }
-        }
-        await reading.fulfillment(within: .seconds(10))
+        let holder = await holdOnThread { stay in value.read { _ in stay() } }
         let done = Expectation("writer and late reader ran", expectedCount: .exactly(2))
         // Queued in this order while the first read is held: writer W, then reader R.
         await PreferenceSequencer().start(value: value, log: log, done: done, release: holder)
@@ -102,15 +94,7 @@ struct ReadWriteIsolatedTests {
     func readersAreNotStarved() async {
         let value = ReadWriteIsolated(0, label: "phases")
         let log = Isolated([String](), label: "phase log")
-        let holder = ThreadGate()
-        let held = Expectation("writer holding")
-        Thread.detachNewThread {
-            value.write { _ in
-                held.fulfill()
-                holder.wait()
-            }
-        }
-        await held.fulfillment(within: .seconds(10))
+        let holder = await holdOnThread { stay in value.write { _ in stay() } }
         let done = Expectation("all ran", expectedCount: .exactly(3))
         // Queued in this order: reader R1, writer W2, reader R2.
         await PhaseSequencer().start(value: value, log: log, done: done, release: holder)
@@ -150,15 +134,7 @@ struct ReadWriteIsolatedTests {
         let value = ReadWriteIsolated(1, label: "try")
         #expect(value.writeIfAvailable { number -> Int in number += 1; return number } == 2)
         #expect(value.readIfAvailable { $0 } == 2)
-        let holder = ThreadGate()
-        let reading = Expectation("reader inside")
-        Thread.detachNewThread {
-            value.read { _ in
-                reading.fulfill()
-                holder.wait()
-            }
-        }
-        await reading.fulfillment(within: .seconds(10))
+        let holder = await holdOnThread { stay in value.read { _ in stay() } }
         #expect(value.readIfAvailable { $0 } == 2, "readers share")
         #expect(value.writeIfAvailable { $0 = 3 } == nil, "a writer needs the value to itself")
         holder.open()

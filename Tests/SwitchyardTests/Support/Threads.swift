@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SwitchyardTesting
 
 /// Runs `body(index)` on `count` fresh OS threads at once and resumes when all have returned.
 ///
@@ -41,6 +42,21 @@ final class ThreadGate: Sendable {
 
     /// Lets every waiter through.
     func open() { for _ in 0..<waiters { semaphore.signal() } }
+}
+
+/// Starts a thread that enters an access through `enter` and stays inside until the returned gate opens; returns
+/// once the thread is inside. Usage: `let holder = await holdOnThread { stay in value.withValue { _ in stay() } }`.
+func holdOnThread(_ enter: @escaping @Sendable (_ stayInside: () -> Void) -> Void) async -> ThreadGate {
+    let gate = ThreadGate()
+    let inside = Expectation("holding thread is inside the access")
+    Thread.detachNewThread {
+        enter {
+            inside.fulfill()
+            gate.wait()
+        }
+    }
+    await inside.fulfillment(within: .seconds(10))
+    return gate
 }
 
 /// An `Atomic<Int>` that escaping closures can share (a local `Atomic` cannot be captured: it is not copyable).
