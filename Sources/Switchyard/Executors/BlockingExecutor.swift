@@ -38,11 +38,11 @@ import Darwin
 /// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
 /// started is not interrupted — blocking calls cannot be — so check for cancellation between blocking steps
 /// (inside `withTaskExecutorPreference`, `Task.isCancelled` works as usual).
-// `@unchecked Sendable` invariant: every `var` is touched only while `mutex` is held (see the body).
+// `@unchecked Sendable` invariant: every `var` is touched only while `condition` is locked (see the body).
 public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
-    // `@unchecked Sendable` invariant: every `var` below is read and written only while `mutex` is held; `mutex`
-    // and `condition` are heap-allocated once in `init` and live as long as the executor (worker threads retain
-    // it). Exercised under Thread Sanitizer by `BlockingExecutorTests`.
+    // `@unchecked Sendable` invariant: every `var` below is read and written only between `condition.lock()`
+    // and `condition.unlock()`; `condition` is itself thread-safe and lives as long as the executor (worker
+    // threads retain the executor). Exercised under Thread Sanitizer by `BlockingExecutorTests`.
 
     /// The executor shared by the whole process: `max(64, 4 × active processors)` threads, named
     /// `switchyard-blk-<n>`, idle threads exit after 10 seconds.
@@ -65,8 +65,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         case handshake(@Sendable () -> (@Sendable () -> Void)?)
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let condition = PlatformCondition()
     private var pending = Deque<WorkItem>()
     private var threads = 0
     /// Threads that will look at `pending` before they wait or exit: waiting threads, threads finishing a
@@ -88,18 +87,6 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         self.name = name
         self.maximumThreads = maximumThreads
         self.idleTimeout = idleTimeout
-        mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-        precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
-    }
-
-    deinit {
-        // Unreachable while threads run (each retains the executor), so nothing waits here any more.
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     // MARK: TaskExecutor
@@ -169,8 +156,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     // MARK: Workers
 
     private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return try body()
     }
 
@@ -180,7 +167,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
             // Every idle thread takes one pending item before it waits again, so a new thread is needed only when
             // pending items outnumber idle threads (a thread woken for an item another one took simply waits on).
             if pending.count <= idle {
-                pthread_cond_signal(condition)
+                condition.signal()
                 return nil
             }
             guard threads < maximumThreads else { return nil }  // all busy: the item waits its turn (FIFO)
@@ -216,56 +203,40 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     fileprivate func workerLoop() {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         idle -= 1  // counted as idle since it was started
         while true {
             if let item = pending.popFirst() {
                 busy += 1
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 var wakeUp: (@Sendable () -> Void)?
                 switch item {
                 case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .closure(let body): body()
                 case .handshake(let body): wakeUp = body()
                 }
-                pthread_mutex_lock(mutex)
+                condition.lock()
                 busy -= 1
                 completed &+= 1
                 if let wakeUp {
                     // Count as idle while waking the caller: work it submits at once is ours to take.
                     idle += 1
-                    pthread_mutex_unlock(mutex)
+                    condition.unlock()
                     wakeUp()
-                    pthread_mutex_lock(mutex)
+                    condition.lock()
                     idle -= 1  // work submitted meanwhile is in `pending`, which the loop checks next
                 }
                 continue
             }
             idle += 1
-            var deadline = Self.deadline(after: idleTimeout)
-            let result = pthread_cond_timedwait(condition, mutex, &deadline)
+            let signalled = condition.wait(timeout: idleTimeout)
             idle -= 1
-            if result == ETIMEDOUT, pending.isEmpty {
+            if !signalled, pending.isEmpty {
                 threads -= 1
-                pthread_mutex_unlock(mutex)
+                condition.unlock()
                 return
             }
         }
-    }
-
-    /// An absolute `CLOCK_REALTIME` deadline (what `pthread_cond_timedwait` expects by default): a wall-clock
-    /// jump shortens or lengthens one idle period, which only changes when an idle thread exits.
-    private static func deadline(after duration: Duration) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let (seconds, attoseconds) = min(duration, .seconds(86_400)).components  // clamp: no overflow
-        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        var wholeSeconds = Int(now.tv_sec) + Int(seconds)
-        if nanoseconds >= 1_000_000_000 {
-            nanoseconds -= 1_000_000_000
-            wholeSeconds += 1
-        }
-        return timespec(tv_sec: .init(wholeSeconds), tv_nsec: .init(nanoseconds))
     }
 }
 
