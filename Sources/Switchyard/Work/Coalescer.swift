@@ -1,0 +1,121 @@
+/// Keyed coalescing: concurrent requests for the same key share one job.
+///
+/// ```swift
+/// let thumbnails = Coalescer<URL, Image>(queue: renderQueue)
+/// let image = try await thumbnails.value(for: url) { url in try await render(url) }   // one render per URL
+/// ```
+///
+/// - The first request for a key submits a job (named `"<name> <key>"`) to the queue; requests for the same key
+///   while it is unfinished wait for that job instead of starting another.
+/// - The job's effective priority is the maximum of its waiters' (each waiter lends its task's priority, or the
+///   one it passes).
+/// - A waiter whose task is cancelled leaves at once with ``JobError/cancelled``; the job goes on for the others,
+///   and is cancelled only when the last waiter leaves.
+/// - When the job finishes, the key is forgotten: failures are not cached, and the next request starts a new job.
+///
+/// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request, plus O(waiters of the key)
+/// when one leaves.
+public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable` invariant: `queue` and `name` are immutable; `entries` is read and written only while
+    // the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
+
+    /// The queue the shared jobs run on.
+    public let queue: WorkQueue
+    /// The prefix of the jobs' names.
+    public let name: String
+
+    private struct Entry {
+        let node: TypedJobNode<Value, any Error>
+        var waiters: Int
+    }
+
+    private var entries: [Key: Entry] = [:]
+
+    /// A coalescer submitting to `queue`.
+    public init(queue: WorkQueue, name: String = "coalesced") {
+        self.queue = queue
+        self.name = name
+    }
+
+    /// Keys with an unfinished shared job. - Complexity: O(1).
+    public var inFlightCount: Int { Engine.perform { _ in entries.count } }
+
+    /// The value for `key`: joins the unfinished job for `key`, or submits `load` as a new one.
+    ///
+    /// Never waits for room: on a bounded queue that is full, a new key fails with ``JobError/failed(_:)`` wrapping
+    /// ``SubmissionError``.
+    /// - Parameter priority: the priority this request lends the job; by default the current task's.
+    /// - Throws: ``JobError/cancelled`` when this caller's task is cancelled (or the job was cancelled), otherwise
+    ///   the job's error.
+    public func value(
+        for key: Key, priority: JobPriority? = nil,
+        load: @escaping @Sendable (Key) async throws -> Value
+    ) async throws(JobError<any Error>) -> Value {
+        let level = (priority ?? JobPriority(Task.currentPriority)).level
+        let node: TypedJobNode<Value, any Error>
+        do {
+            node = try join(key, level: level, load: load)
+        } catch {
+            throw .failed(error)
+        }
+        let end = await Engine.wait(for: node, level: level, cancellable: true)
+        switch end {
+        case .finished:
+            return try Engine.perform { _ in node.result }.get()
+        case .deadlock(let report):
+            leave(key, node)
+            throw .wouldDeadlock(report)
+        case .left:
+            leave(key, node)
+            throw .cancelled
+        }
+    }
+
+    private func join(
+        _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
+    ) throws(SubmissionError) -> TypedJobNode<Value, any Error> {
+        if let node = Engine.perform({ _ in joinExisting(key) }) { return node }
+        let node = queue.makeNode(
+            "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
+        ) { () async throws(any Error) -> Value in try await load(key) }
+        node.completionHandlers.append { [weak self] in self?.forget(key, node) }
+        return try Engine.perform { (transaction) throws(SubmissionError) -> TypedJobNode<Value, any Error> in
+            if let existing = joinExisting(key) { return existing }
+            if let maximumPending = queue.maximumPending,
+                !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
+            {
+                throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
+            }
+            entries[key] = Entry(node: node, waiters: 1)
+            Engine.admit(node, dependencies: [], options: JobOptions(), &transaction)
+            return node
+        }
+    }
+
+    /// Lock held.
+    private func joinExisting(_ key: Key) -> TypedJobNode<Value, any Error>? {
+        guard var entry = entries[key], entry.node.phase != .finished else { return nil }
+        entry.waiters += 1
+        entries[key] = entry
+        return entry.node
+    }
+
+    private func leave(_ key: Key, _ node: TypedJobNode<Value, any Error>) {
+        Engine.perform { transaction in
+            guard var entry = entries[key], entry.node === node else { return }
+            entry.waiters -= 1
+            if entry.waiters > 0 {
+                entries[key] = entry
+            } else {
+                entries[key] = nil
+                Engine.cancel(node, &transaction)
+            }
+        }
+    }
+
+    private func forget(_ key: Key, _ node: JobNode) {
+        Engine.perform { _ in
+            if let entry = entries[key], entry.node === node { entries[key] = nil }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+extension Engine {
+    /// Adds a new job: links it into its queue, group and epoch, records its dependencies, and makes it ready if
+    /// nothing blocks it. `dependencies` are (node, policy) pairs. Lock held.
+    /// - Complexity: O(dependencies) plus escalation of dependencies whose effective priority rises.
+    static func admit(
+        _ job: JobNode, dependencies: [Dependency], options: JobOptions, _ transaction: inout Transaction
+    ) {
+        let queue = job.queue
+        queue.admitted(job, &transaction)
+        if let group = options.group { group.add(job, &transaction) }
+        if job.isBarrier {
+            queue.attachBarrier(job, &transaction)
+        } else {
+            queue.attachToEpoch(job, &transaction)
+        }
+        var immediate: JobOutcome?
+        for dependency in dependencies {
+            let upstream = dependency.node
+            if let outcome = upstream.outcome {
+                if outcome.isSuccess || dependency.policy == .runAnyway || immediate != nil { continue }
+                immediate =
+                    dependency.policy == .cancelDependent
+                    ? .cancelled : .dependencyFailed(upstream.name, outcome.errorForDependents)
+                continue
+            }
+            link(upstream, to: job, policy: dependency.policy, &transaction)
+        }
+        if options.isHeld {
+            job.isHeld = true
+            job.blockers += 1
+        }
+        if let delay = job.timing?.delay, delay.duration > .zero {
+            job.timerWait = .delay
+            job.blockers += 1
+            transaction.timers.append(job)
+        }
+        queue.emit(.submitted, job)
+        if let group = job.group, group.isCancelled { immediate = .cancelled }
+        if let immediate {
+            job.cancelRequested = true
+            finish(job, immediate, &transaction)
+        } else if job.blockers == 0 {
+            makeReady(job, &transaction)
+        }
+    }
+
+    /// Records the edge `upstream → job`: the job waits for it and lends it its priority. Lock held.
+    static func link(
+        _ upstream: JobNode, to job: JobNode, policy: DependencyPolicy, _ transaction: inout Transaction
+    ) {
+        upstream.dependents.append(JobEdge(node: job, policy: policy))
+        job.dependencies.append(JobEdge(node: upstream, policy: policy))
+        job.blockers += 1
+        upstream.inherited[job.effectiveLevel] += 1
+        updateEffectivePriority(of: upstream, &transaction)
+    }
+
+    /// Removes one blocker; the job becomes ready when none is left. Lock held.
+    static func unblock(_ job: JobNode, _ transaction: inout Transaction) {
+        job.blockers -= 1
+        assert(job.blockers >= 0, "Engine: blockers of \"\(job.name)\" below zero")
+        if job.blockers == 0 && job.phase == .waiting { makeReady(job, &transaction) }
+    }
+
+    /// Puts a job in its queue's ready bucket. Lock held. - Complexity: O(depth).
+    static func makeReady(_ job: JobNode, _ transaction: inout Transaction) {
+        assert(job.phase == .waiting && job.blockers == 0, "Engine: \"\(job.name)\" made ready while blocked")
+        job.phase = .ready
+        let leaf = job.queue.scheduler
+        leaf.buckets[job.effectiveLevel].append(job)
+        job.queue.readyCount += 1
+        leaf.refresh(fullPath: false)
+        transaction.markForDispatch(leaf)
+    }
+
+    /// Takes a ready job out of its bucket. Lock held.
+    static func unready(_ job: JobNode) {
+        let leaf = job.queue.scheduler
+        leaf.buckets[job.effectiveLevel].remove(job)
+        job.queue.readyCount -= 1
+        job.phase = .waiting
+        leaf.refresh(fullPath: false)
+    }
+
+    /// The end of one attempt, on the job's task. Decides between retry and finish. Lock held.
+    static func attemptEnded(_ job: JobNode, end: AttemptEnd, retryAllowed: Bool, _ transaction: inout Transaction) {
+        job.task = nil
+        job.phase = .waiting
+        let queue = job.queue
+        queue.runningCount -= 1
+        queue.scheduler.releaseSlot()
+        transaction.markForDispatch(queue.scheduler)
+        let outcome: JobOutcome
+        switch end {
+        case .success:
+            outcome = job.timedOut ? .timedOut : .succeeded
+        case .failure(let error):
+            if job.cancelRequested {
+                outcome = .cancelled
+            } else if job.timedOut {
+                outcome = .timedOut
+            } else {
+                outcome = .failed(error)
+            }
+        }
+        if let plan = job.timing?.retry, !job.cancelRequested, job.attempts < plan.policy.maximumAttempts {
+            let retry: Bool
+            switch outcome {
+            case .failed: retry = retryAllowed
+            case .timedOut: retry = plan.policy.retriesTimeouts
+            default: retry = false
+            }
+            if retry {
+                job.timerWait = .retryBackoff
+                job.blockers += 1
+                transaction.timers.append(job)
+                queue.emit(.retrying, job)
+                return
+            }
+        }
+        finish(job, outcome, &transaction)
+    }
+
+    /// Finishes a job (running or not) and cascades to its dependents per their edge policies. Lock held.
+    /// - Complexity: O(edges of the jobs that finish), iterative (no recursion however long the chain).
+    static func finish(_ job: JobNode, _ outcome: JobOutcome, _ transaction: inout Transaction) {
+        var work: [(JobNode, JobOutcome)] = [(job, outcome)]
+        while let (node, outcome) = work.popLast() {
+            guard node.phase != .finished else { continue }
+            switch node.phase {
+            case .ready: unready(node)
+            case .running: preconditionFailure("Engine: finishing \"\(node.name)\" while its attempt runs")
+            case .waiting, .finished: break
+            }
+            let queue = node.queue
+            if node.attempts == 0 { queue.leftPending(&transaction) }
+            if let timer = node.timer {
+                node.timer = nil
+                transaction.actions.append { timer.cancel() }
+            }
+            for edge in node.dependencies where edge.node.phase != .finished {
+                edge.node.inherited[node.effectiveLevel] -= 1
+                updateEffectivePriority(of: edge.node, &transaction)
+            }
+            node.phase = .finished
+            node.outcome = outcome
+            node.finishedAt = .now
+            let remainingUnits = node.progressTotal - node.progressCompleted
+            node.progressCompleted = node.progressTotal
+            for edge in node.dependents where edge.node.phase != .finished {
+                if outcome.isSuccess || edge.policy == .runAnyway {
+                    unblock(edge.node, &transaction)
+                } else if edge.policy == .cancelDependent {
+                    edge.node.cancelRequested = true
+                    work.append((edge.node, .cancelled))
+                } else {
+                    work.append((edge.node, .dependencyFailed(node.name, outcome.errorForDependents)))
+                }
+            }
+            if let epoch = node.epoch {
+                node.epoch = nil
+                epoch.unfinished -= 1
+                if epoch.unfinished == 0, let barrier = epoch.barrier {
+                    epoch.barrier = nil
+                    if barrier.awaitedEpoch === epoch {
+                        barrier.awaitedEpoch = nil
+                        unblock(barrier, &transaction)
+                    }
+                }
+            }
+            for awaiter in node.awaiters {
+                for blocked in awaiter.blockedNodes { blocked.blockedAwaiting -= 1 }
+                let continuation = awaiter.continuation
+                transaction.actions.append { continuation.resume(returning: true) }
+            }
+            let handlers = node.completionHandlers
+            if !handlers.isEmpty { transaction.actions.append { for handler in handlers { handler() } } }
+            node.awaiters = []
+            node.completionHandlers = []
+            node.dependencies = []
+            node.dependents = []
+            node.timing = nil
+            node.awaitedEpoch = nil
+            node.taskLocals = nil
+            node.discardBody()
+            node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
+            queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
+        }
+    }
+
+    /// Cancels a job: a pending one finishes at once, a running one has its task cancelled. Lock held.
+    static func cancel(_ job: JobNode, _ transaction: inout Transaction) {
+        guard job.phase != .finished, !job.cancelRequested || job.phase != .running else { return }
+        job.cancelRequested = true
+        if job.phase == .running {
+            if let task = job.task { transaction.actions.append { task.cancel() } }
+        } else {
+            finish(job, .cancelled, &transaction)
+        }
+    }
+
+    /// A delay or retry-backoff timer fired. Lock held.
+    static func timerFired(_ job: JobNode, _ transaction: inout Transaction) {
+        guard job.phase == .waiting, job.timerWait != .none else { return }
+        job.timerWait = .none
+        job.timer = nil
+        unblock(job, &transaction)
+    }
+
+    /// Starts the delay or retry-backoff timer of `job`. Lock not held.
+    static func startTimer(for job: JobNode) {
+        engineLock.lock()
+        let wait = job.timerWait
+        let timing = job.timing
+        let attempts = job.attempts
+        engineLock.unlock()
+        let sleep: (@Sendable (Duration) async throws -> Void)?
+        let duration: Duration
+        switch wait {
+        case .none:
+            return
+        case .delay:
+            sleep = timing?.delay?.sleep
+            duration = timing?.delay?.duration ?? .zero
+        case .retryBackoff:
+            sleep = timing?.retry?.sleep
+            duration = timing?.retry?.policy.delay(afterAttempt: attempts) ?? .zero
+        }
+        guard let sleep else { return }
+        let timer = Task.detached {
+            do { try await sleep(duration) } catch { return }
+            perform { transaction in timerFired(job, &transaction) }
+        }
+        perform { _ in
+            if job.phase == .waiting && job.timerWait == wait && job.timer == nil {
+                job.timer = timer
+            } else {
+                timer.cancel()
+            }
+        }
+    }
+
+    /// A job's timeout elapsed: if the same attempt still runs, it is marked timed out and its task cancelled.
+    static func timeoutFired(_ job: JobNode, attempt: Int) {
+        perform { transaction in
+            guard job.phase == .running, job.attempts == attempt, !job.timedOut else { return }
+            job.timedOut = true
+            job.queue.emit(.timedOut, job)
+            if let task = job.task { transaction.actions.append { task.cancel() } }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+extension Engine {
+    /// Recomputes the effective priority of `job` from its own and its contributions, and propagates any change to
+    /// its unfinished dependencies, iteratively. A ready job moves to the tail of its new bucket; a running job's
+    /// task is escalated (task priorities only rise). Lock held.
+    /// - Complexity: O(1) when nothing changes; otherwise O(edges of the jobs whose effective priority changes).
+    static func updateEffectivePriority(of job: JobNode, _ transaction: inout Transaction) {
+        var work = [job]
+        while let node = work.popLast() {
+            guard node.phase != .finished else { continue }
+            let old = node.effectiveLevel
+            let new = node.computedEffectiveLevel
+            if old == new { continue }
+            if node.phase == .ready {
+                let leaf = node.queue.scheduler
+                leaf.buckets[old].remove(node)
+                node.effectiveLevel = new
+                leaf.buckets[new].append(node)
+                leaf.refresh(fullPath: false)
+            } else {
+                node.effectiveLevel = new
+            }
+            if node.phase == .running, new > old, let task = node.task {
+                let priority = JobPriority(level: new).taskPriority
+                transaction.actions.append { task.escalatePriority(to: priority) }
+            }
+            node.queue.emit(.priorityChanged, node)
+            for edge in node.dependencies where edge.node.phase != .finished {
+                edge.node.inherited[old] -= 1
+                edge.node.inherited[new] += 1
+                work.append(edge.node)
+            }
+        }
+    }
+
+    /// Sets the priority a job asked for; its effective priority follows. Lock held.
+    static func setRequestedPriority(_ job: JobNode, _ priority: JobPriority, _ transaction: inout Transaction) {
+        guard job.phase != .finished else { return }
+        job.requestedLevel = priority.level
+        updateEffectivePriority(of: job, &transaction)
+        if job.phase == .ready { transaction.markForDispatch(job.queue.scheduler) }
+    }
+}

@@ -1,0 +1,93 @@
+extension Engine {
+    /// How a wait for a job ended.
+    enum WaitEnd {
+        case finished
+        case deadlock(DeadlockReport)
+        case left
+    }
+
+    /// Waits until `job` finishes. The waiter lends the job `level` (escalation) while it waits. When called from
+    /// inside another job's body, a wait that can never end (see ``DeadlockReport``) ends at once with `.deadlock`.
+    /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
+    static func wait(for job: JobNode, level: Int, cancellable: Bool) async -> WaitEnd {
+        let waiter = JobContext.current?.node
+        let identifier = nextIdentifier()
+        var report: DeadlockReport?
+        let finished: Bool
+        if cancellable {
+            finished = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    perform { transaction in
+                        register(
+                            continuation, identifier: identifier, on: job, level: level, waiter: waiter,
+                            cancellable: true, report: &report, &transaction)
+                    }
+                }
+            } onCancel: {
+                perform { transaction in leave(job, identifier: identifier, &transaction) }
+            }
+        } else {
+            finished = await withCheckedContinuation { continuation in
+                perform { transaction in
+                    register(
+                        continuation, identifier: identifier, on: job, level: level, waiter: waiter,
+                        cancellable: false, report: &report, &transaction)
+                }
+            }
+        }
+        if finished { return .finished }
+        if let report { return .deadlock(report) }
+        return .left
+    }
+
+    private static func register(
+        _ continuation: CheckedContinuation<Bool, Never>, identifier: UInt64, on job: JobNode, level: Int,
+        waiter: JobNode?, cancellable: Bool, report: inout DeadlockReport?, _ transaction: inout Transaction
+    ) {
+        if job.phase == .finished {
+            transaction.actions.append { continuation.resume(returning: true) }
+            return
+        }
+        if cancellable && Task.isCancelled {
+            transaction.actions.append { continuation.resume(returning: false) }
+            return
+        }
+        var blocked: [SchedulerNode] = []
+        if let waiter, waiter.phase == .running, job.phase != .running {
+            let awaitedPath = job.queue.scheduler.path
+            for node in waiter.queue.scheduler.path where awaitedPath.contains(where: { $0 === node }) {
+                node.blockedAwaiting += 1
+                blocked.append(node)
+            }
+            if let stuck = blocked.first(where: { $0.running >= $0.width && $0.blockedAwaiting >= $0.running }) {
+                for node in blocked { node.blockedAwaiting -= 1 }
+                report = DeadlockReport(
+                    waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
+                transaction.actions.append { continuation.resume(returning: false) }
+                return
+            }
+        }
+        job.awaiters.append(
+            JobAwaiter(identifier: identifier, level: level, continuation: continuation, blockedNodes: blocked))
+        job.inherited[level] += 1
+        updateEffectivePriority(of: job, &transaction)
+    }
+
+    /// A cancellable waiter leaves: its contribution is withdrawn and it resumes with `.left`. Lock held.
+    static func leave(_ job: JobNode, identifier: UInt64, _ transaction: inout Transaction) {
+        guard let index = job.awaiters.firstIndex(where: { $0.identifier == identifier }) else { return }
+        let awaiter = job.awaiters.remove(at: index)
+        for node in awaiter.blockedNodes { node.blockedAwaiting -= 1 }
+        job.inherited[awaiter.level] -= 1
+        updateEffectivePriority(of: job, &transaction)
+        transaction.actions.append { awaiter.continuation.resume(returning: false) }
+    }
+
+    /// The job starts: waits on it no longer block a slot. Lock held.
+    static func releaseBlockedAwaiters(of job: JobNode) {
+        for index in job.awaiters.indices where !job.awaiters[index].blockedNodes.isEmpty {
+            for node in job.awaiters[index].blockedNodes { node.blockedAwaiting -= 1 }
+            job.awaiters[index].blockedNodes = []
+        }
+    }
+}

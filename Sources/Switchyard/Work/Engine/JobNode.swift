@@ -1,0 +1,229 @@
+/// Where a job is in its life. Guarded by the engine lock.
+enum JobPhase: UInt8 {
+    /// Blocked: held, waiting for dependencies, a delay, a retry backoff or a barrier.
+    case waiting
+    /// In its queue's ready bucket, waiting for a slot.
+    case ready
+    /// Its task is running an attempt.
+    case running
+    /// Done; `outcome` says how.
+    case finished
+}
+
+/// How a finished job ended.
+enum JobOutcome {
+    case succeeded
+    case failed(any Error)
+    case cancelled
+    case timedOut
+    case dependencyFailed(String, any Error)
+
+    /// The error a dependent sees with ``DependencyPolicy/propagateFailure``.
+    var errorForDependents: any Error {
+        switch self {
+        case .succeeded: preconditionFailure("JobOutcome: a successful job has no error")
+        case .failed(let error): JobError<any Error>.failed(error)
+        case .cancelled: JobError<any Error>.cancelled
+        case .timedOut: JobError<any Error>.timedOut
+        case .dependencyFailed(let name, let error): JobError<any Error>.dependencyFailed(dependency: name, error: error)
+        }
+    }
+
+    var isSuccess: Bool { if case .succeeded = self { true } else { false } }
+}
+
+/// What a timer the job waits on is for.
+enum TimerWait: UInt8 {
+    case none, delay, retryBackoff
+}
+
+/// A dependency edge as stored on either end.
+struct JobEdge {
+    let node: JobNode
+    let policy: DependencyPolicy
+}
+
+/// A task waiting for a job to finish.
+struct JobAwaiter {
+    let identifier: UInt64
+    /// The priority level the waiter contributes to the job's effective priority.
+    let level: Int
+    let continuation: CheckedContinuation<Bool, Never>
+    /// Scheduler nodes whose `blockedAwaiting` this wait incremented (deadlock detection); undone when the job
+    /// starts or the wait ends.
+    var blockedNodes: [SchedulerNode]
+}
+
+/// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the body and the typed result.
+///
+/// `@unchecked Sendable` invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
+/// (``engineLock``), except that the job's own task runs the body and writes the typed result between the
+/// lock-protected start and finish transitions (published to readers by that finish). Exercised under Thread
+/// Sanitizer by `WorkQueueStressTests`.
+class JobNode: @unchecked Sendable {
+    let identifier: UInt64
+    let name: String
+    let queue: WorkQueue
+    let isBlocking: Bool
+    let isBarrier: Bool
+    let submittedAt: ContinuousClock.Instant
+
+    var phase = JobPhase.waiting
+    /// Unfinished dependencies + hold + timer + barrier wait: the job becomes ready when this reaches zero.
+    var blockers = 0
+    var isHeld = false
+    var timerWait = TimerWait.none
+    /// For a barrier: the epoch of earlier jobs it still waits for.
+    var awaitedEpoch: QueueEpoch?
+    var requestedLevel: Int
+    var effectiveLevel: Int
+    /// How many dependents and awaiters contribute each priority level (escalation).
+    var inherited = SIMD8<Int32>()
+    var dependencies: [JobEdge] = []
+    var dependents: [JobEdge] = []
+    var bucketLinks = JobLinks()
+    var liveLinks = JobLinks()
+    var groupLinks = JobLinks()
+    var group: JobGroup?
+    var epoch: QueueEpoch?
+    var task: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    var timing: JobTiming?
+    var taskLocals: CapturedTaskLocals?
+    var cancelRequested = false
+    var timedOut = false
+    var attempts = 0
+    var startedAt: ContinuousClock.Instant?
+    var finishedAt: ContinuousClock.Instant?
+    var progressCompleted: Int64 = 0
+    var progressTotal: Int64 = 1
+    var awaiters: [JobAwaiter] = []
+    var completionHandlers: [@Sendable () -> Void] = []
+    var outcome: JobOutcome?
+
+    init(
+        identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,
+        isBarrier: Bool
+    ) {
+        self.identifier = identifier
+        self.name = name
+        self.queue = queue
+        self.isBlocking = isBlocking
+        self.isBarrier = isBarrier
+        requestedLevel = priority.level
+        effectiveLevel = priority.level
+        submittedAt = .now
+    }
+
+    subscript(links kind: JobLinkKind) -> JobLinks {
+        get {
+            switch kind {
+            case .bucket: bucketLinks
+            case .live: liveLinks
+            case .group: groupLinks
+            }
+        }
+        set {
+            switch kind {
+            case .bucket: bucketLinks = newValue
+            case .live: liveLinks = newValue
+            case .group: groupLinks = newValue
+            }
+        }
+    }
+
+    /// The level of the highest contribution, or `requestedLevel`, whichever is higher.
+    var computedEffectiveLevel: Int {
+        var level = JobPriority.levelCount - 1
+        while level > requestedLevel {
+            if inherited[level] > 0 { return level }
+            level -= 1
+        }
+        return requestedLevel
+    }
+
+    var isStarted: Bool { phase == .running || phase == .finished || attempts > 0 }
+
+    // MARK: Overridden by TypedJobNode
+
+    /// Runs one attempt of the body on the current task and stores its result. Called only by the job's task.
+    func runAttempt() async -> AttemptEnd { preconditionFailure("JobNode.runAttempt must be overridden") }
+
+    /// Drops the body (and everything it captured). Called under the engine lock when the job finishes.
+    func discardBody() {}
+}
+
+/// How one attempt of a job's body ended.
+enum AttemptEnd {
+    case success
+    case failure(any Error)
+}
+
+/// A job's delay, timeout and retry settings; allocated only for jobs that have any.
+final class JobTiming: Sendable {
+    let delay: Sleeper?
+    let timeout: Sleeper?
+    let retry: RetryPlan?
+
+    init?(_ options: JobOptions) {
+        guard options.delay != nil || options.timeout != nil || options.retry != nil else { return nil }
+        delay = options.delay
+        timeout = options.timeout
+        retry = options.retry
+    }
+}
+
+/// The jobs of a queue submitted between two barriers. Guarded by the engine lock.
+final class QueueEpoch {
+    /// Jobs of this epoch that have not finished.
+    var unfinished = 0
+    /// The barrier submitted after this epoch, waiting for `unfinished` to reach zero.
+    var barrier: JobNode?
+}
+
+/// A job node with a typed body and result.
+///
+/// `@unchecked Sendable` invariant: as ``JobNode``; `body` is set at creation and cleared under the engine lock
+/// once the job can no longer run; `value` and `failure` are written by the job's task during an attempt and read
+/// only after the finish transition, which happens after the write under the engine lock.
+final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
+    var body: (@Sendable () async throws(Failure) -> Success)?
+    var value: Success?
+    var failure: Failure?
+
+    init(
+        identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,
+        isBarrier: Bool, body: @escaping @Sendable () async throws(Failure) -> Success
+    ) {
+        self.body = body
+        super.init(
+            identifier: identifier, name: name, queue: queue, priority: priority, isBlocking: isBlocking,
+            isBarrier: isBarrier)
+    }
+
+    override func runAttempt() async -> AttemptEnd {
+        guard let body else { return .failure(CancellationError()) }
+        do throws(Failure) {
+            value = try await body()
+            failure = nil
+            return .success
+        } catch {
+            failure = error
+            return .failure(error)
+        }
+    }
+
+    override func discardBody() { body = nil }
+
+    /// The result; call only once `outcome` is set (under the lock, or after a wait that observed it).
+    var result: Result<Success, JobError<Failure>> {
+        switch outcome {
+        case .succeeded: .success(value!)
+        case .failed: .failure(.failed(failure!))
+        case .cancelled: .failure(.cancelled)
+        case .timedOut: .failure(.timedOut)
+        case .dependencyFailed(let name, let error): .failure(.dependencyFailed(dependency: name, error: error))
+        case nil: preconditionFailure("TypedJobNode.result read before the job finished")
+        }
+    }
+}

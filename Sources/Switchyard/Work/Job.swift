@@ -1,0 +1,173 @@
+/// A handle to a submitted job: await its value, cancel it, change its priority, inspect it.
+///
+/// Handles are cheap values; copies refer to the same job. The job runs whether or not anyone keeps a handle.
+public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, CustomStringConvertible {
+    let node: TypedJobNode<Success, Failure>
+
+    init(node: TypedJobNode<Success, Failure>) { self.node = node }
+
+    /// The job's process-unique identifier (increasing in submission order).
+    public var identifier: UInt64 { node.identifier }
+    /// The job's name.
+    public var name: String { node.name }
+    /// The queue the job was submitted to.
+    public var queue: WorkQueue { node.queue }
+
+    /// The job's value, once it has finished.
+    ///
+    /// While it waits, the awaiting task lends its priority to the job (escalation). Awaiting does not respond to
+    /// the awaiting task's cancellation (like `Task.value`); cancel the job instead. Called from inside another job
+    /// whose slot the awaited job needs while every running job of that queue or domain is waiting the same way,
+    /// it throws ``JobError/wouldDeadlock(_:)`` at once instead of hanging.
+    /// - Throws: the job's ``JobError``.
+    public var value: Success {
+        get async throws(JobError<Failure>) {
+            try await result.get()
+        }
+    }
+
+    /// The job's result, once it has finished (see ``value``).
+    public var result: Result<Success, JobError<Failure>> {
+        get async {
+            let level = JobPriority(Task.currentPriority).level
+            switch await Engine.wait(for: node, level: level, cancellable: false) {
+            case .finished: return Engine.perform { _ in node.result }
+            case .deadlock(let report): return .failure(.wouldDeadlock(report))
+            case .left: return .failure(.cancelled)
+            }
+        }
+    }
+
+    /// Cancels the job. A pending job finishes at once as cancelled and never runs; a running job's task is
+    /// cancelled (its body decides when to stop); a finished job is unaffected. Idempotent.
+    /// - Complexity: O(1) for a pending job with no dependents (plus the cascade to dependents per edge policy).
+    public func cancel() {
+        Engine.perform { transaction in Engine.cancel(node, &transaction) }
+    }
+
+    /// Releases a job submitted with ``JobOptions/isHeld``; it becomes ready once nothing else blocks it.
+    /// Has no effect on a job that is not held.
+    public func release() {
+        Engine.perform { transaction in
+            guard node.isHeld, node.phase == .waiting else { return }
+            node.isHeld = false
+            Engine.unblock(node, &transaction)
+        }
+    }
+
+    /// The job's state. - Complexity: O(1).
+    public var state: JobState { Engine.perform { _ in JobState(node) } }
+
+    /// The priority the job asked for. Setting it re-files a ready job in O(1) (at the back of its new level) and
+    /// re-propagates escalation to the job's dependencies; a running job's task can only be escalated. No effect on
+    /// a finished job.
+    public var priority: JobPriority {
+        get { Engine.perform { _ in JobPriority(level: node.requestedLevel) } }
+        nonmutating set {
+            Engine.perform { transaction in Engine.setRequestedPriority(node, newValue, &transaction) }
+        }
+    }
+
+    /// The priority the engine uses for the job: the maximum of its own and everything waiting on it.
+    public var effectivePriority: JobPriority { Engine.perform { _ in JobPriority(level: node.effectiveLevel) } }
+
+    /// Adds a dependency before the job starts (typically to a job submitted with ``JobOptions/isHeld``).
+    ///
+    /// A finished dependency applies its edge policy at once (a failed one may cancel or fail this job).
+    /// - Throws: ``DependencyError`` when the job has started, or when the edge would close a cycle (the error
+    ///   lists it).
+    /// - Complexity: O(jobs upstream of `dependency`) for the cycle check.
+    public func addDependency<S, F>(_ dependency: Job<S, F>, policy: DependencyPolicy = .cancelDependent)
+        throws(DependencyError)
+    {
+        let upstream = dependency.node
+        try Engine.perform { (transaction) throws(DependencyError) in
+            try Engine.addDependency(upstream, to: node, policy: policy, &transaction)
+        }
+    }
+
+    /// Calls `handler` with the result once the job finishes, through `delivery` (at once if it has finished).
+    /// Called exactly once.
+    public func onCompletion(
+        on delivery: Delivery = .task(),
+        _ handler: @escaping @Sendable (Result<Success, JobError<Failure>>) -> Void
+    ) {
+        let node = self.node
+        let deliver: @Sendable () -> Void = {
+            let result = Engine.perform { _ in node.result }
+            delivery.deliver { handler(result) }
+        }
+        let finished = Engine.perform { _ in
+            if node.phase == .finished { return true }
+            node.completionHandlers.append(deliver)
+            return false
+        }
+        if finished { deliver() }
+    }
+
+    /// A dependency edge on this job, for ``JobOptions/dependencies``.
+    public func dependency(policy: DependencyPolicy = .cancelDependent) -> Dependency {
+        Dependency(self, policy: policy)
+    }
+
+    public static func == (lhs: Job, rhs: Job) -> Bool { lhs.node === rhs.node }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(node)) }
+
+    public var description: String { "Job \"\(name)\" #\(identifier) (\(state))" }
+}
+
+extension Engine {
+    /// Adds the edge `upstream → job` after submission, rejecting cycles. Lock held.
+    static func addDependency(
+        _ upstream: JobNode, to job: JobNode, policy: DependencyPolicy, _ transaction: inout Transaction
+    ) throws(DependencyError) {
+        if upstream === job {
+            throw DependencyError(code: .selfDependency, dependent: job.name, dependency: upstream.name, cycle: [])
+        }
+        if job.isStarted || job.phase == .running {
+            throw DependencyError(code: .alreadyStarted, dependent: job.name, dependency: upstream.name, cycle: [])
+        }
+        if let outcome = upstream.outcome {
+            if outcome.isSuccess || policy == .runAnyway { return }
+            job.cancelRequested = policy == .cancelDependent
+            finish(
+                job,
+                policy == .cancelDependent ? .cancelled : .dependencyFailed(upstream.name, outcome.errorForDependents),
+                &transaction)
+            return
+        }
+        if let path = pathUpstream(from: upstream, to: job) {
+            throw DependencyError(
+                code: .cycle, dependent: job.name, dependency: upstream.name,
+                cycle: [job.name] + path.map(\.name))
+        }
+        if job.phase == .ready { unready(job) }
+        link(upstream, to: job, policy: policy, &transaction)
+    }
+
+    /// A path of unfinished dependencies from `start` up to `target` (both included), if one exists.
+    /// - Complexity: O(jobs and edges upstream of `start`).
+    private static func pathUpstream(from start: JobNode, to target: JobNode) -> [JobNode]? {
+        var parent: [ObjectIdentifier: JobNode] = [:]
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
+        var stack = [start]
+        while let node = stack.popLast() {
+            if node === target {
+                var path = [node]
+                var current = node
+                while let previous = parent[ObjectIdentifier(current)] {
+                    path.append(previous)
+                    current = previous
+                }
+                return path.reversed()
+            }
+            for edge in node.dependencies where edge.node.phase != .finished {
+                if visited.insert(ObjectIdentifier(edge.node)).inserted {
+                    parent[ObjectIdentifier(edge.node)] = node
+                    stack.append(edge.node)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+/// One step in a job's life, as delivered by ``WorkQueue/events(bufferingPolicy:)``.
+///
+/// Events of one queue are delivered in the order they happened (one FIFO stream per observer).
+public struct JobEvent: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// Submitted to the queue.
+        case submitted
+        /// An attempt started running.
+        case started
+        /// An attempt failed and another is scheduled after the retry backoff.
+        case retrying
+        /// The running attempt exceeded its timeout; its task was cancelled.
+        case timedOut
+        /// The effective priority changed (escalation, or a new requested priority).
+        case priorityChanged
+        /// The job finished; ``JobEvent/state`` says how.
+        case finished
+    }
+
+    /// The job's process-unique identifier.
+    public let jobIdentifier: UInt64
+    /// The job's name.
+    public let jobName: String
+    /// The queue's name.
+    public let queueName: String
+    /// What happened.
+    public let kind: Kind
+    /// The job's state right after the event.
+    public let state: JobState
+    /// The job's effective priority right after the event.
+    public let effectivePriority: JobPriority
+    /// When it happened.
+    public let time: ContinuousClock.Instant
+
+    /// Built under the engine lock.
+    init(job: JobNode, kind: Kind) {
+        jobIdentifier = job.identifier
+        jobName = job.name
+        queueName = job.queue.name
+        self.kind = kind
+        state = JobState(job)
+        effectivePriority = JobPriority(level: job.effectiveLevel)
+        time = .now
+    }
+
+    public var description: String {
+        "\(queueName)/\(jobName) #\(jobIdentifier): \(kind) → \(state) at \(effectivePriority)"
+    }
+}
+
+extension WorkQueue {
+    /// Every lifecycle event of this queue's jobs from now on, in order. The stream ends when the queue is
+    /// deallocated; stop iterating to unsubscribe. Emission costs nothing while nobody observes.
+    public func events(
+        bufferingPolicy: AsyncStream<JobEvent>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<JobEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: bufferingPolicy)
+        let identifier = Engine.perform { _ in
+            events.add(.init(yield: { continuation.yield($0) }, finish: { continuation.finish() }))
+        }
+        continuation.onTermination = { [weak self] _ in self?.events.remove(identifier) }
+        return stream
+    }
+}

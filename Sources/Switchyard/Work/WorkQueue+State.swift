@@ -1,0 +1,71 @@
+/// The queue's side of the engine's transitions. Every function here runs with the engine lock held.
+extension WorkQueue {
+    /// A job was submitted.
+    func admitted(_ job: JobNode, _ transaction: inout Transaction) {
+        let wasIdle = live.isEmpty
+        live.append(job)
+        pendingCount += 1
+        progress.jobAdded(isFirst: wasIdle, &transaction)
+    }
+
+    /// A job left the pending state (started its first attempt, or finished without starting): room for one more.
+    func leftPending(_ transaction: inout Transaction) {
+        pendingCount -= 1
+        grantRoom(&transaction)
+    }
+
+    /// Hands free room to the submitters waiting for it, in FIFO order.
+    func grantRoom(_ transaction: inout Transaction) {
+        guard let maximumPending else { return }
+        while pendingCount + reservedRoom < maximumPending, let waiter = roomWaiters.popFirst() {
+            reservedRoom += 1
+            transaction.actions.append { waiter.continuation.resume(returning: true) }
+        }
+    }
+
+    /// A job finished.
+    func finished(_ job: JobNode, _ outcome: JobOutcome, remainingUnits: Int64, _ transaction: inout Transaction) {
+        live.remove(job)
+        switch outcome {
+        case .succeeded: succeededCount += 1
+        case .cancelled: cancelledCount += 1
+        case .failed, .timedOut, .dependencyFailed: failedCount += 1
+        }
+        emit(.finished, job)
+        progress.jobFinished(completedUnits: remainingUnits, &transaction)
+        if live.isEmpty && !idleWaiters.isEmpty {
+            let waiters = idleWaiters
+            idleWaiters = []
+            transaction.actions.append { for waiter in waiters { waiter.resume() } }
+        }
+    }
+
+    /// Puts a non-barrier job in the current epoch, behind the last barrier if it has not finished.
+    func attachToEpoch(_ job: JobNode, _ transaction: inout Transaction) {
+        if let barrier = lastBarrier, barrier.phase != .finished {
+            Engine.link(barrier, to: job, policy: .runAnyway, &transaction)
+        }
+        epoch.unfinished += 1
+        job.epoch = epoch
+    }
+
+    /// Makes `barrier` wait for every unfinished job submitted before it, and starts a new epoch behind it.
+    func attachBarrier(_ barrier: JobNode, _ transaction: inout Transaction) {
+        if let previous = lastBarrier, previous.phase != .finished {
+            Engine.link(previous, to: barrier, policy: .runAnyway, &transaction)
+        }
+        if epoch.unfinished > 0 {
+            epoch.barrier = barrier
+            barrier.awaitedEpoch = epoch
+            barrier.blockers += 1
+        }
+        epoch = QueueEpoch()
+        lastBarrier = barrier
+    }
+
+    /// Emits a lifecycle event if anyone observes.
+    func emit(_ kind: JobEvent.Kind, _ job: JobNode) {
+        guard events.isActive else { return }
+        events.emit(JobEvent(job: job, kind: kind))
+    }
+}

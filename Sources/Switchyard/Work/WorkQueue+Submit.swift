@@ -1,0 +1,248 @@
+/// Submitting jobs.
+///
+/// Four families, each with a typed-result form that waits for other jobs and receives their values:
+/// - `submit` (async) honours the pending-job bound: it suspends for room (``OverflowPolicy/suspend``) or throws
+///   (``OverflowPolicy/reject``); on an unbounded queue it never suspends.
+/// - `trySubmit` never suspends: at the bound it throws ``SubmissionError/Code/full`` at once.
+/// - `…Blocking` forms take a synchronous body that runs on ``BlockingExecutor/shared`` (file I/O, SQLite, C
+///   libraries), never on the cooperative pool.
+/// - `submitBarrier` runs after every job submitted before it and before any job submitted after it.
+///
+/// Jobs listed in `after:` pass their values to the body as arguments, in order; if one fails or is cancelled
+/// the job is cancelled (``ResultDependencyPolicy/cancelDependent``) or fails with its error
+/// (``ResultDependencyPolicy/propagateFailure``). Other dependencies go in ``JobOptions/dependencies`` with any
+/// ``DependencyPolicy``. A body without inputs keeps its typed error (`Job<Success, Failure>`); a body with
+/// inputs throws `any Error`.
+///
+/// - Complexity: O(1) plus O(dependencies) (and escalation of dependencies whose priority rises).
+extension WorkQueue {
+    /// Submits an async job, waiting for room if the queue is bounded and full.
+    @discardableResult
+    public func submit<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () async throws(Failure) -> Success
+    ) async throws(SubmissionError) -> Job<Success, Failure> {
+        let dependencies = options.dependencies
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options, body)
+        let claim = try await claimRoom()
+        try admit(node, dependencies, options, claim)
+        return Job(node: node)
+    }
+
+    /// Submits an async job that receives the values of `inputs`, waiting for room if the queue is bounded and full.
+    @discardableResult
+    public func submit<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
+        _ name: String, priority: JobPriority = .medium,
+        after inputs: repeat Job<each Input, each InputFailure>,
+        onInputFailure: ResultDependencyPolicy = .cancelDependent, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable (repeat each Input) async throws -> Success
+    ) async throws(SubmissionError) -> Job<Success, any Error> {
+        var dependencies = options.dependencies
+        for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options) {
+            () async throws(any Error) -> Success in
+            try await body(repeat WorkQueue.inputValue((each inputs).node))
+        }
+        let claim = try await claimRoom()
+        try admit(node, dependencies, options, claim)
+        return Job(node: node)
+    }
+
+    /// Submits an async job, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    @discardableResult
+    public func trySubmit<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () async throws(Failure) -> Success
+    ) throws(SubmissionError) -> Job<Success, Failure> {
+        let dependencies = options.dependencies
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options, body)
+        try admit(node, dependencies, options, .checkNow)
+        return Job(node: node)
+    }
+
+    /// Submits an async job that receives the values of `inputs`, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    @discardableResult
+    public func trySubmit<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
+        _ name: String, priority: JobPriority = .medium,
+        after inputs: repeat Job<each Input, each InputFailure>,
+        onInputFailure: ResultDependencyPolicy = .cancelDependent, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable (repeat each Input) async throws -> Success
+    ) throws(SubmissionError) -> Job<Success, any Error> {
+        var dependencies = options.dependencies
+        for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options) {
+            () async throws(any Error) -> Success in
+            try await body(repeat WorkQueue.inputValue((each inputs).node))
+        }
+        try admit(node, dependencies, options, .checkNow)
+        return Job(node: node)
+    }
+
+    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), waiting for room if the queue is bounded and full.
+    @discardableResult
+    public func submitBlocking<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () throws(Failure) -> Success
+    ) async throws(SubmissionError) -> Job<Success, Failure> {
+        let dependencies = options.dependencies
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options, body)
+        let claim = try await claimRoom()
+        try admit(node, dependencies, options, claim)
+        return Job(node: node)
+    }
+
+    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``) that receives the values of `inputs`, waiting for room if the queue is bounded and full.
+    @discardableResult
+    public func submitBlocking<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
+        _ name: String, priority: JobPriority = .medium,
+        after inputs: repeat Job<each Input, each InputFailure>,
+        onInputFailure: ResultDependencyPolicy = .cancelDependent, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable (repeat each Input) throws -> Success
+    ) async throws(SubmissionError) -> Job<Success, any Error> {
+        var dependencies = options.dependencies
+        for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options) {
+            () async throws(any Error) -> Success in
+            try body(repeat WorkQueue.inputValue((each inputs).node))
+        }
+        let claim = try await claimRoom()
+        try admit(node, dependencies, options, claim)
+        return Job(node: node)
+    }
+
+    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    @discardableResult
+    public func trySubmitBlocking<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () throws(Failure) -> Success
+    ) throws(SubmissionError) -> Job<Success, Failure> {
+        let dependencies = options.dependencies
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options, body)
+        try admit(node, dependencies, options, .checkNow)
+        return Job(node: node)
+    }
+
+    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``) that receives the values of `inputs`, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    @discardableResult
+    public func trySubmitBlocking<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
+        _ name: String, priority: JobPriority = .medium,
+        after inputs: repeat Job<each Input, each InputFailure>,
+        onInputFailure: ResultDependencyPolicy = .cancelDependent, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable (repeat each Input) throws -> Success
+    ) throws(SubmissionError) -> Job<Success, any Error> {
+        var dependencies = options.dependencies
+        for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options) {
+            () async throws(any Error) -> Success in
+            try body(repeat WorkQueue.inputValue((each inputs).node))
+        }
+        try admit(node, dependencies, options, .checkNow)
+        return Job(node: node)
+    }
+
+    /// Submits a barrier: it starts only after every job submitted to this queue before it has finished (whatever
+    /// the outcome), and every job submitted after it starts only after it has finished. Other jobs are not held
+    /// back by a barrier of another queue.
+    @discardableResult
+    public func submitBarrier<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () async throws(Failure) -> Success
+    ) async throws(SubmissionError) -> Job<Success, Failure> {
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: true, options, body)
+        let claim = try await claimRoom()
+        try admit(node, options.dependencies, options, claim)
+        return Job(node: node)
+    }
+
+    /// Submits a barrier without ever suspending (see ``submitBarrier(_:priority:options:_:)``).
+    @discardableResult
+    public func trySubmitBarrier<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
+        _ body: @escaping @Sendable () async throws(Failure) -> Success
+    ) throws(SubmissionError) -> Job<Success, Failure> {
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: true, options, body)
+        try admit(node, options.dependencies, options, .checkNow)
+        return Job(node: node)
+    }
+
+    // MARK: - Internals
+
+    /// The value of a finished, successful input job. Its task was created after the input finished.
+    private static func inputValue<Value, Failure>(_ node: TypedJobNode<Value, Failure>) -> Value {
+        guard let value = node.value else { preconditionFailure("WorkQueue: input \"\(node.name)\" has no value") }
+        return value
+    }
+
+    /// How a submission accounts for the pending-job bound.
+    enum RoomClaim {
+        /// Unbounded queue.
+        case unbounded
+        /// `claimRoom()` reserved a place.
+        case reserved
+        /// Check the bound in the same lock hold as the admission (trySubmit).
+        case checkNow
+    }
+
+    func makeNode<Success, Failure>(
+        _ name: String, _ priority: JobPriority, isBlocking: Bool, isBarrier: Bool, _ options: JobOptions,
+        _ body: @escaping @Sendable () async throws(Failure) -> Success
+    ) -> TypedJobNode<Success, Failure> {
+        let node = TypedJobNode(
+            identifier: Engine.nextIdentifier(), name: name, queue: self, priority: priority,
+            isBlocking: isBlocking, isBarrier: isBarrier, body: body)
+        // Not yet shared with any other thread: no lock needed.
+        node.timing = JobTiming(options)
+        node.taskLocals = CapturedTaskLocals(propagation)
+        return node
+    }
+
+    func admit(_ node: JobNode, _ dependencies: [Dependency], _ options: JobOptions, _ claim: RoomClaim)
+        throws(SubmissionError)
+    {
+        try Engine.perform { (transaction) throws(SubmissionError) in
+            switch claim {
+            case .unbounded:
+                break
+            case .reserved:
+                reservedRoom -= 1
+            case .checkNow:
+                if let maximumPending, !roomWaiters.isEmpty || pendingCount + reservedRoom >= maximumPending {
+                    throw SubmissionError(code: .full, queue: name, maximumPending: maximumPending)
+                }
+            }
+            Engine.admit(node, dependencies: dependencies, options: options, &transaction)
+        }
+    }
+
+    /// Waits for room in a bounded queue (FIFO among waiting submitters) and reserves it.
+    func claimRoom() async throws(SubmissionError) -> RoomClaim {
+        guard let maximumPending else { return .unbounded }
+        let identifier = Engine.nextIdentifier()
+        var rejected = false
+        let granted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                Engine.perform { transaction in
+                    if roomWaiters.isEmpty && pendingCount + reservedRoom < maximumPending {
+                        reservedRoom += 1
+                        transaction.actions.append { continuation.resume(returning: true) }
+                    } else if overflowPolicy == .reject {
+                        rejected = true
+                        transaction.actions.append { continuation.resume(returning: false) }
+                    } else if Task.isCancelled {
+                        transaction.actions.append { continuation.resume(returning: false) }
+                    } else {
+                        roomWaiters.append((identifier, continuation))
+                    }
+                }
+            }
+        } onCancel: {
+            Engine.perform { transaction in
+                guard let index = roomWaiters.firstIndex(where: { $0.identifier == identifier }) else { return }
+                let waiter = roomWaiters.remove(at: index)
+                transaction.actions.append { waiter.continuation.resume(returning: false) }
+            }
+        }
+        if granted { return .reserved }
+        throw SubmissionError(code: rejected ? .full : .cancelled, queue: name, maximumPending: maximumPending)
+    }
+}

@@ -1,0 +1,198 @@
+import DequeModule
+
+/// A queue of jobs: async or blocking closures with names, priorities, typed results, dependencies, a width limit,
+/// cancellation, back-pressure, progress and live introspection. `OperationQueue` rethought for async/await.
+///
+/// ```swift
+/// let queue = WorkQueue(name: "import", width: 4)
+/// let stops = try await queue.submit("parse stops") { try await parseStops() }
+/// let trips = try await queue.submit("parse trips") { try await parseTrips() }
+/// let index = try await queue.submit("index", after: stops, trips) { stops, trips in
+///     buildIndex(stops, trips)                                     // runs once both succeeded, with their values
+/// }
+/// print(queue)                                                     // a table of every job and why it waits
+/// let result = try await index.value
+/// ```
+///
+/// ## Guarantees
+/// - **Start order**: a job starts when all its dependencies have finished (per edge policy), it is not held or
+///   delayed, and its queue and every ``LimitDomain`` above it have a free slot. Among ready jobs of one queue, the
+///   highest effective priority starts first and equal priorities start in the order they became ready (FIFO;
+///   a job whose priority changes joins the back of its new level). Across queues of one domain, see
+///   ``LimitDomain``. Finishing order is not guaranteed.
+/// - **Width**: at most `width` jobs of the queue run at once. Changing it never interrupts a running job; see
+///   ``width``.
+/// - **Priority escalation**: a job's effective priority is the maximum of its own, that of every unfinished job
+///   depending on it, and that of every task awaiting its value; it propagates through the whole graph, across
+///   queues, and falls back when the waiters go away. It decides the ready bucket and the job task's priority.
+/// - **Cancellation**: a pending job that is cancelled finishes at once as ``JobError/cancelled``, never runs, and
+///   its slot in the queue's bookkeeping is freed immediately; a running job's task is cancelled (cooperative).
+/// - **Where things run**: async bodies on the global concurrent executor (each attempt in its own detached task at
+///   the job's priority), blocking bodies on ``BlockingExecutor/shared``'s threads — never on the cooperative pool;
+///   completion handlers through the ``Delivery`` the caller names; nothing ever runs under the engine's lock.
+/// - **Task-locals**: a job sees ``JobContext/current`` and the task-locals named in `propagating`, nothing else.
+///
+/// Thread-safe: every method may be called from any thread or task.
+public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
+    // `@unchecked Sendable` invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
+    // `events` and `progress` are immutable references; every `var` is read and written only while the engine lock
+    // is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+
+    /// What `submit` does when ``maximumPending`` jobs are already pending.
+    public enum OverflowPolicy: Sendable, Hashable {
+        /// `submit` suspends until a pending job starts or is cancelled (FIFO among waiting submitters).
+        case suspend
+        /// `submit` throws ``SubmissionError/Code/full``.
+        case reject
+    }
+
+    /// O(1) counts of the queue's jobs.
+    public struct Counts: Sendable, Hashable, CustomStringConvertible {
+        /// Submitted and not yet started (waiting or ready), including jobs waiting to retry.
+        public var pending: Int
+        /// Ready, waiting only for a slot.
+        public var ready: Int
+        /// Running an attempt.
+        public var running: Int
+        /// Finished with a value.
+        public var succeeded: Int
+        /// Finished by an error: the body's, a timeout, or a dependency's propagated failure.
+        public var failed: Int
+        /// Finished by cancellation.
+        public var cancelled: Int
+
+        public var description: String {
+            "pending \(pending) (ready \(ready)), running \(running), succeeded \(succeeded), failed \(failed), "
+                + "cancelled \(cancelled)"
+        }
+    }
+
+    /// The queue's name, shown in snapshots, events and diagnostics.
+    public let name: String
+    /// The most jobs that may be pending (submitted, not started) at once; `nil` for no bound.
+    public let maximumPending: Int?
+    /// What `submit` does at the bound.
+    public let overflowPolicy: OverflowPolicy
+    /// The limit domain the queue's width counts against, if any.
+    public let limit: LimitDomain?
+
+    let scheduler: SchedulerNode
+    let propagation: [TaskLocalPropagation]
+    let events = ObserverList<JobEvent>()
+    let progress = ProgressAggregate()
+
+    var live = JobList(.live)
+    var pendingCount = 0
+    var readyCount = 0
+    var runningCount = 0
+    var succeededCount = 0
+    var failedCount = 0
+    var cancelledCount = 0
+    var epoch = QueueEpoch()
+    var lastBarrier: JobNode?
+    var reservedRoom = 0
+    var roomWaiters = Deque<(identifier: UInt64, continuation: CheckedContinuation<Bool, Never>)>()
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A queue.
+    /// - Parameters:
+    ///   - name: shown in snapshots, events and diagnostics.
+    ///   - width: the most jobs running at once; by default the number of active processors.
+    ///   - limit: a domain whose budget the queue shares; its jobs then also need a slot there.
+    ///   - weight: the queue's share among its siblings in `limit` (see ``LimitDomain``).
+    ///   - maximumPending: a bound on pending jobs (back-pressure); `nil` for none.
+    ///   - whenFull: what `submit` does at the bound.
+    ///   - propagating: task-locals carried from submitter to job (see ``TaskLocalPropagation``).
+    /// - Precondition: `width >= 1`, `weight >= 1`, `maximumPending >= 1`.
+    public init(
+        name: String, width: Int = WorkQueue.defaultWidth, limit: LimitDomain? = nil, weight: Int = 1,
+        maximumPending: Int? = nil, whenFull: OverflowPolicy = .suspend, propagating: [TaskLocalPropagation] = []
+    ) {
+        precondition(maximumPending.map { $0 >= 1 } ?? true, "WorkQueue \"\(name)\": maximumPending must be ≥ 1")
+        self.name = name
+        self.limit = limit
+        self.maximumPending = maximumPending
+        overflowPolicy = whenFull
+        propagation = propagating
+        scheduler = SchedulerNode(name: name, isLeaf: true, width: width, parent: limit?.scheduler, weight: weight)
+    }
+
+    deinit {
+        events.finishAll()
+    }
+
+    /// The default width: the number of processors this process may run on (its CPU affinity and cgroup quota).
+    public static var defaultWidth: Int { activeProcessorCount() }
+
+    /// The most jobs of this queue running at once.
+    ///
+    /// Changing it takes effect at once: a wider queue starts ready jobs immediately; a narrower one lets running
+    /// jobs finish (none is interrupted or cancelled) and starts new jobs only once fewer than the new width run.
+    /// - Precondition: the new width is at least 1.
+    public var width: Int {
+        get { Engine.perform { _ in scheduler.width } }
+        set {
+            precondition(newValue >= 1, "WorkQueue \"\(name)\": width must be at least 1 (got \(newValue))")
+            Engine.perform { transaction in
+                scheduler.width = newValue
+                scheduler.refresh(fullPath: true)
+                transaction.markForDispatch(scheduler)
+            }
+        }
+    }
+
+    /// The queue's counts. - Complexity: O(1).
+    public var counts: Counts {
+        Engine.perform { _ in
+            Counts(
+                pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
+                failed: failedCount, cancelled: cancelledCount)
+        }
+    }
+
+    /// Whether the queue is suspended: no new job starts (running ones continue); submissions are still accepted.
+    public var isSuspended: Bool { Engine.perform { _ in scheduler.isSuspended } }
+
+    /// Stops starting jobs until ``resume()``. Running jobs are not affected. Ready jobs report
+    /// ``WaitingReason/queueSuspended(_:)``.
+    public func suspend() {
+        Engine.perform { _ in
+            scheduler.isSuspended = true
+            scheduler.refresh(fullPath: false)
+        }
+    }
+
+    /// Starts jobs again after ``suspend()``.
+    public func resume() {
+        Engine.perform { transaction in
+            scheduler.isSuspended = false
+            scheduler.refresh(fullPath: false)
+            transaction.markForDispatch(scheduler)
+        }
+    }
+
+    /// Cancels every job of the queue that has not finished: pending ones finish at once as cancelled, running ones
+    /// have their tasks cancelled. Jobs submitted afterwards are not affected. - Complexity: O(unfinished jobs).
+    public func cancelAll() {
+        Engine.perform { transaction in
+            for job in live.nodes() { Engine.cancel(job, &transaction) }
+        }
+    }
+
+    /// Waits until every job submitted so far (and any submitted meanwhile) has finished. Returns at once for an
+    /// idle queue. The wait itself does not respond to cancellation (like `Task.value`).
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Engine.perform { transaction in
+                if live.isEmpty {
+                    transaction.actions.append { continuation.resume() }
+                } else {
+                    idleWaiters.append(continuation)
+                }
+            }
+        }
+    }
+
+    /// A one-line summary followed by a table of every unfinished job (see ``WorkQueueSnapshot``).
+    public var description: String { snapshot().description }
+}

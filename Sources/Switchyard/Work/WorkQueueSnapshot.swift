@@ -1,0 +1,239 @@
+/// Why a job has not started.
+public enum WaitingReason: Sendable, Hashable, CustomStringConvertible {
+    /// Submitted with ``JobOptions/isHeld`` and not yet released.
+    case held
+    /// These dependencies have not finished.
+    case dependencies([JobReference])
+    /// A barrier waits for this many earlier jobs of its queue.
+    case earlierJobs(Int)
+    /// Its start delay has not passed.
+    case delay(Duration)
+    /// Waiting before retry attempt `attempt`.
+    case retryBackoff(attempt: Int)
+    /// Ready, waiting for a slot at `priority` in `domain` (the queue itself or a limit domain above it), which
+    /// runs `running` of `width` jobs; when no domain is full, higher-priority jobs or other queues' turns go first.
+    case slot(priority: JobPriority, domain: String, running: Int, width: Int)
+    /// Ready, but its queue is suspended.
+    case queueSuspended(String)
+
+    public var description: String {
+        switch self {
+        case .held: "held"
+        case .dependencies(let jobs): "dependencies " + jobs.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        case .earlierJobs(let count): "barrier behind \(count) earlier job\(count == 1 ? "" : "s")"
+        case .delay(let delay): "start delay \(delay)"
+        case .retryBackoff(let attempt): "retry backoff before attempt \(attempt)"
+        case .slot(let priority, let domain, let running, let width):
+            "a slot at \(priority) in \"\(domain)\" (\(running)/\(width) running)"
+        case .queueSuspended(let queue): "queue \"\(queue)\" is suspended"
+        }
+    }
+}
+
+/// A job's identity, as named in waiting reasons.
+public struct JobReference: Sendable, Hashable {
+    /// The job's process-unique identifier.
+    public let identifier: UInt64
+    /// The job's name.
+    public let name: String
+
+    /// A reference to the job with this identifier and name.
+    public init(identifier: UInt64, name: String) {
+        self.identifier = identifier
+        self.name = name
+    }
+}
+
+/// One job at the moment of a snapshot.
+public struct JobSnapshot: Sendable, Hashable {
+    /// The job's process-unique identifier.
+    public let identifier: UInt64
+    /// The job's name.
+    public let name: String
+    /// The job's state.
+    public let state: JobState
+    /// Why it has not started (empty for running jobs). Several reasons can hold at once.
+    public let waitingReasons: [WaitingReason]
+    /// The priority the job asked for.
+    public let requestedPriority: JobPriority
+    /// The priority the engine uses (escalated by waiters).
+    public let effectivePriority: JobPriority
+    /// When it was submitted.
+    public let submittedAt: ContinuousClock.Instant
+    /// When its first attempt started.
+    public let startedAt: ContinuousClock.Instant?
+    /// Attempts started so far.
+    public let attempts: Int
+    /// Its reported progress units.
+    public let completedUnits: Int64
+    /// Its announced progress units.
+    public let totalUnits: Int64
+    /// Whether cancellation was requested (a running job may still be finishing).
+    public let isCancelRequested: Bool
+}
+
+/// A consistent picture of a queue at one instant: every unfinished job with its state and waiting reasons.
+///
+/// Taken under the engine's lock in one step, so counts, jobs and reasons agree with each other (and with the
+/// queue's dependencies in other queues). `description` prints a table.
+public struct WorkQueueSnapshot: Sendable, CustomStringConvertible {
+    /// The queue's name.
+    public let name: String
+    /// Its width.
+    public let width: Int
+    /// Whether it is suspended.
+    public let isSuspended: Bool
+    /// Its counts.
+    public let counts: WorkQueue.Counts
+    /// Its progress since it was last idle.
+    public let progress: WorkProgress
+    /// Every unfinished job, in submission order.
+    public let jobs: [JobSnapshot]
+    /// When the snapshot was taken.
+    public let takenAt: ContinuousClock.Instant
+
+    public var description: String {
+        var lines = [
+            "WorkQueue \"\(name)\" width \(width)\(isSuspended ? " (suspended)" : ""): \(counts); progress \(progress)"
+        ]
+        if jobs.isEmpty { return lines[0] }
+        let header = ["#", "job", "state", "priority", "age", "why waiting / progress"]
+        var rows: [[String]] = []
+        for job in jobs {
+            let age = job.submittedAt.duration(to: takenAt)
+            let priority =
+                job.requestedPriority == job.effectivePriority
+                ? "\(job.effectivePriority)" : "\(job.requestedPriority)→\(job.effectivePriority)"
+            let detail =
+                job.state == .running
+                ? "\(job.completedUnits)/\(job.totalUnits) units\(job.isCancelRequested ? ", cancelling" : "")"
+                : job.waitingReasons.map(\.description).joined(separator: "; ")
+            rows.append([
+                "\(job.identifier)", job.name, "\(job.state)", priority, Self.format(age), detail,
+            ])
+        }
+        let widths = header.indices.map { column in
+            ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        lines.append("  " + line(header))
+        for row in rows { lines.append("  " + line(row)) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds)ms" }
+        let tenths = milliseconds / 100
+        return "\(tenths / 10).\(tenths % 10)s"
+    }
+}
+
+extension WorkQueue {
+    /// A consistent snapshot of every unfinished job. - Complexity: O(unfinished jobs + their dependencies).
+    public func snapshot() -> WorkQueueSnapshot {
+        Engine.perform { _ in
+            WorkQueueSnapshot(
+                name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
+                counts: Counts(
+                    pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
+                    failed: failedCount, cancelled: cancelledCount),
+                progress: progress.progress,
+                jobs: live.nodes().map(Engine.snapshot(of:)),
+                takenAt: .now)
+        }
+    }
+
+    /// The queue's progress since it was last idle (see ``WorkProgress``).
+    public var currentProgress: WorkProgress { Engine.perform { _ in progress.progress } }
+
+    /// Throttled progress updates for the queue's jobs, on `clock`.
+    ///
+    /// The first value is the current progress. After that, an update is delivered when at least `interval` has
+    /// passed since the previous one and the fraction moved by at least `minimumChange` (or the job count changed);
+    /// one held back only by time is delivered when the interval ends; reaching "every job finished" is always
+    /// delivered at once. Updates arrive in order. The stream never finishes by itself: stop iterating to end it.
+    public func progressUpdates<C: Clock>(
+        interval: Duration = .milliseconds(100), minimumChange: Double = 0.01, clock: C
+    ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
+        Engine.progressStream(of: progress, interval: interval, minimumChange: minimumChange, clock: clock)
+    }
+
+    /// ``progressUpdates(interval:minimumChange:clock:)`` on the continuous clock.
+    public func progressUpdates(
+        interval: Duration = .milliseconds(100), minimumChange: Double = 0.01
+    ) -> AsyncStream<WorkProgress> {
+        progressUpdates(interval: interval, minimumChange: minimumChange, clock: ContinuousClock())
+    }
+}
+
+extension JobGroup {
+    /// Throttled progress updates for the group's jobs; see ``WorkQueue/progressUpdates(interval:minimumChange:clock:)``.
+    public func progressUpdates<C: Clock>(
+        interval: Duration = .milliseconds(100), minimumChange: Double = 0.01, clock: C
+    ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
+        Engine.progressStream(of: progress, interval: interval, minimumChange: minimumChange, clock: clock)
+    }
+}
+
+extension Engine {
+    static func progressStream<C: Clock>(
+        of aggregate: ProgressAggregate, interval: Duration, minimumChange: Double, clock: C
+    ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
+        let (stream, continuation) = AsyncStream.makeStream(of: WorkProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let observer = ProgressObserver(
+            interval: interval, minimumChange: minimumChange, clock: clock, continuation: continuation)
+        let identifier = observer.identifier
+        perform { transaction in aggregate.add(observer, &transaction) }
+        continuation.onTermination = { _ in perform { _ in aggregate.remove(identifier) } }
+        return stream
+    }
+
+    /// One job's snapshot. Lock held.
+    static func snapshot(of job: JobNode) -> JobSnapshot {
+        JobSnapshot(
+            identifier: job.identifier, name: job.name, state: JobState(job), waitingReasons: waitingReasons(of: job),
+            requestedPriority: JobPriority(level: job.requestedLevel),
+            effectivePriority: JobPriority(level: job.effectiveLevel), submittedAt: job.submittedAt,
+            startedAt: job.startedAt, attempts: job.attempts, completedUnits: job.progressCompleted,
+            totalUnits: job.progressTotal, isCancelRequested: job.cancelRequested)
+    }
+
+    /// Why a job has not started. Lock held.
+    static func waitingReasons(of job: JobNode) -> [WaitingReason] {
+        switch job.phase {
+        case .running, .finished:
+            return []
+        case .ready:
+            let leaf = job.queue.scheduler
+            if leaf.isSuspended { return [.queueSuspended(job.queue.name)] }
+            let domain = leaf.firstSaturatedNode ?? leaf
+            return [
+                .slot(
+                    priority: JobPriority(level: job.effectiveLevel), domain: domain.name, running: domain.running,
+                    width: domain.width)
+            ]
+        case .waiting:
+            var reasons: [WaitingReason] = []
+            if job.isHeld { reasons.append(.held) }
+            let unfinished = job.dependencies.filter { $0.node.phase != .finished }
+            if !unfinished.isEmpty {
+                reasons.append(
+                    .dependencies(unfinished.map { JobReference(identifier: $0.node.identifier, name: $0.node.name) }))
+            }
+            if let epoch = job.awaitedEpoch {
+                reasons.append(.earlierJobs(epoch.unfinished))
+            }
+            switch job.timerWait {
+            case .none: break
+            case .delay: reasons.append(.delay(job.timing?.delay?.duration ?? .zero))
+            case .retryBackoff: reasons.append(.retryBackoff(attempt: job.attempts + 1))
+            }
+            return reasons
+        }
+    }
+}
