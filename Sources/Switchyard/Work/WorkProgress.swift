@@ -13,6 +13,14 @@ public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
     /// Jobs submitted.
     public var totalJobs: Int
 
+    /// A progress value.
+    public init(completedUnits: Int64, totalUnits: Int64, finishedJobs: Int, totalJobs: Int) {
+        self.completedUnits = completedUnits
+        self.totalUnits = totalUnits
+        self.finishedJobs = finishedJobs
+        self.totalJobs = totalJobs
+    }
+
     /// `completedUnits / totalUnits`, or 1 when there is nothing to do.
     public var fractionCompleted: Double {
         totalUnits == 0 ? 1 : Double(completedUnits) / Double(totalUnits)

@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 import Testing
 
@@ -86,11 +87,16 @@ struct CancellationTests {
         group.notify(on: .task()) { notified.arrive() }
         #expect(!group.waitBlocking(timeout: .milliseconds(1)))
         let blockingResult = Log<Bool>()
-        let thread = await holdOnThread { _ in blockingResult.append(group.waitBlocking()) }
+        let threadDone = Arrivals()
+        Thread.detachNewThread {
+            blockingResult.append(group.waitBlocking())
+            threadDone.arrive()
+        }
         gate.open()
         await group.wait()
         await notified.wait(for: 1)
-        thread.open()
+        await threadDone.wait(for: 1)
+        #expect(blockingResult.all == [true])
         #expect(group.count == 0)
         #expect(group.waitBlocking(timeout: .zero))
     }

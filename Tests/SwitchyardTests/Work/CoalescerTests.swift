@@ -1,0 +1,101 @@
+import Switchyard
+import Testing
+
+private struct LoadFailed: Error {}
+
+@Suite("Coalescer: one job per key, reference-counted waiters")
+struct CoalescerTests {
+    @Test("concurrent requests for one key share one load")
+    func sharedLoad() async throws {
+        let queue = WorkQueue(name: "loads", width: 4)
+        let coalescer = Coalescer<String, Int>(queue: queue)
+        let loads = SharedCounter()
+        let gate = AsyncGate()
+        let callers = (0..<5).map { _ in
+            Task {
+                try await coalescer.value(for: "a") { _ in
+                    loads.add()
+                    await gate.wait()
+                    return 42
+                }
+            }
+        }
+        while coalescer.inFlightCount == 0 || queue.counts.running == 0 { await Task.yield() }
+        gate.open()
+        for caller in callers { #expect(try await caller.value == 42) }
+        #expect(loads.value == 1)
+        #expect(coalescer.inFlightCount == 0)
+    }
+
+    @Test("one waiter leaving does not cancel the job; the last one leaving does")
+    func referenceCounting() async throws {
+        let queue = WorkQueue(name: "refcount", width: 1)
+        let coalescer = Coalescer<Int, Int>(queue: queue)
+        let started = Arrivals()
+        let cancelled = SharedFlag()
+        let load: @Sendable (Int) async throws -> Int = { key in
+            started.arrive()
+            do {
+                try await Task.sleep(for: .seconds(600))
+            } catch {
+                cancelled.set(true)
+                throw error
+            }
+            return key
+        }
+        let first = Task { try await coalescer.value(for: 1, load: load) }
+        let second = Task { try await coalescer.value(for: 1, load: load) }
+        await started.wait(for: 1)
+        first.cancel()
+        await #expect(throws: JobError<any Error>.self) { try await first.value }
+        #expect(!cancelled.value)
+        #expect(coalescer.inFlightCount == 1)
+        second.cancel()
+        await #expect(throws: JobError<any Error>.self) { try await second.value }
+        await queue.waitUntilIdle()
+        #expect(cancelled.value)
+        #expect(coalescer.inFlightCount == 0)
+    }
+
+    @Test("failures are not cached: the next request loads again")
+    func failuresNotCached() async throws {
+        let queue = WorkQueue(name: "failures", width: 1)
+        let coalescer = Coalescer<String, Int>(queue: queue)
+        let loads = SharedCounter()
+        await #expect(throws: JobError<any Error>.self) {
+            try await coalescer.value(for: "k") { _ in
+                loads.add()
+                throw LoadFailed()
+            }
+        }
+        await queue.waitUntilIdle()
+        let value = try await coalescer.value(for: "k") { _ in
+            loads.add()
+            return 7
+        }
+        #expect(value == 7)
+        #expect(loads.value == 2)
+    }
+
+    @Test("the shared job runs at the highest priority among its waiters")
+    func waiterPriority() async throws {
+        let queue = WorkQueue(name: "priority", width: 1)
+        let coalescer = Coalescer<Int, Int>(queue: queue)
+        let gate = AsyncGate()
+        let blocker = try queue.trySubmit("blocker") { await gate.wait() }
+        let low = Task { try await coalescer.value(for: 1, priority: .background) { $0 } }
+        while queue.counts.ready == 0 { await Task.yield() }
+        let high = Task { try await coalescer.value(for: 1, priority: .userInteractive) { $0 } }
+        while queue.snapshot().jobs.contains(where: { $0.effectivePriority != .userInteractive && $0.name != "blocker" })
+        {
+            await Task.yield()
+        }
+        let job = queue.snapshot().jobs.first { $0.name != "blocker" }
+        #expect(job?.requestedPriority == .background)
+        #expect(job?.effectivePriority == .userInteractive)
+        gate.open()
+        try await blocker.value
+        #expect(try await low.value == 1)
+        #expect(try await high.value == 1)
+    }
+}

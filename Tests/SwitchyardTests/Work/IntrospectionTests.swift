@@ -1,0 +1,118 @@
+import Switchyard
+import SwitchyardTesting
+import Testing
+
+@Suite("Snapshots, lifecycle events and progress")
+struct IntrospectionTests {
+    @Test("snapshot names every waiting reason; description prints a table")
+    func snapshotReasons() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "inspect", width: 1)
+        let gate = AsyncGate()
+        let started = Arrivals()
+        let running = try queue.trySubmit("running") {
+            started.arrive()
+            await gate.wait()
+        }
+        await started.wait(for: 1)
+        let x = try queue.trySubmit("x", options: JobOptions(isHeld: true)) {}
+        let y = try queue.trySubmit("y", priority: .background) {}
+        try queue.trySubmit("needs x and y", options: JobOptions().after(x).after(y)) {}
+        try queue.trySubmit("later", options: JobOptions().delayed(by: .seconds(3), clock: clock)) {}
+        let snapshot = queue.snapshot()
+        let reasons = Dictionary(uniqueKeysWithValues: snapshot.jobs.map { ($0.name, $0.waitingReasons) })
+        #expect(reasons["running"] == [])
+        #expect(reasons["x"] == [.held])
+        #expect(reasons["y"] == [.slot(priority: .medium, domain: "inspect", running: 1, width: 1)])
+        #expect(
+            reasons["needs x and y"]
+                == [.dependencies([.init(identifier: x.identifier, name: "x"), .init(identifier: y.identifier, name: "y")])])
+        #expect(reasons["later"] == [.delay(.seconds(3))])
+        #expect(snapshot.jobs.first { $0.name == "y" }?.effectivePriority == .medium)  // escalated by its dependent
+        let text = queue.description
+        #expect(text.contains("WorkQueue \"inspect\" width 1"))
+        #expect(text.contains("dependencies \"x\", \"y\""))
+        #expect(text.contains("background→medium"))
+        queue.cancelAll()
+        gate.open()
+        try? await running.value
+        await queue.waitUntilIdle()
+    }
+
+    @Test("lifecycle events arrive in order")
+    func events() async throws {
+        let queue = WorkQueue(name: "events", width: 1)
+        let stream = queue.events()
+        let job = try queue.trySubmit("one") { 1 }
+        _ = try await job.value
+        var kinds: [JobEvent.Kind] = []
+        for await event in stream {
+            #expect(event.jobName == "one")
+            kinds.append(event.kind)
+            if event.kind == .finished {
+                #expect(event.state == .succeeded)
+                break
+            }
+        }
+        #expect(kinds == [.submitted, .started, .finished])
+    }
+
+    @Test("progress adds every job's units; finished jobs count as complete")
+    func progressAggregation() async throws {
+        let queue = WorkQueue(name: "progress", width: 2)
+        let group = JobGroup(name: "group")
+        let gate = AsyncGate()
+        let reported = Arrivals()
+        let worker = try queue.trySubmit("worker", options: JobOptions(group: group)) {
+            JobContext.current?.reportProgress(completed: 25, total: 100)
+            reported.arrive()
+            await gate.wait()
+        }
+        try queue.trySubmit("unit", options: JobOptions(group: group)) {}
+        await reported.wait(for: 1)
+        while queue.currentProgress.finishedJobs < 1 { await Task.yield() }
+        #expect(queue.currentProgress == WorkProgress(completedUnits: 26, totalUnits: 101, finishedJobs: 1, totalJobs: 2))
+        #expect(group.currentProgress.completedUnits == 26)
+        gate.open()
+        try await worker.value
+        await queue.waitUntilIdle()
+        #expect(queue.currentProgress.fractionCompleted == 1)
+        #expect(queue.currentProgress.isFinished)
+    }
+
+    @Test("progress updates are throttled by time and change size; completion is always delivered")
+    func progressThrottling() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "throttled", width: 1)
+        var updates = queue.progressUpdates(interval: .seconds(1), minimumChange: 0.05, clock: clock)
+            .makeAsyncIterator()
+        #expect(await updates.next()?.totalJobs == 0)  // the current state first
+        let gate = AsyncGate()
+        let step = AsyncGate()
+        let reported = Arrivals()
+        let job = try queue.trySubmit("steps") {
+            let context = JobContext.current!
+            context.reportProgress(completed: 1, total: 1000)  // tiny change: not delivered
+            context.reportProgress(completed: 500, total: 1000)  // big change, but within the interval
+            reported.arrive()
+            await step.wait()
+            context.reportProgress(completed: 510, total: 1000)
+            await gate.wait()
+        }
+        await reported.wait(for: 1)
+        try await clock.waitForSleepers(count: 1)  // the trailing delivery waits for the interval
+        clock.advance(by: .seconds(1))
+        let trailing = await updates.next()
+        #expect(trailing?.completedUnits == 500)
+        step.open()
+        gate.open()
+        try await job.value
+        var last: WorkProgress?
+        while let update = await updates.next() {
+            last = update
+            if update.isFinished { break }
+        }
+        #expect(last?.isFinished == true)
+        #expect(last?.completedUnits == 1000)
+    }
+}
