@@ -37,6 +37,10 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let probe = ProcessInfo.processInfo.environment["SWITCHYARD_BENCH_PROBE"] {
+            EngineSuite.probe(probe)  // a child process of the engine suite's memory case
+            return
+        }
         #if DEBUG
         FileHandle.standardError.write(Data("warning: debug build; measure with `swift run -c release switchyard-bench`\n".utf8))
         #endif

@@ -14,6 +14,8 @@ struct Measurement {
     /// The goal, e.g. "ratio <= 1.5", and whether this run met it.
     var goal: (text: String, met: Bool)?
     var peakMemoryBytes: Int?
+    /// Further named values (for example `bytes_per_job`), printed as extra JSON keys and after the table row.
+    var extra: [(key: String, value: Double)] = []
 
     var operationsPerSecond: Double { 1e9 / nanosecondsPerOperation }
     /// ours / anchor in time per operation: below 1 means faster than the anchor.
@@ -55,6 +57,7 @@ final class Report {
         if let anchor = m.anchor, let ratio = m.ratio {
             line += String(format: "  %.2fx %@", ratio, anchor.name)
         }
+        for (key, value) in m.extra { line += String(format: "  %@ %.1f", key, value) }
         if let goal = m.goal { line += "  [goal \(goal.text): \(goal.met ? "met" : "MISSED")]" }
         return line
     }
@@ -77,6 +80,7 @@ final class Report {
             object["goal_met"] = goal.met
         }
         if let peak = m.peakMemoryBytes { object["peak_memory_bytes"] = peak }
+        for (key, value) in m.extra { object[key] = rounded(value) }
         if let range = m.range {
             object["min_ns_per_op"] = rounded(range.minimum)
             object["max_ns_per_op"] = rounded(range.maximum)

@@ -6,8 +6,8 @@ import Synchronization
 struct Transaction {
     /// Roots whose trees may be able to start jobs.
     var roots: [SchedulerNode] = []
-    /// Jobs moved to running, whose tasks must be created.
-    var starts: [JobNode] = []
+    /// Jobs moved to running, whose tasks must be created, with the priority level they start at.
+    var starts: [(job: JobNode, level: Int, attempt: Int)] = []
     /// Jobs whose delay or retry-backoff timer must be started.
     var timers: [JobNode] = []
     /// Work to run after unlocking, in order.
@@ -78,7 +78,7 @@ enum Engine {
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
         queue.emit(.started, job)
-        transaction.starts.append(job)
+        transaction.starts.append((job, job.effectiveLevel, job.attempts))
     }
 
     /// Creates tasks, timers, and runs deferred actions. Lock not held.
@@ -86,9 +86,10 @@ enum Engine {
         if !transaction.starts.isEmpty {
             var tasks: [Task<Void, Never>] = []
             tasks.reserveCapacity(transaction.starts.count)
-            for job in transaction.starts { tasks.append(makeTask(for: job)) }
+            for (job, level, _) in transaction.starts { tasks.append(makeTask(for: job, level: level)) }
             engineLock.lock()
-            for (job, task) in zip(transaction.starts, tasks) where job.phase == .running && job.task == nil {
+            for ((job, _, attempt), task) in zip(transaction.starts, tasks)
+            where job.phase == .running && job.attempts == attempt {
                 job.task = task
                 if job.cancelRequested || job.timedOut { task.cancel() }
             }
@@ -100,8 +101,8 @@ enum Engine {
 
     /// The task that runs one attempt of `job`: detached (no task-locals or actor context leak in from whoever
     /// dispatched it), at the job's effective priority, on the blocking executor for blocking jobs.
-    private static func makeTask(for job: JobNode) -> Task<Void, Never> {
-        let priority = JobPriority(level: job.effectiveLevel).taskPriority
+    private static func makeTask(for job: JobNode, level: Int) -> Task<Void, Never> {
+        let priority = JobPriority(level: level).taskPriority
         if job.isBlocking {
             return Task.detached(executorPreference: BlockingExecutor.shared, priority: priority) {
                 await runAttempt(of: job)

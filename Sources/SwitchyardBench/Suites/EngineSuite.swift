@@ -1,0 +1,284 @@
+import Dispatch
+import Foundation
+import Switchyard
+import Synchronization
+
+
+/// `engine`: the work engine against bare `Task`, `withTaskGroup`, `DispatchQueue.async` + group and Foundation
+/// `OperationQueue`, on tiny jobs, dependency chains, fan-in/fan-out, O(1) cancel and priority change, and memory
+/// per pending job.
+///
+/// Goals (issue: the work engine): tiny-job overhead ≤ 2× bare `Task` and ≥ 5× faster than `OperationQueue`;
+/// chains, fan-in and fan-out linear (per-job cost at 100k within 1.5× of 10k) and ≤ 5 µs per job; cancel and
+/// priority change O(1) (same linearity test); ≤ 512 bytes per pending job.
+struct EngineSuite: BenchmarkSuite {
+    let name = "engine"
+    let summary = "job graphs vs Task/withTaskGroup/Dispatch/OperationQueue; chains, fans, cancel, memory"
+
+    func run(runner: Runner, report: Report) {
+        tinyJobs(runner: runner, report: report)
+        graphs(runner: runner, report: report)
+        pendingOperations(runner: runner, report: report)
+        memory(runner: runner, report: report)
+    }
+
+    private func record(
+        _ report: Report, _ name: String, _ sample: Sample, anchor: (String, Sample)? = nil, goal: String? = nil,
+        met: Bool? = nil, extra: [(key: String, value: Double)] = []
+    ) {
+        var measurement = Measurement(
+            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
+            range: (sample.minimum, sample.maximum))
+        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
+        if let goal, let met { measurement.goal = (goal, met) }
+        measurement.extra = extra
+        report.record(measurement)
+    }
+
+    // MARK: Tiny jobs: submit → run → await, empty bodies
+
+    private func tinyJobs(runner: Runner, report: Report) {
+        let jobs = 100_000
+        let task = runner.nanosecondsPerOperationAsync(operations: jobs) { n in
+            var tasks: [Task<Void, Never>] = []
+            tasks.reserveCapacity(n)
+            for _ in 0..<n { tasks.append(Task {}) }
+            for task in tasks { await task.value }
+        }
+        record(report, "tiny/Task", task)
+
+        let group = runner.nanosecondsPerOperationAsync(operations: jobs) { n in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<n { group.addTask {} }
+                await group.waitForAll()
+            }
+        }
+        record(report, "tiny/withTaskGroup", group)
+
+        let dispatch = runner.nanosecondsPerOperation(operations: jobs) { _, n in
+            let group = DispatchGroup()
+            let queue = DispatchQueue.global()
+            for _ in 0..<n { queue.async(group: group) {} }
+            group.wait()
+        }
+        record(report, "tiny/DispatchQueue.async + group", dispatch)
+
+        let operationQueue = runner.nanosecondsPerOperation(operations: jobs / 10) { _, n in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+            for _ in 0..<n { queue.addOperation {} }
+            queue.waitUntilAllOperationsAreFinished()
+        }
+        record(report, "tiny/OperationQueue (10k)", operationQueue)
+
+        let ours = runner.nanosecondsPerOperationAsync(operations: jobs) { n in
+            let queue = WorkQueue(name: "tiny")
+            var handles: [Job<Void, Never>] = []
+            handles.reserveCapacity(n)
+            for _ in 0..<n { handles.append(try! queue.trySubmit("tiny") {}) }
+            for handle in handles { try! await handle.value }
+        }
+        record(
+            report, "tiny/WorkQueue", ours, anchor: ("Task", task), goal: "ratio <= 2",
+            met: ours.median <= 2 * task.median)
+        record(report, "tiny/WorkQueue vs withTaskGroup", ours, anchor: ("withTaskGroup", group))
+        record(report, "tiny/WorkQueue vs Dispatch", ours, anchor: ("DispatchQueue.async + group", dispatch))
+        record(
+            report, "tiny/WorkQueue vs OperationQueue", ours, anchor: ("OperationQueue", operationQueue),
+            goal: "ratio <= 0.2", met: ours.median * 5 <= operationQueue.median)
+    }
+
+    // MARK: Graphs: chains, fan-in, fan-out
+
+    private func graphs(runner: Runner, report: Report) {
+        let chain10k = runner.nanosecondsPerOperationAsync(operations: 10_000) { await chain($0) }
+        let chain100k = runner.nanosecondsPerOperationAsync(operations: 100_000) { await chain($0) }
+        record(report, "chain/10k", chain10k, goal: "<= 5000 ns/job", met: chain10k.median <= 5000)
+        record(
+            report, "chain/100k", chain100k, anchor: ("chain/10k", chain10k), goal: "ratio <= 1.5 and <= 5000 ns/job",
+            met: chain100k.median <= 1.5 * chain10k.median && chain100k.median <= 5000)
+
+        let fanIn10k = runner.nanosecondsPerOperationAsync(operations: 10_000) { await fanIn($0) }
+        let fanIn100k = runner.nanosecondsPerOperationAsync(operations: 100_000) { await fanIn($0) }
+        record(
+            report, "fan-in/100k → 1", fanIn100k, anchor: ("fan-in/10k → 1", fanIn10k),
+            goal: "ratio <= 1.5 and <= 5000 ns/job",
+            met: fanIn100k.median <= 1.5 * fanIn10k.median && fanIn100k.median <= 5000)
+
+        let fanOut10k = runner.nanosecondsPerOperationAsync(operations: 10_000) { await fanOut($0) }
+        let fanOut100k = runner.nanosecondsPerOperationAsync(operations: 100_000) { await fanOut($0) }
+        record(
+            report, "fan-out/1 → 100k", fanOut100k, anchor: ("fan-out/1 → 10k", fanOut10k),
+            goal: "ratio <= 1.5 and <= 5000 ns/job",
+            met: fanOut100k.median <= 1.5 * fanOut10k.median && fanOut100k.median <= 5000)
+
+        // OperationQueue re-scans its operations at every scheduling event on Linux: one run only, it is slow.
+        let once = Runner(repetitions: 1, warmups: 0, scale: runner.scale)
+        let operationChain = once.nanosecondsPerOperation(operations: 8_000) { _, n in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+            var previous: Operation?
+            var operations: [Operation] = []
+            operations.reserveCapacity(n)
+            for _ in 0..<n {
+                let operation = BlockOperation {}
+                if let previous { operation.addDependency(previous) }
+                operations.append(operation)
+                previous = operation
+            }
+            queue.addOperations(operations, waitUntilFinished: true)
+        }
+        let chain8k = runner.nanosecondsPerOperationAsync(operations: 8_000) { await chain($0) }
+        record(report, "chain/8k OperationQueue (1 run)", operationChain)
+        record(report, "chain/8k WorkQueue", chain8k, anchor: ("OperationQueue 8k chain", operationChain))
+    }
+
+    private func chain(_ n: Int) async {
+        let queue = WorkQueue(name: "chain")
+        var previous = try! queue.trySubmit("link") {}
+        for _ in 1..<n {
+            previous = try! queue.trySubmit("link", options: JobOptions().after(previous)) {}
+        }
+        try! await previous.value
+    }
+
+    private func fanIn(_ n: Int) async {
+        let queue = WorkQueue(name: "fan-in")
+        var dependencies: [Dependency] = []
+        dependencies.reserveCapacity(n - 1)
+        for _ in 1..<n { dependencies.append(try! queue.trySubmit("leaf") {}.dependency()) }
+        try! await queue.trySubmit("sink", options: JobOptions(dependencies: dependencies)) {}.value
+    }
+
+    private func fanOut(_ n: Int) async {
+        let queue = WorkQueue(name: "fan-out")
+        let root = try! queue.trySubmit("root", options: JobOptions(isHeld: true)) {}
+        let options = JobOptions().after(root)
+        for _ in 1..<n { try! queue.trySubmit("leaf", options: options) {} }
+        root.release()
+        await queue.waitUntilIdle()
+    }
+
+    // MARK: O(1) operations on pending jobs
+
+    private func pendingOperations(runner: Runner, report: Report) {
+        func measure(_ n: Int, _ operation: @escaping @Sendable ([Job<Void, Never>]) -> Void) -> Sample {
+            // The timed part is only `operation`; the queue is built before the clock starts.
+            var samples: [Double] = []
+            let count = max(1, Int(Double(n) * runner.scale))
+            for round in 0..<(runner.warmups + runner.repetitions) {
+                let queue = WorkQueue(name: "pending", width: 1)
+                queue.suspend()
+                let jobs = (0..<count).map { _ in try! queue.trySubmit("pending") {} }
+                let start = Clockwork.now()
+                operation(jobs)
+                let elapsed = Clockwork.now() - start
+                queue.cancelAll()
+                if round >= runner.warmups { samples.append(Double(elapsed) / Double(count)) }
+            }
+            return Sample(samples)
+        }
+        let cancel10k = measure(10_000) { for job in $0 { job.cancel() } }
+        let cancel100k = measure(100_000) { for job in $0 { job.cancel() } }
+        record(
+            report, "cancel pending/100k", cancel100k, anchor: ("cancel pending/10k", cancel10k),
+            goal: "ratio <= 1.5 (O(1) each)", met: cancel100k.median <= 1.5 * cancel10k.median)
+        let levels = JobPriority.allLevels
+        let priority10k = measure(10_000) { jobs in for (index, job) in jobs.enumerated() { job.priority = levels[index % 5] } }
+        let priority100k = measure(100_000) { jobs in for (index, job) in jobs.enumerated() { job.priority = levels[index % 5] } }
+        record(
+            report, "reprioritize pending/100k", priority100k, anchor: ("reprioritize pending/10k", priority10k),
+            goal: "ratio <= 1.5 (O(1) each)", met: priority100k.median <= 1.5 * priority10k.median)
+    }
+
+    // MARK: Memory per pending job
+
+    /// Measured in a fresh child process (this executable, run with `SWITCHYARD_BENCH_PROBE`), where resident
+    /// memory grows by exactly what the probe allocates; in this process earlier cases left freed heap behind.
+    private func memory(runner: Runner, report: Report) {
+        let count = max(10_000, Int(100_000 * runner.scale))
+        guard let perJob = Self.runProbe("pending-jobs", count: count),
+            let perTask = Self.runProbe("parked-tasks", count: count)
+        else {
+            report.note("memory probe failed to run; no memory row")
+            return
+        }
+        var measurement = Measurement(suite: name, name: "memory/pending job (bytes)", nanosecondsPerOperation: perJob)
+        measurement.anchor = ("parked Task (bytes)", perTask)
+        measurement.goal = ("<= 512 bytes per pending job", perJob <= 512)
+        measurement.extra = [("bytes_per_job", perJob), ("parked_task_bytes", perTask)]
+        report.record(measurement)
+        report.note("memory rows report bytes in the ns/op column")
+    }
+
+    private static func runProbe(_ kind: String, count: Int) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.environment = ["SWITCHYARD_BENCH_PROBE": "\(kind):\(count)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Runs in the child process: prints resident bytes per pending job or per parked task.
+    static func probe(_ specification: String) {
+        let parts = specification.split(separator: ":")
+        guard parts.count == 2, let count = Int(parts[1]) else { return }
+        let before = PeakMemory.currentBytes() ?? 0
+        var keepAlive: [Any] = []
+        switch parts[0] {
+        case "pending-jobs":
+            let queue = WorkQueue(name: "memory", width: 1)
+            queue.suspend()
+            var jobs: [Job<Void, Never>] = []
+            jobs.reserveCapacity(count)
+            let base = PeakMemory.currentBytes() ?? 0
+            for _ in 0..<count { jobs.append(try! queue.trySubmit("pending") {}) }
+            let after = PeakMemory.currentBytes() ?? 0
+            print(Double(after - base) / Double(count))
+            keepAlive.append(jobs)
+        case "parked-tasks":
+            let gate = ParkedGate()
+            let parked = DispatchSemaphore(value: 0)
+            var tasks: [Task<Void, Never>] = []
+            tasks.reserveCapacity(count)
+            let base = PeakMemory.currentBytes() ?? 0
+            for _ in 0..<count {
+                tasks.append(Task.detached {
+                    await withCheckedContinuation { continuation in
+                        gate.park(continuation)
+                        parked.signal()
+                    }
+                })
+            }
+            for _ in 0..<count { parked.wait() }
+            let after = PeakMemory.currentBytes() ?? 0
+            print(Double(after - base) / Double(count))
+            keepAlive.append(tasks)
+        default:
+            _ = before
+        }
+        withExtendedLifetime(keepAlive) {}
+    }
+}
+
+/// Holds continuations of parked tasks until released.
+private final class ParkedGate: Sendable {
+    private let continuations = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+    func park(_ continuation: CheckedContinuation<Void, Never>) {
+        continuations.withLock { $0.append(continuation) }
+    }
+
+    func releaseAll() {
+        let all = continuations.withLock { continuations in
+            defer { continuations = [] }
+            return continuations
+        }
+        for continuation in all { continuation.resume() }
+    }
+}
+
