@@ -29,6 +29,7 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     /// The job's result, once it has finished (see ``value``).
     public var result: Result<Success, JobError<Failure>> {
         get async {
+            if node.isDone.load(ordering: .acquiring) { return node.result }
             let level = JobPriority(Task.currentPriority).level
             switch await Engine.wait(for: node, level: level, cancellable: false) {
             case .finished: return Engine.perform { _ in node.result }

@@ -36,7 +36,7 @@ enum PeakMemory {
     private static func statusField(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let digits = line.dropFirst(name.count).split(separator: " ").first
+            let digits = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
             if let digits, let kilobytes = Int(digits) { return kilobytes * 1024 }
         }
         return nil

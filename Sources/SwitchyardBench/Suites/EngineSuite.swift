@@ -63,13 +63,13 @@ struct EngineSuite: BenchmarkSuite {
         }
         record(report, "tiny/DispatchQueue.async + group", dispatch)
 
-        let operationQueue = runner.nanosecondsPerOperation(operations: jobs / 10) { _, n in
+        let operationQueue = runner.nanosecondsPerOperation(operations: jobs) { _, n in
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
             for _ in 0..<n { queue.addOperation {} }
             queue.waitUntilAllOperationsAreFinished()
         }
-        record(report, "tiny/OperationQueue (10k)", operationQueue)
+        record(report, "tiny/OperationQueue", operationQueue)
 
         let ours = runner.nanosecondsPerOperationAsync(operations: jobs) { n in
             let queue = WorkQueue(name: "tiny")

@@ -124,8 +124,10 @@ extension Engine {
     /// Finishes a job (running or not) and cascades to its dependents per their edge policies. Lock held.
     /// - Complexity: O(edges of the jobs that finish), iterative (no recursion however long the chain).
     static func finish(_ job: JobNode, _ outcome: JobOutcome, _ transaction: inout Transaction) {
-        var work: [(JobNode, JobOutcome)] = [(job, outcome)]
-        while let (node, outcome) = work.popLast() {
+        var first: (JobNode, JobOutcome)? = (job, outcome)
+        var work: [(JobNode, JobOutcome)] = []  // cascades only; no allocation for a lone job
+        while let (node, outcome) = first ?? work.popLast() {
+            first = nil
             guard node.phase != .finished else { continue }
             switch node.phase {
             case .ready: unready(node)
@@ -144,7 +146,7 @@ extension Engine {
             }
             node.phase = .finished
             node.outcome = outcome
-            node.finishedAt = .now
+            node.isDone.store(true, ordering: .releasing)
             let remainingUnits = node.progressTotal - node.progressCompleted
             node.progressCompleted = node.progressTotal
             for edge in node.dependents where edge.node.phase != .finished {
@@ -170,8 +172,7 @@ extension Engine {
             }
             for awaiter in node.awaiters {
                 for blocked in awaiter.blockedNodes { blocked.blockedAwaiting -= 1 }
-                let continuation = awaiter.continuation
-                transaction.actions.append { continuation.resume(returning: true) }
+                transaction.resumptions.append(awaiter.continuation)
             }
             let handlers = node.completionHandlers
             if !handlers.isEmpty { transaction.actions.append { for handler in handlers { handler() } } }

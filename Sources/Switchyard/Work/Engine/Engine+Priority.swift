@@ -20,6 +20,7 @@ extension Engine {
                 node.effectiveLevel = new
             }
             if node.phase == .running, new > old, let task = node.task {
+                node.worker?.matchesLevel = false
                 let priority = JobPriority(level: new).taskPriority
                 transaction.actions.append { task.escalatePriority(to: priority) }
             }

@@ -26,7 +26,15 @@ final class EngineLock: @unchecked Sendable {
 
     init() {
         mutex = .allocate(capacity: 1)
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        #if os(Linux)
+        // Spin briefly before sleeping in the kernel: the engine's critical sections are short, and without it
+        // every contended acquisition costs a futex sleep and wake-up (measured: a quarter of all engine time).
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #endif
+        precondition(pthread_mutex_init(mutex, &attributes) == 0, "pthread_mutex_init failed")
+        pthread_mutexattr_destroy(&attributes)
     }
 
     @inline(__always) func lock() { pthread_mutex_lock(mutex) }

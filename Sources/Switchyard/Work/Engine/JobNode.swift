@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a job is in its life. Guarded by the engine lock.
 enum JobPhase: UInt8 {
     /// Blocked: held, waiting for dependencies, a delay, a retry backoff or a barrier.
@@ -87,6 +89,8 @@ class JobNode: @unchecked Sendable {
     var group: JobGroup?
     var epoch: QueueEpoch?
     var task: Task<Void, Never>?
+    /// The worker running the current attempt.
+    var worker: Worker?
     var timer: Task<Void, Never>?
     var timing: JobTiming?
     var taskLocals: CapturedTaskLocals?
@@ -94,12 +98,14 @@ class JobNode: @unchecked Sendable {
     var timedOut = false
     var attempts = 0
     var startedAt: ContinuousClock.Instant?
-    var finishedAt: ContinuousClock.Instant?
     var progressCompleted: Int64 = 0
     var progressTotal: Int64 = 1
     var awaiters: [JobAwaiter] = []
     var completionHandlers: [@Sendable () -> Void] = []
     var outcome: JobOutcome?
+    /// Set (releasing) once `outcome` and the typed result are final, so readers that see it (acquiring) may read
+    /// them without the lock.
+    let isDone = Atomic<Bool>(false)
 
     init(
         identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,

@@ -3,15 +3,26 @@ import Synchronization
 /// What one hold of the engine lock decided to do once the lock is released: start jobs, start timers, resume
 /// waiters, deliver handlers. Collected under the lock, carried out after it, so no task is created, no
 /// continuation resumed and no user code run while the lock is held.
+///
+/// The common transaction touches one tree, starts at most one job and resumes at most one waiter, so each list
+/// keeps its first element inline and allocates only from the second on.
 struct Transaction {
     /// Roots whose trees may be able to start jobs.
-    var roots: [SchedulerNode] = []
-    /// Jobs moved to running, whose tasks must be created, with the priority level they start at.
-    var starts: [(job: JobNode, level: Int, attempt: Int)] = []
+    var roots = SmallList<SchedulerNode>()
+    /// Workers created for jobs moved to running, whose tasks must be created.
+    var starts = SmallList<Worker>()
     /// Jobs whose delay or retry-backoff timer must be started.
     var timers: [JobNode] = []
+    /// Waiters to resume with `true` (the job they wait for finished).
+    var resumptions = SmallList<CheckedContinuation<Bool, Never>>()
     /// Work to run after unlocking, in order.
     var actions: [() -> Void] = []
+    /// A worker that just ended an attempt and may run the next started job instead of a new task.
+    var reusableWorker: Worker?
+    /// The job handed to `reusableWorker`.
+    var reusedJob: JobNode?
+    /// Parked workers to resume with the job handed to them.
+    var wakeUps = SmallList<(CheckedContinuation<JobNode, Never>, JobNode)>()
 
     /// Asks for the tree of `node` to be dispatched before the lock is released.
     mutating func markForDispatch(_ node: SchedulerNode) {
@@ -20,6 +31,27 @@ struct Transaction {
             root.isMarkedForDispatch = true
             roots.append(root)
         }
+    }
+}
+
+/// A list that stores its first element inline: no allocation for zero or one element.
+struct SmallList<Element> {
+    private var first: Element?
+    private var rest: [Element] = []
+
+    var isEmpty: Bool { first == nil }
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    mutating func append(_ element: Element) {
+        if first == nil { first = element } else { rest.append(element) }
+    }
+
+    subscript(index: Int) -> Element { index == 0 ? first! : rest[index - 1] }
+
+    func forEach(_ body: (Element) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(first)
+        for element in rest { try body(element) }
     }
 }
 
@@ -56,7 +88,7 @@ enum Engine {
     /// Starts every job the marked trees can start. Lock held.
     private static func dispatchMarkedRoots(_ transaction: inout Transaction) {
         var index = 0
-        while index < transaction.roots.count {
+        while index < transaction.roots.count {  // dispatching never marks new roots; the loop is defensive
             let root = transaction.roots[index]
             root.isMarkedForDispatch = false
             while let job = root.popNextJob() {
@@ -66,7 +98,8 @@ enum Engine {
         }
     }
 
-    /// Moves a popped ready job to running. Lock held.
+    /// Moves a popped ready job to running, handing it to the transaction's reusable worker when compatible.
+    /// Lock held.
     private static func prepareStart(_ job: JobNode, _ transaction: inout Transaction) {
         job.phase = .running
         job.attempts += 1
@@ -78,63 +111,67 @@ enum Engine {
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
         queue.emit(.started, job)
-        transaction.starts.append((job, job.effectiveLevel, job.attempts))
+        if let worker = transaction.reusableWorker, worker.canRun(job) {
+            transaction.reusableWorker = nil
+            worker.assign(job)
+            transaction.reusedJob = job
+        } else if let worker = idleWorkers.take(for: job) {
+            worker.run = 0
+            worker.assign(job)
+            if let continuation = worker.continuation {
+                worker.continuation = nil
+                transaction.wakeUps.append((continuation, job))
+            } else {
+                worker.handoff = job
+            }
+        } else {
+            transaction.starts.append(Worker(first: job, level: job.effectiveLevel))
+        }
     }
 
     /// Creates tasks, timers, and runs deferred actions. Lock not held.
     private static func carryOut(_ transaction: Transaction) {
-        if !transaction.starts.isEmpty {
-            var tasks: [Task<Void, Never>] = []
-            tasks.reserveCapacity(transaction.starts.count)
-            for (job, level, _) in transaction.starts { tasks.append(makeTask(for: job, level: level)) }
-            engineLock.lock()
-            for ((job, _, attempt), task) in zip(transaction.starts, tasks)
-            where job.phase == .running && job.attempts == attempt {
-                job.task = task
-                if job.cancelRequested || job.timedOut { task.cancel() }
-            }
-            engineLock.unlock()
-        }
+        transaction.wakeUps.forEach { $0.0.resume(returning: $0.1) }
+        if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
+        transaction.resumptions.forEach { $0.resume(returning: true) }
         for job in transaction.timers { startTimer(for: job) }
         for action in transaction.actions { action() }
     }
 
-    /// The task that runs one attempt of `job`: detached (no task-locals or actor context leak in from whoever
-    /// dispatched it), at the job's effective priority, on the blocking executor for blocking jobs.
-    private static func makeTask(for job: JobNode, level: Int) -> Task<Void, Never> {
-        let priority = JobPriority(level: level).taskPriority
-        if job.isBlocking {
-            return Task.detached(executorPreference: BlockingExecutor.shared, priority: priority) {
-                await runAttempt(of: job)
-            }
-        }
-        return Task.detached(priority: priority) { await runAttempt(of: job) }
-    }
-
-    /// Runs one attempt on the job's task: binds the job context and propagated task-locals, arms the timeout,
-    /// runs the body, then reports the end of the attempt.
-    private static func runAttempt(of job: JobNode) async {
-        let attempt = job.attempts
-        let timing = job.timing
-        let watchdog = timing?.timeout.map { timeout in
-            Task.detached {
-                do { try await timeout.sleep(timeout.duration) } catch { return }
-                timeoutFired(job, attempt: attempt)
-            }
-        }
-        let context = JobContext(node: job)
-        let end: AttemptEnd
-        if let locals = job.taskLocals {
-            end = await JobContext.$current.withValue(context) { await locals.bind { await job.runAttempt() } }
+    /// Ends an attempt on the worker that ran it and, when the worker may go on, takes the next job it can run
+    /// from the same dispatch (saving a task creation per job). Lock not held.
+    static func endAttempt(
+        of job: JobNode, end: AttemptEnd, retryAllowed: Bool, on worker: Worker
+    ) -> WorkerStep {
+        var transaction = Transaction()
+        engineLock.lock()
+        // A `Task.cancel()` issued for a cancelled or timed-out job may still be on its way: such a task must end.
+        let reusable = !job.cancelRequested && !job.timedOut && worker.matchesLevel
+        worker.finished(job)
+        attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction)
+        if reusable && worker.run < Worker.maximumRun { transaction.reusableWorker = worker }
+        dispatchMarkedRoots(&transaction)
+        transaction.reusableWorker = nil
+        let step: WorkerStep
+        if let next = transaction.reusedJob {
+            step = .next(next)
+        } else if reusable && idleWorkers.park(worker) {
+            step = .park
         } else {
-            end = await JobContext.$current.withValue(context) { await job.runAttempt() }
+            step = .exit
         }
-        watchdog?.cancel()
-        var retryAllowed = false
-        if case .failure(let error) = end, let plan = timing?.retry, attempt < plan.policy.maximumAttempts {
-            retryAllowed = plan.policy.shouldRetry(error)
-        }
-        perform { transaction in attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction) }
+        engineLock.unlock()
+        carryOut(transaction)
+        return step
     }
 }
 
+/// What a worker does after an attempt.
+enum WorkerStep {
+    /// Run this job next, without suspending.
+    case next(JobNode)
+    /// Park until a job is handed over.
+    case park
+    /// End the task.
+    case exit
+}

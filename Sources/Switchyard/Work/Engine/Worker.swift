@@ -1,0 +1,185 @@
+/// The task that runs jobs' attempts, one at a time.
+///
+/// A worker is created for a job that starts when no worker is free. When its attempt ends, the worker asks the
+/// same dispatch for the next job to start and, if it can run it, runs it too instead of leaving a new task to be
+/// created: a task creation saved per job under load. The job is still chosen by the scheduler (priority, FIFO,
+/// width); only the task that carries it out is reused. A worker goes on only if:
+/// - the job it ran was never cancelled or timed out (a `Task.cancel()` issued for that job may still be on its way
+///   and must not hit the next one);
+/// - the next job has the same priority level and the same kind (async or blocking) as the worker's task;
+/// - it has run fewer than ``Worker/maximumRun`` jobs in a row (between jobs there is no suspension point, so an
+///   unbounded run could hold a cooperative thread).
+///
+/// `@unchecked Sendable` invariant: every `var` is read and written only while the engine lock is held.
+/// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+final class Worker: @unchecked Sendable {
+    /// The most jobs a worker runs in a row before its task ends.
+    static let maximumRun = 32
+
+    let level: Int
+    let isBlocking: Bool
+    /// The worker's task, once created (set just after creation, possibly after the first job started).
+    var task: Task<Void, Never>?
+    var current: JobNode?
+    var run = 0
+    /// Cleared when the task's priority was escalated: it no longer matches `level`.
+    var matchesLevel = true
+    /// While idle: the parked task's continuation (nil while it is still on its way to park).
+    var continuation: CheckedContinuation<JobNode, Never>?
+    /// A job handed to the worker while it was on its way to park.
+    var handoff: JobNode?
+
+    /// The job the worker was created for.
+    let first: JobNode
+
+    /// Lock held: the worker is created for `job` as it starts.
+    init(first job: JobNode, level: Int) {
+        self.level = level
+        self.first = job
+        isBlocking = job.isBlocking
+        current = job
+        run = 1
+        job.worker = self
+    }
+
+    var mayContinue: Bool { matchesLevel && run < Worker.maximumRun }
+
+    func canRun(_ job: JobNode) -> Bool {
+        job.isBlocking == isBlocking && job.effectiveLevel == level
+    }
+
+    /// Lock held.
+    func assign(_ job: JobNode) {
+        current = job
+        run += 1
+        job.task = task
+        job.worker = self
+    }
+
+    /// The index of the idle list for workers of this kind.
+    var idleKey: Int { level * 2 + (isBlocking ? 1 : 0) }
+
+    /// Lock held.
+    func finished(_ job: JobNode) {
+        if current === job { current = nil }
+        job.worker = nil
+    }
+}
+
+extension Engine {
+    /// Creates the task of each new worker and records the handles. Lock not held.
+    static func startWorkers(for workers: SmallList<Worker>) {
+        var tasks = SmallList<Task<Void, Never>>()
+        workers.forEach { tasks.append(makeTask(for: $0)) }
+        var cancels = SmallList<Task<Void, Never>>()
+        engineLock.lock()
+        for index in 0..<workers.count {
+            let worker = workers[index]
+            let task = tasks[index]
+            worker.task = task
+            if let job = worker.current, job.phase == .running, job.task == nil {
+                job.task = task
+                if job.cancelRequested || job.timedOut { cancels.append(task) }
+            }
+        }
+        engineLock.unlock()
+        cancels.forEach { $0.cancel() }
+    }
+
+    /// A worker's task: detached (no task-locals or actor context leak in from whoever dispatched it), at the
+    /// job's effective priority, on the blocking executor for blocking jobs.
+    private static func makeTask(for worker: Worker) -> Task<Void, Never> {
+        let priority = JobPriority(level: worker.level).taskPriority
+        let job = worker.first
+        if worker.isBlocking {
+            return Task.detached(executorPreference: BlockingExecutor.shared, priority: priority) {
+                await runWorker(worker, first: job)
+            }
+        }
+        return Task.detached(priority: priority) { await runWorker(worker, first: job) }
+    }
+
+    private static func runWorker(_ worker: Worker, first: JobNode) async {
+        var job = first
+        while true {
+            let (end, retryAllowed) = await runAttempt(of: job)
+            switch endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker) {
+            case .next(let next): job = next
+            case .park: job = await park(worker)
+            case .exit: return
+            }
+        }
+    }
+
+    /// Suspends an idle worker until a job is handed to it.
+    private static func park(_ worker: Worker) async -> JobNode {
+        await withCheckedContinuation { (continuation: CheckedContinuation<JobNode, Never>) in
+            engineLock.lock()
+            if let job = worker.handoff {
+                worker.handoff = nil
+                engineLock.unlock()
+                continuation.resume(returning: job)
+            } else {
+                worker.continuation = continuation
+                engineLock.unlock()
+            }
+        }
+    }
+
+    /// Runs one attempt on the current task: binds the job context and propagated task-locals, arms the timeout,
+    /// runs the body, and says whether a failure may be retried.
+    private static func runAttempt(of job: JobNode) async -> (AttemptEnd, Bool) {
+        // Written under the lock before this attempt was handed to this task (task creation, or this task's own
+        // `endAttempt`), and not written again while it runs.
+        let attempt = job.attempts
+        let timing = job.timing
+        let locals = job.taskLocals
+        let watchdog = timing?.timeout.map { timeout in
+            Task.detached {
+                do { try await timeout.sleep(timeout.duration) } catch { return }
+                timeoutFired(job, attempt: attempt)
+            }
+        }
+        let context = JobContext(node: job)
+        let end: AttemptEnd
+        if let locals {
+            end = await JobContext.$current.withValue(context) { await locals.bind { await job.runAttempt() } }
+        } else {
+            end = await JobContext.$current.withValue(context) { await job.runAttempt() }
+        }
+        watchdog?.cancel()
+        var retryAllowed = false
+        if case .failure(let error) = end, let plan = timing?.retry, attempt < plan.policy.maximumAttempts {
+            retryAllowed = plan.policy.shouldRetry(error)
+        }
+        return (end, retryAllowed)
+    }
+}
+
+/// Workers whose tasks are parked, waiting for a job of their kind (priority level, async or blocking), most
+/// recently parked last. At most ``IdleWorkers/limit`` per kind: a parked task costs about 1.5 KB.
+///
+/// `@unchecked Sendable` invariant: `lists` is read and written only while the engine lock is held.
+/// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+final class IdleWorkers: @unchecked Sendable {
+    /// The most parked workers of one kind.
+    static let limit = max(2, activeProcessorCount())
+
+    private var lists = Array(repeating: [Worker](), count: JobPriority.levelCount * 2)
+
+    /// Parks `worker` if there is room. Lock held.
+    func park(_ worker: Worker) -> Bool {
+        guard lists[worker.idleKey].count < IdleWorkers.limit else { return false }
+        lists[worker.idleKey].append(worker)
+        return true
+    }
+
+    /// A parked worker that can run `job`. Lock held.
+    func take(for job: JobNode) -> Worker? {
+        let key = job.effectiveLevel * 2 + (job.isBlocking ? 1 : 0)
+        return lists[key].popLast()
+    }
+}
+
+/// The engine's parked workers (see ``IdleWorkers``).
+let idleWorkers = IdleWorkers()
