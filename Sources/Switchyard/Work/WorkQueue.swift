@@ -48,7 +48,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
 
     /// O(1) counts of the queue's jobs.
     public struct Counts: Sendable, Hashable, CustomStringConvertible {
-        /// Submitted and not yet started (waiting or ready), including jobs waiting to retry.
+        /// Submitted and not yet started (waiting or ready); a job waiting to retry is not pending.
         public var pending: Int
         /// Ready, waiting only for a slot.
         public var ready: Int
@@ -115,6 +115,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
         overflowPolicy = whenFull
         propagation = propagating
         scheduler = SchedulerNode(name: name, isLeaf: true, width: width, parent: limit?.scheduler, weight: weight)
+        Engine.perform { _ in Engine._registerForChecks(self) }
     }
 
     deinit {

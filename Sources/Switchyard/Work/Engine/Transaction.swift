@@ -73,6 +73,7 @@ enum Engine {
             throw error
         }
         dispatchMarkedRoots(&transaction)
+        _checkInvariants()
         engineLock.unlock()
         carryOut(transaction)
         return result
@@ -151,6 +152,7 @@ enum Engine {
         attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction)
         if reusable && worker.run < Worker.maximumRun { transaction.reusableWorker = worker }
         dispatchMarkedRoots(&transaction)
+        _checkInvariants()
         transaction.reusableWorker = nil
         let step: WorkerStep
         if let next = transaction.reusedJob {

@@ -113,7 +113,7 @@ extension Engine {
 
     /// Suspends an idle worker until a job is handed to it.
     private static func park(_ worker: Worker) async -> JobNode {
-        await withCheckedContinuation { (continuation: CheckedContinuation<JobNode, Never>) in
+        let job = await withCheckedContinuation { (continuation: CheckedContinuation<JobNode, Never>) in
             engineLock.lock()
             if let job = worker.handoff {
                 worker.handoff = nil
@@ -124,6 +124,12 @@ extension Engine {
                 engineLock.unlock()
             }
         }
+        // The dispatcher wrote the job's start state under the lock before resuming us; taking the lock once
+        // orders those writes before this task's reads for ThreadSanitizer, which does not model continuation
+        // resumption on this toolchain.
+        engineLock.lock()
+        engineLock.unlock()
+        return job
     }
 
     /// Runs one attempt on the current task: binds the job context and propagated task-locals, arms the timeout,

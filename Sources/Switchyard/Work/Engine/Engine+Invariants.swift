@@ -1,0 +1,79 @@
+#if SWITCHYARD_INTERNAL_CHECKS
+/// Every queue created so far (weakly), for the invariant checks. Guarded by the engine lock.
+///
+/// `nonisolated(unsafe)` invariant: read and written only while the engine lock is held; compiled only with
+/// `SWITCHYARD_INTERNAL_CHECKS` (CI runs the whole suite, Thread Sanitizer off, once with it).
+nonisolated(unsafe) private var checkedQueues: [WeakQueue] = []
+
+private struct WeakQueue {
+    weak var queue: WorkQueue?
+}
+#endif
+
+extension Engine {
+    /// Registers a queue for the invariant checks (no-op unless `SWITCHYARD_INTERNAL_CHECKS`). Lock held.
+    @inline(__always)
+    static func _registerForChecks(_ queue: WorkQueue) {
+        #if SWITCHYARD_INTERNAL_CHECKS
+        checkedQueues.removeAll { $0.queue == nil }
+        checkedQueues.append(WeakQueue(queue: queue))
+        #endif
+    }
+
+    /// Checks every queue's bookkeeping against its jobs (no-op unless `SWITCHYARD_INTERNAL_CHECKS`). Lock held.
+    /// - Complexity: O(all unfinished jobs) with checks on; documented costs do not hold then.
+    @inline(__always)
+    static func _checkInvariants() {
+        #if SWITCHYARD_INTERNAL_CHECKS
+        for entry in checkedQueues {
+            entry.queue?._checkInvariants()
+        }
+        #endif
+    }
+}
+
+extension WorkQueue {
+    /// Counts match the jobs, every ready job is in the bucket of its effective priority and unblocked, no job is
+    /// both ready and blocked, effective priorities match their contributions, offers match the buckets.
+    /// Lock held.
+    func _checkInvariants() {
+        #if SWITCHYARD_INTERNAL_CHECKS
+        var pending = 0
+        var ready = 0
+        var running = 0
+        for job in live.nodes() {
+            precondition(job.phase != .finished, "\(name): finished job \"\(job.name)\" still in the live list")
+            if job.attempts == 0 && job.phase != .running { pending += 1 }
+            if job.phase == .ready {
+                ready += 1
+                precondition(job.blockers == 0, "\(name): \"\(job.name)\" is ready with \(job.blockers) blockers")
+                precondition(job.bucketLinks.isLinked, "\(name): ready \"\(job.name)\" is in no bucket")
+            } else {
+                precondition(!job.bucketLinks.isLinked, "\(name): \"\(job.name)\" is \(job.phase) but in a bucket")
+            }
+            if job.phase == .waiting {
+                precondition(job.blockers > 0, "\(name): \"\(job.name)\" waits with no blocker")
+            }
+            if job.phase == .running { running += 1 }
+            precondition(
+                job.effectiveLevel == job.computedEffectiveLevel,
+                "\(name): \"\(job.name)\" effective level \(job.effectiveLevel) ≠ \(job.computedEffectiveLevel)")
+        }
+        precondition(pending == pendingCount, "\(name): pending count \(pendingCount), jobs say \(pending)")
+        precondition(ready == readyCount, "\(name): ready count \(readyCount), jobs say \(ready)")
+        precondition(running == runningCount, "\(name): running count \(runningCount), jobs say \(running)")
+        precondition(
+            scheduler.buckets.reduce(0) { $0 + $1.count } == readyCount, "\(name): buckets disagree with ready count")
+        for level in 0..<JobPriority.levelCount {
+            for job in scheduler.buckets[level].nodes() {
+                precondition(job.effectiveLevel == level, "\(name): \"\(job.name)\" in bucket \(level)")
+            }
+        }
+        var node: SchedulerNode? = scheduler
+        while let current = node {
+            precondition(current.listedLevel == current.offer, "\(current.name): listed at a stale offer")
+            node = current.parent
+        }
+        #endif
+    }
+}
