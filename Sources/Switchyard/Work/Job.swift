@@ -22,20 +22,34 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     /// - Throws: the job's ``JobError``.
     public var value: Success {
         get async throws(JobError<Failure>) {
-            try await result.get()
+            if !node.isDone.load(ordering: .acquiring), let error = await waitForFinish() { throw error }
+            if case .succeeded = node.outcome { return node.successValue }
+            throw node.error
         }
     }
 
     /// The job's result, once it has finished (see ``value``).
     public var result: Result<Success, JobError<Failure>> {
         get async {
-            if node.isDone.load(ordering: .acquiring) { return node.result }
-            let level = JobPriority(Task.currentPriority).level
-            switch await Engine.wait(for: node, level: level, cancellable: false) {
-            case .finished: return Engine.perform { _ in node.result }
-            case .deadlock(let report): return .failure(.wouldDeadlock(report))
-            case .left: return .failure(.cancelled)
-            }
+            if !node.isDone.load(ordering: .acquiring), let error = await waitForFinish() { return .failure(error) }
+            return node.result
+        }
+    }
+
+    /// Waits until the job has finished; returns an error only for a wait that could never end.
+    private func waitForFinish() async -> JobError<Failure>? {
+        let level = JobPriority(Task.currentPriority).level
+        switch await Engine.wait(for: node, level: level, cancellable: false) {
+        case .finished:
+            // The acquiring load pairs with the releasing store in `Engine.finish`: the outcome and typed result
+            // written before it are visible here without the lock.
+            let done = node.isDone.load(ordering: .acquiring)
+            assert(done, "Job: resumed before the job finished")
+            return nil
+        case .deadlock(let report):
+            return .wouldDeadlock(report)
+        case .left:
+            return .cancelled
         }
     }
 

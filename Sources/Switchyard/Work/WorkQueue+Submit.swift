@@ -191,7 +191,7 @@ extension WorkQueue {
             identifier: Engine.nextIdentifier(), name: name, queue: self, priority: priority,
             isBlocking: isBlocking, isBarrier: isBarrier, body: body)
         // Not yet shared with any other thread: no lock needed.
-        node.timing = JobTiming(options)
+        node.timing = JobTiming.of(options)
         node.taskLocals = CapturedTaskLocals(propagation)
         return node
     }

@@ -4,11 +4,12 @@ enum JobLinkKind {
     case bucket, live, group
 }
 
-/// The two links of an intrusive doubly linked list. `next` is strong (a linked node is retained by its
-/// predecessor or the list head); `prev` is unowned(unsafe) since the node it points to is retained through `next`
-/// for as long as the link exists. Guarded by the engine lock.
+/// The two links of an intrusive doubly linked list, both unowned(unsafe): the lists do not retain their nodes.
+/// Every node in any list is also in its queue's live list, from submission to finish, and the live list holds
+/// one explicit retain per node for exactly that time (see ``JobList/append(_:)`` with `retaining`). Guarded by the
+/// engine lock.
 struct JobLinks {
-    var next: JobNode?
+    unowned(unsafe) var next: JobNode?
     unowned(unsafe) var prev: JobNode?
     var isLinked = false
 }
@@ -17,7 +18,7 @@ struct JobLinks {
 /// Guarded by the engine lock.
 struct JobList {
     let kind: JobLinkKind
-    private(set) var head: JobNode?
+    private(set) unowned(unsafe) var head: JobNode?
     private unowned(unsafe) var tail: JobNode?
     private(set) var count = 0
 
@@ -25,23 +26,27 @@ struct JobList {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Appends `node`. The live list (`kind == .live`) retains it until it is removed.
     /// - Complexity: O(1).
     mutating func append(_ node: JobNode) {
-        assert(!node[links: kind].isLinked, "JobList: node already linked")
-        node[links: kind] = JobLinks(next: nil, prev: tail, isLinked: true)
-        if let tail { tail[links: kind].next = node } else { head = node }
+        assert(!node.isLinked(kind), "JobList: node already linked")
+        if kind == .live { _ = Unmanaged.passRetained(node) }
+        node.setLinks(kind, next: nil, prev: tail)
+        if let tail { tail.setNext(kind, node) } else { head = node }
         tail = node
         count += 1
     }
 
-    /// - Complexity: O(1).
+    /// Removes `node`; the live list releases it. - Complexity: O(1).
     mutating func remove(_ node: JobNode) {
-        let links = node[links: kind]
-        assert(links.isLinked, "JobList: node not linked")
-        if let previous = links.prev { previous[links: kind].next = links.next } else { head = links.next }
-        if let next = links.next { next[links: kind].prev = links.prev } else { tail = links.prev }
-        node[links: kind] = JobLinks()
+        assert(node.isLinked(kind), "JobList: node not linked")
+        let next = node.next(kind)
+        let previous = node.prev(kind)
+        if let previous { previous.setNext(kind, next) } else { head = next }
+        if let next { next.setPrev(kind, previous) } else { tail = previous }
+        node.unlink(kind)
         count -= 1
+        if kind == .live { Unmanaged.passUnretained(node).release() }
     }
 
     /// - Complexity: O(1).
@@ -58,8 +63,66 @@ struct JobList {
         var node = head
         while let current = node {
             result.append(current)
-            node = current[links: kind].next
+            node = current.next(kind)
         }
         return result
+    }
+}
+
+extension JobNode {
+    @inline(__always) func isLinked(_ kind: JobLinkKind) -> Bool {
+        switch kind {
+        case .bucket: bucketLinks.isLinked
+        case .live: liveLinks.isLinked
+        case .group: groupLinks.isLinked
+        }
+    }
+
+    @inline(__always) func next(_ kind: JobLinkKind) -> JobNode? {
+        switch kind {
+        case .bucket: bucketLinks.next
+        case .live: liveLinks.next
+        case .group: groupLinks.next
+        }
+    }
+
+    @inline(__always) func prev(_ kind: JobLinkKind) -> JobNode? {
+        switch kind {
+        case .bucket: bucketLinks.prev
+        case .live: liveLinks.prev
+        case .group: groupLinks.prev
+        }
+    }
+
+    @inline(__always) func setNext(_ kind: JobLinkKind, _ node: JobNode?) {
+        switch kind {
+        case .bucket: bucketLinks.next = node
+        case .live: liveLinks.next = node
+        case .group: groupLinks.next = node
+        }
+    }
+
+    @inline(__always) func setPrev(_ kind: JobLinkKind, _ node: JobNode?) {
+        switch kind {
+        case .bucket: bucketLinks.prev = node
+        case .live: liveLinks.prev = node
+        case .group: groupLinks.prev = node
+        }
+    }
+
+    @inline(__always) func setLinks(_ kind: JobLinkKind, next: JobNode?, prev: JobNode?) {
+        switch kind {
+        case .bucket: bucketLinks = JobLinks(next: next, prev: prev, isLinked: true)
+        case .live: liveLinks = JobLinks(next: next, prev: prev, isLinked: true)
+        case .group: groupLinks = JobLinks(next: next, prev: prev, isLinked: true)
+        }
+    }
+
+    @inline(__always) func unlink(_ kind: JobLinkKind) {
+        switch kind {
+        case .bucket: bucketLinks = JobLinks()
+        case .live: liveLinks = JobLinks()
+        case .group: groupLinks = JobLinks()
+        }
     }
 }

@@ -121,23 +121,6 @@ class JobNode: @unchecked Sendable {
         submittedAt = .now
     }
 
-    subscript(links kind: JobLinkKind) -> JobLinks {
-        get {
-            switch kind {
-            case .bucket: bucketLinks
-            case .live: liveLinks
-            case .group: groupLinks
-            }
-        }
-        set {
-            switch kind {
-            case .bucket: bucketLinks = newValue
-            case .live: liveLinks = newValue
-            case .group: groupLinks = newValue
-            }
-        }
-    }
-
     /// The level of the highest contribution, or `requestedLevel`, whichever is higher.
     var computedEffectiveLevel: Int {
         var level = JobPriority.levelCount - 1
@@ -171,11 +154,16 @@ final class JobTiming: Sendable {
     let timeout: Sleeper?
     let retry: RetryPlan?
 
-    init?(_ options: JobOptions) {
-        guard options.delay != nil || options.timeout != nil || options.retry != nil else { return nil }
+    private init(_ options: JobOptions) {
         delay = options.delay
         timeout = options.timeout
         retry = options.retry
+    }
+
+    /// The timing of `options`, or nil when it has none (no allocation then).
+    static func of(_ options: JobOptions) -> JobTiming? {
+        guard options.delay != nil || options.timeout != nil || options.retry != nil else { return nil }
+        return JobTiming(options)
     }
 }
 
@@ -210,8 +198,7 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
     override func runAttempt() async -> AttemptEnd {
         guard let body else { return .failure(CancellationError()) }
         do throws(Failure) {
-            value = try await body()
-            failure = nil
+            value = try await body()  // a stale `failure` of an earlier attempt is ignored: `outcome` decides
             return .success
         } catch {
             failure = error
@@ -223,13 +210,21 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
 
     /// The result; call only once `outcome` is set (under the lock, or after a wait that observed it).
     var result: Result<Success, JobError<Failure>> {
+        if case .succeeded = outcome { return .success(value.unsafelyUnwrapped) }
+        return .failure(error)
+    }
+
+    /// The value of a job that succeeded. Call only once `outcome` is `.succeeded`.
+    var successValue: Success { value.unsafelyUnwrapped }
+
+    /// The error of a job that did not succeed; call only once `outcome` is set and not `.succeeded`.
+    var error: JobError<Failure> {
         switch outcome {
-        case .succeeded: .success(value!)
-        case .failed: .failure(.failed(failure!))
-        case .cancelled: .failure(.cancelled)
-        case .timedOut: .failure(.timedOut)
-        case .dependencyFailed(let name, let error): .failure(.dependencyFailed(dependency: name, error: error))
-        case nil: preconditionFailure("TypedJobNode.result read before the job finished")
+        case .failed: .failed(failure!)
+        case .cancelled: .cancelled
+        case .timedOut: .timedOut
+        case .dependencyFailed(let name, let error): .dependencyFailed(dependency: name, error: error)
+        case .succeeded, nil: preconditionFailure("TypedJobNode.error read for a job without an error")
         }
     }
 }
