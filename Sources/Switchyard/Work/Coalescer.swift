@@ -15,10 +15,9 @@
 ///
 /// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request, plus O(waiters of the key)
 /// when one leaves.
+// `@unchecked Sendable` invariant: `queue` and `name` are immutable; `entries` is read and written only while
+// the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
 public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` invariant: `queue` and `name` are immutable; `entries` is read and written only while
-    // the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
-
     /// The queue the shared jobs run on.
     public let queue: WorkQueue
     /// The prefix of the jobs' names.
@@ -108,14 +107,18 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
                 entries[key] = entry
             } else {
                 entries[key] = nil
+                transaction.discarded.append(entry.node)
                 Engine.cancel(node, &transaction)
             }
         }
     }
 
     private func forget(_ key: Key, _ node: JobNode) {
-        Engine.perform { _ in
-            if let entry = entries[key], entry.node === node { entries[key] = nil }
+        Engine.perform { transaction in
+            if let entry = entries[key], entry.node === node {
+                entries[key] = nil
+                transaction.discarded.append(entry.node)
+            }
         }
     }
 }

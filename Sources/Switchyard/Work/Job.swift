@@ -176,11 +176,11 @@ extension Engine {
                 }
                 return path.reversed()
             }
-            for edge in node.dependencies where edge.node.phase != .finished {
-                if visited.insert(ObjectIdentifier(edge.node)).inserted {
-                    parent[ObjectIdentifier(edge.node)] = node
-                    stack.append(edge.node)
-                }
+            var upstream = node.dependencies.filter { $0.node.phase != .finished }.map(\.node)
+            if let epoch = node.awaitedEpoch { upstream.append(contentsOf: node.queue.members(of: epoch)) }
+            for next in upstream where visited.insert(ObjectIdentifier(next)).inserted {
+                parent[ObjectIdentifier(next)] = node
+                stack.append(next)
             }
         }
         return nil

@@ -26,6 +26,8 @@ extension WorkQueue {
     /// A job finished.
     func finished(_ job: JobNode, _ outcome: JobOutcome, remainingUnits: Int64, _ transaction: inout Transaction) {
         live.remove(job)
+        // The live list's retain, released after the lock: the job's deinit may run user code (its value's).
+        transaction.discarded.append(Unmanaged.passUnretained(job).takeRetainedValue())
         switch outcome {
         case .succeeded: succeededCount += 1
         case .cancelled: cancelledCount += 1
@@ -58,9 +60,25 @@ extension WorkQueue {
             epoch.barrier = barrier
             barrier.awaitedEpoch = epoch
             barrier.blockers += 1
+            // The barrier waits for the epoch's jobs as if they were dependencies: they inherit its priority.
+            for member in members(of: epoch) {
+                member.inherited[barrier.effectiveLevel] += 1
+                Engine.updateEffectivePriority(of: member, &transaction)
+            }
         }
         epoch = QueueEpoch()
         lastBarrier = barrier
+    }
+
+    /// The unfinished jobs of `epoch`. - Complexity: O(unfinished jobs of the queue).
+    func members(of epoch: QueueEpoch) -> [JobNode] {
+        var result: [JobNode] = []
+        var node = live.head
+        while let current = node {
+            if current.epoch === epoch { result.append(current) }
+            node = current.next(.live)
+        }
+        return result
     }
 
     /// Emits a lifecycle event if anyone observes.

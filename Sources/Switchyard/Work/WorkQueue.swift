@@ -27,17 +27,18 @@ import DequeModule
 ///   queues, and falls back when the waiters go away. It decides the ready bucket and the job task's priority.
 /// - **Cancellation**: a pending job that is cancelled finishes at once as ``JobError/cancelled``, never runs, and
 ///   its slot in the queue's bookkeeping is freed immediately; a running job's task is cancelled (cooperative).
-/// - **Where things run**: async bodies on the global concurrent executor (each attempt in its own detached task at
-///   the job's priority), blocking bodies on ``BlockingExecutor/shared``'s threads — never on the cooperative pool;
-///   completion handlers through the ``Delivery`` the caller names; nothing ever runs under the engine's lock.
+/// - **Where things run**: async bodies on the global concurrent executor, in detached worker tasks at the job's
+///   priority (a worker may run several jobs one after another, each with its own ``JobContext``); blocking bodies
+///   on ``BlockingExecutor/shared``'s threads — never on the cooperative pool; completion handlers through the
+///   ``Delivery`` the caller names. No user code runs under the engine's lock (closures and values a job drops are
+///   released after it).
 /// - **Task-locals**: a job sees ``JobContext/current`` and the task-locals named in `propagating`, nothing else.
 ///
 /// Thread-safe: every method may be called from any thread or task.
+// `@unchecked Sendable` invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
+// `events` and `progress` are immutable references; every `var` is read and written only while the engine lock
+// is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
-    // `@unchecked Sendable` invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
-    // `events` and `progress` are immutable references; every `var` is read and written only while the engine lock
-    // is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
-
     /// What `submit` does when ``maximumPending`` jobs are already pending.
     public enum OverflowPolicy: Sendable, Hashable {
         /// `submit` suspends until a pending job starts or is cancelled (FIFO among waiting submitters).

@@ -157,6 +157,7 @@ extension WorkQueue {
     /// passed since the previous one and the fraction moved by at least `minimumChange` (or the job count changed);
     /// one held back only by time is delivered when the interval ends; reaching "every job finished" is always
     /// delivered at once. Updates arrive in order. The stream never finishes by itself: stop iterating to end it.
+    /// `clock.now` is read while the engine's lock is held: a custom clock must not call into the work engine.
     public func progressUpdates<C: Clock>(
         interval: Duration = .milliseconds(100), minimumChange: Double = 0.01, clock: C
     ) -> AsyncStream<WorkProgress> where C.Duration == Duration {

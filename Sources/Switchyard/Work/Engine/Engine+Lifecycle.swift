@@ -31,6 +31,7 @@ extension Engine {
         }
         if let delay = job.timing?.delay, delay.duration > .zero {
             job.timerWait = .delay
+            job.timerGeneration += 1
             job.blockers += 1
             transaction.timers.append(job)
         }
@@ -86,6 +87,7 @@ extension Engine {
     static func attemptEnded(_ job: JobNode, end: AttemptEnd, retryAllowed: Bool, _ transaction: inout Transaction) {
         job.task = nil
         job.phase = .waiting
+        retireBlockedWaits(of: job)
         let queue = job.queue
         queue.runningCount -= 1
         queue.scheduler.releaseSlot()
@@ -112,6 +114,7 @@ extension Engine {
             }
             if retry {
                 job.timerWait = .retryBackoff
+                job.timerGeneration += 1
                 job.blockers += 1
                 transaction.timers.append(job)
                 queue.emit(.retrying, job)
@@ -144,13 +147,23 @@ extension Engine {
                 edge.node.inherited[node.effectiveLevel] -= 1
                 updateEffectivePriority(of: edge.node, &transaction)
             }
+            let awaitedEpoch = node.awaitedEpoch
+            if let awaitedEpoch {
+                for member in queue.members(of: awaitedEpoch) {
+                    member.inherited[node.effectiveLevel] -= 1
+                    updateEffectivePriority(of: member, &transaction)
+                }
+            }
             node.phase = .finished
             node.outcome = outcome
             node.isDone.store(true, ordering: .releasing)
             let remainingUnits = node.progressTotal - node.progressCompleted
             node.progressCompleted = node.progressTotal
             for edge in node.dependents where edge.node.phase != .finished {
-                if outcome.isSuccess || edge.policy == .runAnyway {
+                if let awaitedEpoch, awaitedEpoch.unfinished > 0, edge.policy == .runAnyway {
+                    // A barrier cancelled before the jobs it waits for finished: what comes after it still waits.
+                    awaitedEpoch.deferred.append(edge.node)
+                } else if outcome.isSuccess || edge.policy == .runAnyway {
                     unblock(edge.node, &transaction)
                 } else if edge.policy == .cancelDependent {
                     edge.node.cancelRequested = true
@@ -162,28 +175,37 @@ extension Engine {
             if let epoch = node.epoch {
                 node.epoch = nil
                 epoch.unfinished -= 1
-                if epoch.unfinished == 0, let barrier = epoch.barrier {
-                    epoch.barrier = nil
-                    if barrier.awaitedEpoch === epoch {
-                        barrier.awaitedEpoch = nil
-                        unblock(barrier, &transaction)
+                if epoch.unfinished == 0 {
+                    if let barrier = epoch.barrier {
+                        epoch.barrier = nil
+                        if barrier.awaitedEpoch === epoch {
+                            barrier.awaitedEpoch = nil
+                            unblock(barrier, &transaction)
+                        }
                     }
+                    let deferred = epoch.deferred
+                    epoch.deferred = []
+                    for waiting in deferred where waiting.phase != .finished { unblock(waiting, &transaction) }
                 }
             }
             for awaiter in node.awaiters {
-                for blocked in awaiter.blockedNodes { blocked.blockedAwaiting -= 1 }
+                releaseBlock(awaiter)
                 transaction.resumptions.append(awaiter.continuation)
             }
             let handlers = node.completionHandlers
             if !handlers.isEmpty { transaction.actions.append { for handler in handlers { handler() } } }
             node.awaiters = []
             node.completionHandlers = []
+            if !node.dependencies.isEmpty { transaction.discarded.append(node.dependencies) }
+            if !node.dependents.isEmpty { transaction.discarded.append(node.dependents) }
+            if let timing = node.timing { transaction.discarded.append(timing) }
+            if let locals = node.taskLocals { transaction.discarded.append(locals) }
             node.dependencies = []
             node.dependents = []
             node.timing = nil
             node.awaitedEpoch = nil
             node.taskLocals = nil
-            node.discardBody()
+            node.discardBody(into: &transaction)
             node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
             queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
         }
@@ -201,8 +223,8 @@ extension Engine {
     }
 
     /// A delay or retry-backoff timer fired. Lock held.
-    static func timerFired(_ job: JobNode, _ transaction: inout Transaction) {
-        guard job.phase == .waiting, job.timerWait != .none else { return }
+    static func timerFired(_ job: JobNode, generation: Int, _ transaction: inout Transaction) {
+        guard job.phase == .waiting, job.timerWait != .none, job.timerGeneration == generation else { return }
         job.timerWait = .none
         job.timer = nil
         unblock(job, &transaction)
@@ -212,6 +234,7 @@ extension Engine {
     static func startTimer(for job: JobNode) {
         engineLock.lock()
         let wait = job.timerWait
+        let generation = job.timerGeneration
         let timing = job.timing
         let attempts = job.attempts
         engineLock.unlock()
@@ -230,10 +253,12 @@ extension Engine {
         guard let sleep else { return }
         let timer = Task.detached {
             do { try await sleep(duration) } catch { return }
-            perform { transaction in timerFired(job, &transaction) }
+            perform { transaction in timerFired(job, generation: generation, &transaction) }
         }
         perform { _ in
-            if job.phase == .waiting && job.timerWait == wait && job.timer == nil {
+            if job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
+                && job.timer == nil
+            {
                 job.timer = timer
             } else {
                 timer.cancel()

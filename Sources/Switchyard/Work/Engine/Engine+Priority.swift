@@ -30,6 +30,13 @@ extension Engine {
                 edge.node.inherited[new] += 1
                 work.append(edge.node)
             }
+            if let epoch = node.awaitedEpoch {
+                for member in node.queue.members(of: epoch) {
+                    member.inherited[old] -= 1
+                    member.inherited[new] += 1
+                    work.append(member)
+                }
+            }
         }
     }
 

@@ -52,32 +52,69 @@ extension Engine {
             transaction.actions.append { continuation.resume(returning: false) }
             return
         }
-        var blocked: [SchedulerNode] = []
+        if let waiter, waiter === job {
+            report = DeadlockReport(
+                waitingJob: waiter.name, awaitedJob: job.name, domain: job.queue.name, width: job.queue.scheduler.width)
+            transaction.actions.append { continuation.resume(returning: false) }
+            return
+        }
+        var awaiter = JobAwaiter(
+            identifier: identifier, level: level, continuation: continuation, blocking: nil, generation: 0)
         if let waiter, waiter.phase == .running, job.phase != .running {
             let awaitedPath = job.queue.scheduler.path
-            for node in waiter.queue.scheduler.path where awaitedPath.contains(where: { $0 === node }) {
-                node.blockedAwaiting += 1
-                blocked.append(node)
-            }
-            if let stuck = blocked.first(where: { $0.running >= $0.width && $0.blockedAwaiting >= $0.running }) {
-                for node in blocked { node.blockedAwaiting -= 1 }
-                report = DeadlockReport(
-                    waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
-                transaction.actions.append { continuation.resume(returning: false) }
-                return
+            let shared = waiter.queue.scheduler.path.filter { node in awaitedPath.contains { $0 === node } }
+            if !shared.isEmpty {
+                // Counted once per waiting job (not per wait), so a body awaiting several jobs, or child tasks
+                // that inherit its context, count as one blocked slot.
+                if waiter.blockedWaits == 0 {
+                    waiter.blockedPath = shared
+                    for node in shared { node.blockedAwaiting += 1 }
+                }
+                waiter.blockedWaits += 1
+                awaiter.blocking = waiter
+                awaiter.generation = waiter.blockGeneration
+                if let stuck = waiter.blockedPath.first(where: {
+                    $0.running >= $0.width && $0.blockedAwaiting >= $0.running
+                }) {
+                    releaseBlock(awaiter)
+                    report = DeadlockReport(
+                        waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
+                    transaction.actions.append { continuation.resume(returning: false) }
+                    return
+                }
             }
         }
-        job.awaiters.append(
-            JobAwaiter(identifier: identifier, level: level, continuation: continuation, blockedNodes: blocked))
+        job.awaiters.append(awaiter)
         job.inherited[level] += 1
         updateEffectivePriority(of: job, &transaction)
+    }
+
+    /// Un-counts a wait from deadlock detection (once). Lock held.
+    static func releaseBlock(_ awaiter: JobAwaiter) {
+        guard let waiter = awaiter.blocking, waiter.blockGeneration == awaiter.generation, waiter.blockedWaits > 0
+        else { return }
+        waiter.blockedWaits -= 1
+        if waiter.blockedWaits == 0 {
+            for node in waiter.blockedPath { node.blockedAwaiting -= 1 }
+            waiter.blockedPath = []
+        }
+    }
+
+    /// The waiting job's attempt ended: waits its body (or tasks it left behind) still have no longer hold a
+    /// slot. Lock held.
+    static func retireBlockedWaits(of job: JobNode) {
+        job.blockGeneration += 1
+        guard job.blockedWaits > 0 else { return }
+        for node in job.blockedPath { node.blockedAwaiting -= 1 }
+        job.blockedPath = []
+        job.blockedWaits = 0
     }
 
     /// A cancellable waiter leaves: its contribution is withdrawn and it resumes with `.left`. Lock held.
     static func leave(_ job: JobNode, identifier: UInt64, _ transaction: inout Transaction) {
         guard let index = job.awaiters.firstIndex(where: { $0.identifier == identifier }) else { return }
         let awaiter = job.awaiters.remove(at: index)
-        for node in awaiter.blockedNodes { node.blockedAwaiting -= 1 }
+        releaseBlock(awaiter)
         job.inherited[awaiter.level] -= 1
         updateEffectivePriority(of: job, &transaction)
         transaction.actions.append { awaiter.continuation.resume(returning: false) }
@@ -85,9 +122,9 @@ extension Engine {
 
     /// The job starts: waits on it no longer block a slot. Lock held.
     static func releaseBlockedAwaiters(of job: JobNode) {
-        for index in job.awaiters.indices where !job.awaiters[index].blockedNodes.isEmpty {
-            for node in job.awaiters[index].blockedNodes { node.blockedAwaiting -= 1 }
-            job.awaiters[index].blockedNodes = []
+        for index in job.awaiters.indices where job.awaiters[index].blocking != nil {
+            releaseBlock(job.awaiters[index])
+            job.awaiters[index].blocking = nil
         }
     }
 }

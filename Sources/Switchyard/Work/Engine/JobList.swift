@@ -37,7 +37,8 @@ struct JobList {
         count += 1
     }
 
-    /// Removes `node`; the live list releases it. - Complexity: O(1).
+    /// Removes `node`. For the live list, the caller takes over the list's retain (see
+    /// ``WorkQueue/finished(_:_:remainingUnits:_:)``, which releases it after the lock). - Complexity: O(1).
     mutating func remove(_ node: JobNode) {
         assert(node.isLinked(kind), "JobList: node not linked")
         let next = node.next(kind)
@@ -46,7 +47,6 @@ struct JobList {
         if let next { next.setPrev(kind, previous) } else { tail = previous }
         node.unlink(kind)
         count -= 1
-        if kind == .live { Unmanaged.passUnretained(node).release() }
     }
 
     /// - Complexity: O(1).

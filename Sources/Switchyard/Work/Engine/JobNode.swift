@@ -51,9 +51,11 @@ struct JobAwaiter {
     /// The priority level the waiter contributes to the job's effective priority.
     let level: Int
     let continuation: CheckedContinuation<Bool, Never>
-    /// Scheduler nodes whose `blockedAwaiting` this wait incremented (deadlock detection); undone when the job
-    /// starts or the wait ends.
-    var blockedNodes: [SchedulerNode]
+    /// The running job whose body waits, when the wait counts towards deadlock detection; released when the
+    /// awaited job starts or the wait ends.
+    var blocking: JobNode?
+    /// `blocking.blockGeneration` when the wait was counted (a later attempt's count is not touched).
+    var generation: Int
 }
 
 /// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the body and the typed result.
@@ -62,6 +64,7 @@ struct JobAwaiter {
 /// (``engineLock``), except that the job's own task runs the body and writes the typed result between the
 /// lock-protected start and finish transitions (published to readers by that finish). Exercised under Thread
 /// Sanitizer by `WorkQueueStressTests`.
+// `@unchecked Sendable` invariant: see above (engine lock; the running task owns the typed result).
 class JobNode: @unchecked Sendable {
     let identifier: UInt64
     let name: String
@@ -75,6 +78,14 @@ class JobNode: @unchecked Sendable {
     var blockers = 0
     var isHeld = false
     var timerWait = TimerWait.none
+    /// Incremented whenever a timer is armed, so a late or stale timer never fires or registers for a newer wait.
+    var timerGeneration = 0
+    /// Waits of this running job's body on jobs that have not started and share a scheduler node with it.
+    var blockedWaits = 0
+    /// The scheduler nodes counted as blocked by this job (set on its first counted wait).
+    var blockedPath: [SchedulerNode] = []
+    /// Incremented when an attempt ends, retiring its counted waits.
+    var blockGeneration = 0
     /// For a barrier: the epoch of earlier jobs it still waits for.
     var awaitedEpoch: QueueEpoch?
     var requestedLevel: Int
@@ -138,8 +149,8 @@ class JobNode: @unchecked Sendable {
     /// Runs one attempt of the body on the current task and stores its result. Called only by the job's task.
     func runAttempt() async -> AttemptEnd { preconditionFailure("JobNode.runAttempt must be overridden") }
 
-    /// Drops the body (and everything it captured). Called under the engine lock when the job finishes.
-    func discardBody() {}
+    /// Moves the body (and everything it captured) into `transaction`, to be released after the lock.
+    func discardBody(into transaction: inout Transaction) {}
 }
 
 /// How one attempt of a job's body ended.
@@ -173,6 +184,8 @@ final class QueueEpoch {
     var unfinished = 0
     /// The barrier submitted after this epoch, waiting for `unfinished` to reach zero.
     var barrier: JobNode?
+    /// Jobs that were to run after a barrier that was cancelled before this epoch drained: they still wait for it.
+    var deferred: [JobNode] = []
 }
 
 /// A job node with a typed body and result.
@@ -206,7 +219,12 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
         }
     }
 
-    override func discardBody() { body = nil }
+    override func discardBody(into transaction: inout Transaction) {
+        if let body {
+            transaction.discarded.append(body)
+            self.body = nil
+        }
+    }
 
     /// The result; call only once `outcome` is set (under the lock, or after a wait that observed it).
     var result: Result<Success, JobError<Failure>> {

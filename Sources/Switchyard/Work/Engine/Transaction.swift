@@ -21,6 +21,8 @@ struct Transaction {
     var reusableWorker: Worker?
     /// The job handed to `reusableWorker`.
     var reusedJob: JobNode?
+    /// References dropped under the lock, released after it (their deinits may run user code).
+    var discarded = SmallList<Any>()
     /// Parked workers to resume with the job handed to them.
     var wakeUps = SmallList<(CheckedContinuation<JobNode, Never>, JobNode)>()
 

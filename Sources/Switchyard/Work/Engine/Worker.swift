@@ -10,7 +10,8 @@
 /// - it has run fewer than ``Worker/maximumRun`` jobs in a row (between jobs there is no suspension point, so an
 ///   unbounded run could hold a cooperative thread).
 ///
-/// `@unchecked Sendable` invariant: every `var` is read and written only while the engine lock is held.
+/// `@unchecked Sendable` invariant: every `var` except `first` is read and written only while the engine lock is
+/// held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
 /// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class Worker: @unchecked Sendable {
     /// The most jobs a worker runs in a row before its task ends.
@@ -29,8 +30,8 @@ final class Worker: @unchecked Sendable {
     /// A job handed to the worker while it was on its way to park.
     var handoff: JobNode?
 
-    /// The job the worker was created for.
-    let first: JobNode
+    /// The job the worker was created for, until its task takes it (then nil: a parked worker keeps no job).
+    var first: JobNode?
 
     /// Lock held: the worker is created for `job` as it starts.
     init(first job: JobNode, level: Int) {
@@ -72,6 +73,7 @@ extension Engine {
         var tasks = SmallList<Task<Void, Never>>()
         workers.forEach { tasks.append(makeTask(for: $0)) }
         var cancels = SmallList<Task<Void, Never>>()
+        var escalations = SmallList<(Task<Void, Never>, TaskPriority)>()
         engineLock.lock()
         for index in 0..<workers.count {
             let worker = workers[index]
@@ -80,27 +82,33 @@ extension Engine {
             if let job = worker.current, job.phase == .running, job.task == nil {
                 job.task = task
                 if job.cancelRequested || job.timedOut { cancels.append(task) }
+                if job.effectiveLevel > worker.level {  // escalated before the handle existed
+                    worker.matchesLevel = false
+                    escalations.append((task, JobPriority(level: job.effectiveLevel).taskPriority))
+                }
             }
         }
         engineLock.unlock()
         cancels.forEach { $0.cancel() }
+        escalations.forEach { $0.0.escalatePriority(to: $0.1) }
     }
 
     /// A worker's task: detached (no task-locals or actor context leak in from whoever dispatched it), at the
     /// job's effective priority, on the blocking executor for blocking jobs.
     private static func makeTask(for worker: Worker) -> Task<Void, Never> {
         let priority = JobPriority(level: worker.level).taskPriority
-        let job = worker.first
         if worker.isBlocking {
             return Task.detached(executorPreference: BlockingExecutor.shared, priority: priority) {
-                await runWorker(worker, first: job)
+                await runWorker(worker)
             }
         }
-        return Task.detached(priority: priority) { await runWorker(worker, first: job) }
+        return Task.detached(priority: priority) { await runWorker(worker) }
     }
 
-    private static func runWorker(_ worker: Worker, first: JobNode) async {
-        var job = first
+    private static func runWorker(_ worker: Worker) async {
+        // `first` was set under the lock before this task was created, and only this task touches it afterwards.
+        guard var job = worker.first else { preconditionFailure("Worker: started without a job") }
+        worker.first = nil
         while true {
             let (end, retryAllowed) = await runAttempt(of: job)
             switch endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker) {

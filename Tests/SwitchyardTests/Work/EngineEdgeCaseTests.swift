@@ -1,0 +1,125 @@
+import Switchyard
+import Testing
+
+/// Releases a job when it is deallocated: its deinit calls back into the engine.
+private final class Lease: Sendable {
+    let queue: WorkQueue
+    let released: Arrivals
+    init(queue: WorkQueue, released: Arrivals) {
+        self.queue = queue
+        self.released = released
+    }
+    deinit {
+        let released = self.released
+        _ = try? queue.trySubmit("release lease") { released.arrive() }
+    }
+}
+
+@Suite("Engine edge cases: deinits, barriers, deadlock counting")
+struct EngineEdgeCaseTests {
+    @Test("a body whose captured state calls into the engine from deinit is released outside the lock")
+    func deinitCallsBack() async throws {
+        let queue = WorkQueue(name: "leases", width: 1)
+        let released = Arrivals()
+        queue.suspend()
+        let lease = Lease(queue: queue, released: released)
+        let job = try queue.trySubmit("uses lease") { _ = lease }
+        _ = consume lease
+        job.cancel()  // drops the body, and with it the last reference to the lease
+        queue.resume()
+        await released.wait(for: 1)
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a body awaiting several pending jobs counts once: no false deadlock while another job can finish")
+    func severalWaitsCountOnce() async throws {
+        let queue = WorkQueue(name: "two slots", width: 2)
+        let gate = AsyncGate()
+        let started = Arrivals()
+        try queue.trySubmit("other") {
+            started.arrive()
+            await gate.wait()
+        }
+        await started.wait(for: 1)
+        let waiter = try queue.trySubmit("waiter") { () async throws -> Int in
+            let first = try! queue.trySubmit("first") { 1 }
+            let second = try! queue.trySubmit("second") { 2 }
+            async let a = first.value
+            async let b = second.value
+            started.arrive()
+            return try await a + b
+        }
+        await started.wait(for: 2)
+        gate.open()
+        #expect(try await waiter.value == 3)
+    }
+
+    @Test("a job awaiting itself is reported, not hung")
+    func selfAwait() async throws {
+        let queue = WorkQueue(name: "self", width: 2)
+        let box = JobBox()
+        let job = try queue.trySubmit("narcissus", options: JobOptions(isHeld: true)) { () async throws -> Int in
+            try await box.job!.value
+        }
+        box.job = job
+        job.release()
+        guard case .failure(.failed(let error)) = await job.result,
+            case .wouldDeadlock(let report)? = error as? JobError<any Error>
+        else {
+            Issue.record("expected a deadlock report")
+            return
+        }
+        #expect(report.waitingJob == "narcissus" && report.awaitedJob == "narcissus")
+    }
+
+    @Test("an edge that would make a barrier wait for itself is rejected as a cycle")
+    func barrierCycle() async throws {
+        let queue = WorkQueue(name: "barrier cycle", width: 2)
+        let held = try queue.trySubmit("held", options: JobOptions(isHeld: true)) {}
+        let barrier = try queue.trySubmitBarrier("barrier") {}
+        #expect {
+            try held.addDependency(barrier)
+        } throws: { ($0 as? DependencyError)?.code == .cycle }
+        held.release()
+        try await barrier.value
+    }
+
+    @Test("a cancelled barrier still holds back what comes after it until the earlier jobs finish")
+    func cancelledBarrierKeepsOrder() async throws {
+        let queue = WorkQueue(name: "cancelled barrier", width: 4)
+        let log = Log<String>()
+        let gate = AsyncGate()
+        try queue.trySubmit("early") {
+            await gate.wait()
+            log.append("early")
+        }
+        let first = try queue.trySubmitBarrier("first barrier") { log.append("first barrier") }
+        first.cancel()
+        try queue.trySubmit("middle") { log.append("middle") }
+        let second = try queue.trySubmitBarrier("second barrier") { log.append("second barrier") }
+        #expect(second.state == .waiting)
+        gate.open()
+        try await second.value
+        await queue.waitUntilIdle()
+        #expect(log.all == ["early", "middle", "second barrier"])
+    }
+
+    @Test("jobs a barrier waits for inherit the priority of what waits on the barrier")
+    func barrierEscalation() async throws {
+        let queue = WorkQueue(name: "barrier priority", width: 1)
+        queue.suspend()
+        let early = try queue.trySubmit("early", priority: .background) {}
+        let barrier = try queue.trySubmitBarrier("barrier", priority: .background) {}
+        try queue.trySubmit("urgent", priority: .userInteractive) {}
+        #expect(barrier.effectivePriority == .userInteractive)
+        #expect(early.effectivePriority == .userInteractive)
+        queue.resume()
+        await queue.waitUntilIdle()
+    }
+}
+
+/// Lets a job's body reach its own handle (for the self-await test).
+// `@unchecked Sendable` invariant: `job` is written once before the job is released and read only by its body.
+private final class JobBox: @unchecked Sendable {
+    var job: Job<Int, any Error>?
+}
