@@ -4,8 +4,8 @@ import Synchronization
 /// waiters, deliver handlers. Collected under the lock, carried out after it, so no task is created, no
 /// continuation resumed and no user code run while the lock is held.
 ///
-/// The common transaction touches one tree, starts at most one job and resumes at most one waiter, so each list
-/// keeps its first element inline and allocates only from the second on.
+/// The common transaction touches one tree, starts at most one job, resumes at most one waiter and drops a body
+/// and a job, so each list keeps its first two elements inline and allocates only from the third on.
 struct Transaction {
     /// Roots whose trees may be able to start jobs.
     var roots = SmallList<SchedulerNode>()
@@ -36,23 +36,38 @@ struct Transaction {
     }
 }
 
-/// A list that stores its first element inline: no allocation for zero or one element.
+/// A list that stores its first two elements inline: no allocation for up to two elements.
 struct SmallList<Element> {
     private var first: Element?
+    private var second: Element?
     private var rest: [Element] = []
 
     var isEmpty: Bool { first == nil }
-    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + rest.count }
 
     mutating func append(_ element: Element) {
-        if first == nil { first = element } else { rest.append(element) }
+        if first == nil {
+            first = element
+        } else if second == nil {
+            second = element
+        } else {
+            rest.append(element)
+        }
     }
 
-    subscript(index: Int) -> Element { index == 0 ? first! : rest[index - 1] }
+    subscript(index: Int) -> Element {
+        switch index {
+        case 0: first!
+        case 1: second!
+        default: rest[index - 2]
+        }
+    }
 
     func forEach(_ body: (Element) throws -> Void) rethrows {
         guard let first else { return }
         try body(first)
+        guard let second else { return }
+        try body(second)
         for element in rest { try body(element) }
     }
 }
