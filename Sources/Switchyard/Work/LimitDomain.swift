@@ -33,14 +33,7 @@ public final class LimitDomain: Sendable {
     /// - Precondition: the new width is at least 1.
     public var width: Int {
         get { Engine.perform { _ in scheduler.width } }
-        set {
-            precondition(newValue >= 1, "Switchyard: the width of \"\(name)\" must be at least 1 (got \(newValue))")
-            Engine.perform { transaction in
-                scheduler.width = newValue
-                scheduler.refresh(fullPath: true)
-                transaction.markForDispatch(scheduler)
-            }
-        }
+        set { scheduler.setWidth(newValue) }
     }
 
     /// Jobs running below this domain right now. - Complexity: O(1).

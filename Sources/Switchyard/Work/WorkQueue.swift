@@ -133,14 +133,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     /// - Precondition: the new width is at least 1.
     public var width: Int {
         get { Engine.perform { _ in scheduler.width } }
-        set {
-            precondition(newValue >= 1, "WorkQueue \"\(name)\": width must be at least 1 (got \(newValue))")
-            Engine.perform { transaction in
-                scheduler.width = newValue
-                scheduler.refresh(fullPath: true)
-                transaction.markForDispatch(scheduler)
-            }
-        }
+        set { scheduler.setWidth(newValue) }
     }
 
     /// The queue's counts. - Complexity: O(1).

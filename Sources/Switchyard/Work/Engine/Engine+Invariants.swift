@@ -62,8 +62,9 @@ extension WorkQueue {
         precondition(pending == pendingCount, "\(name): pending count \(pendingCount), jobs say \(pending)")
         precondition(ready == readyCount, "\(name): ready count \(readyCount), jobs say \(ready)")
         precondition(running == runningCount, "\(name): running count \(runningCount), jobs say \(running)")
-        precondition(
-            scheduler.buckets.reduce(0) { $0 + $1.count } == readyCount, "\(name): buckets disagree with ready count")
+        var bucketed = 0
+        for level in 0..<JobPriority.levelCount { bucketed += scheduler.buckets[level].count }
+        precondition(bucketed == readyCount, "\(name): buckets hold \(bucketed) jobs, ready count \(readyCount)")
         for level in 0..<JobPriority.levelCount {
             for job in scheduler.buckets[level].nodes() {
                 precondition(job.effectiveLevel == level, "\(name): \"\(job.name)\" in bucket \(level)")

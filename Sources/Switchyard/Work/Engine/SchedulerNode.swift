@@ -133,6 +133,17 @@ final class SchedulerNode {
         return job
     }
 
+    /// Sets the width and starts whatever it now allows. Traps (naming the node) on a width below 1.
+    /// Takes the engine lock.
+    func setWidth(_ width: Int) {
+        precondition(width >= 1, "Switchyard: the width of \"\(name)\" must be at least 1 (got \(width))")
+        Engine.perform { transaction in
+            self.width = width
+            refresh(fullPath: true)
+            transaction.markForDispatch(self)
+        }
+    }
+
     /// Gives back the slot of a job that stopped running, on every node of the path. - Complexity: O(depth).
     func releaseSlot() {
         var node: SchedulerNode? = self
