@@ -38,9 +38,9 @@ import Darwin
 /// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
 /// started is not interrupted — blocking calls cannot be — so check for cancellation between blocking steps
 /// (inside `withTaskExecutorPreference`, `Task.isCancelled` works as usual).
-// `@unchecked Sendable` invariant: every `var` is touched only while `condition` is locked (see the body).
+// Unchecked-Sendable invariant: every `var` is touched only while `condition` is locked (see the body).
 public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
-    // `@unchecked Sendable` invariant: every `var` below is read and written only between `condition.lock()`
+    // Unchecked-Sendable invariant: every `var` below is read and written only between `condition.lock()`
     // and `condition.unlock()`; `condition` is itself thread-safe and lives as long as the executor (worker
     // threads retain the executor). Exercised under Thread Sanitizer by `BlockingExecutorTests`.
 

@@ -11,7 +11,7 @@ import Darwin
 /// The owner keeps its own state and touches it only between `lock()` and `unlock()`; `wait` releases the mutex
 /// while sleeping and holds it again when it returns. Waits may wake spuriously: re-check the state in a loop.
 ///
-/// `@unchecked Sendable` invariant: `mutex` and `condition` are heap-allocated (they never move), initialised in
+/// Unchecked-Sendable invariant: `mutex` and `condition` are heap-allocated (they never move), initialised in
 /// `init`, destroyed in `deinit`, and only touched through `pthread_*` calls, which are thread-safe by contract.
 /// Exercised under Thread Sanitizer by `BlockingExecutorTests` and `AccessLockStressTests`.
 final class PlatformCondition: @unchecked Sendable {

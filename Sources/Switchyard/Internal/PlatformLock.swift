@@ -13,7 +13,7 @@ import Darwin
 /// the state it guards. ThreadSanitizer intercepts `pthread_mutex_*`, so state guarded here is checked for real.
 /// Used only off the hot paths (waiter queues, observer lists, hand-shakes), where the extra indirection is noise.
 ///
-/// `@unchecked Sendable` invariant: `state` is read and written only inside `withLock`, between
+/// Unchecked-Sendable invariant: `state` is read and written only inside `withLock`, between
 /// `pthread_mutex_lock` and `pthread_mutex_unlock` of `mutex`, which is heap-allocated (it never moves) and lives
 /// exactly as long as the instance. Exercised under Thread Sanitizer by `AccessLockStressTests`.
 final class PlatformLock<State>: @unchecked Sendable {

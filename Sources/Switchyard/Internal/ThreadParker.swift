@@ -4,7 +4,7 @@
 /// `park()` returns once `unpark()` has been called, whether `unpark()` came before or after `park()`.
 ///
 /// Exercised under Thread Sanitizer by `AccessLockStressTests`.
-/// `@unchecked Sendable` invariant: `isOpen` is read and written only between `condition.lock()` and
+/// Unchecked-Sendable invariant: `isOpen` is read and written only between `condition.lock()` and
 /// `condition.unlock()`; `condition` is itself thread-safe.
 final class ThreadParker: @unchecked Sendable {
     private let condition = PlatformCondition()

@@ -43,9 +43,9 @@ import Synchronization
 ///   asynchronous access, observation and a name in every diagnostic.
 ///
 /// All methods are safe to call from any thread or task.
-// `@unchecked Sendable` invariant: `storage` is touched only while `lock` is held (see the body).
+// Unchecked-Sendable invariant: `storage` is touched only while `lock` is held (see the body).
 public final class Isolated<Value>: @unchecked Sendable {
-    // `@unchecked Sendable` invariant: `storage.pointee` is read or written only while `lock` is held exclusively
+    // Unchecked-Sendable invariant: `storage.pointee` is read or written only while `lock` is held exclusively
     // by the code doing so (every access below brackets it with enter/leave). Checked under Thread Sanitizer by
     // `IsolatedTests` and `AccessLockStressTests` (threads × writes, mixed synchronous/asynchronous/enqueued).
     // The value sits behind a pointer allocated once (not in a stored `var`), so accesses pay no dynamic

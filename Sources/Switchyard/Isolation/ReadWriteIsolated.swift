@@ -42,9 +42,9 @@ import Synchronization
 ///
 /// All methods are safe to call from any thread or task. `Value` is `Sendable` because readers on different
 /// threads see it at the same time.
-// `@unchecked Sendable` invariant: `value` is written only under the exclusive lock, read only under a hold (see body).
+// Unchecked-Sendable invariant: `value` is written only under the exclusive lock, read only under a hold (see body).
 public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` invariant: `value` is written only while `lock` is held exclusively, and read only
+    // Unchecked-Sendable invariant: `value` is written only while `lock` is held exclusively, and read only
     // while it is held (shared or exclusive) by the reader. Checked under Thread Sanitizer by
     // `ReadWriteIsolatedTests` and `AccessLockStressTests` (readers and writers hammering one instance, exact
     // results, no torn reads). A stored property, not a pointer: a formal read access lets readers borrow the

@@ -15,7 +15,7 @@
 ///
 /// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request, plus O(waiters of the key)
 /// when one leaves.
-// `@unchecked Sendable` invariant: `queue` and `name` are immutable; `entries` is read and written only while
+// Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` is read and written only while
 // the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
 public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The queue the shared jobs run on.

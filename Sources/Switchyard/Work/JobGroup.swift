@@ -14,7 +14,7 @@
 /// Jobs of one group may belong to different queues.
 ///
 /// Thread-safe; all state sits behind the engine lock.
-// `@unchecked Sendable` invariant: `name` and `progress` are immutable references; every `var` is read and
+// Unchecked-Sendable invariant: `name` and `progress` are immutable references; every `var` is read and
 // written only while the engine lock is held. Exercised under Thread Sanitizer by `CancellationTests`.
 public final class JobGroup: @unchecked Sendable {
     /// The group's name.
@@ -117,7 +117,7 @@ public final class JobGroup: @unchecked Sendable {
 
 /// A one-shot flag a thread can block on.
 ///
-/// `@unchecked Sendable` invariant: `fired` is read and written only while `condition`'s mutex is held.
+/// Unchecked-Sendable invariant: `fired` is read and written only while `condition`'s mutex is held.
 /// Exercised under Thread Sanitizer by `CancellationTests`.
 final class BlockingSignal: @unchecked Sendable {
     private let condition = PlatformCondition()

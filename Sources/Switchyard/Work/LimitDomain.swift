@@ -40,6 +40,6 @@ public final class LimitDomain: Sendable {
     public var runningCount: Int { Engine.perform { _ in scheduler.running } }
 }
 
-// `@unchecked Sendable` invariant: every `var` of a scheduler node is read and written only while the engine lock
+// Unchecked-Sendable invariant: every `var` of a scheduler node is read and written only while the engine lock
 // is held; `name`, `isLeaf` and `parent` never change. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 extension SchedulerNode: @unchecked Sendable {}

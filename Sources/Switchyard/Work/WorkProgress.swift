@@ -39,7 +39,7 @@ public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
 
 /// A progress total with its throttled observers.
 ///
-/// `@unchecked Sendable` invariant: every `var` is read and written only while the engine lock is held.
+/// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressAggregate: @unchecked Sendable {
     private(set) var progress = WorkProgress.zero
@@ -85,7 +85,7 @@ final class ProgressAggregate: @unchecked Sendable {
 /// at least `minimumChange`; an update held back only by time is delivered when the interval ends; completion
 /// (every job finished) is always delivered at once. Deliveries are in order (one `AsyncStream`).
 ///
-/// `@unchecked Sendable` invariant: every `var` is read and written only while the engine lock is held (the
+/// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held (the
 /// trailing-delivery task takes it). Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressObserver: @unchecked Sendable {
     let identifier = Engine.nextIdentifier()
@@ -150,7 +150,7 @@ final class ProgressObserver: @unchecked Sendable {
 
 /// The instant of the last delivery on a generic clock. Guarded by the engine lock (only touched by its observer).
 ///
-/// `@unchecked Sendable` invariant: `last` is read and written only by ``ProgressObserver`` while it holds the
+/// Unchecked-Sendable invariant: `last` is read and written only by ``ProgressObserver`` while it holds the
 /// engine lock. Exercised under Thread Sanitizer by `IntrospectionTests`.
 private final class ClockMark<C: Clock>: @unchecked Sendable where C.Duration == Duration {
     let clock: C

@@ -35,7 +35,7 @@ import DequeModule
 /// - **Task-locals**: a job sees ``JobContext/current`` and the task-locals named in `propagating`, nothing else.
 ///
 /// Thread-safe: every method may be called from any thread or task.
-// `@unchecked Sendable` invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
+// Unchecked-Sendable invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
 // `events` and `progress` are immutable references; every `var` is read and written only while the engine lock
 // is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {

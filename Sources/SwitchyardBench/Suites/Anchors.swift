@@ -12,7 +12,7 @@ final class Counter: Sendable {
 
 /// `pthread_rwlock_t`, the POSIX reader/writer lock anchor.
 ///
-/// `@unchecked Sendable` invariant: the lock is heap-allocated (it never moves), initialised in `init`, destroyed
+/// Unchecked-Sendable invariant: the lock is heap-allocated (it never moves), initialised in `init`, destroyed
 /// in `deinit`, and only touched through `pthread_rwlock_*`, which are thread-safe by contract.
 final class POSIXReadWriteLock: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>

@@ -6,7 +6,7 @@ import Darwin
 
 /// State behind a pthread mutex (ThreadSanitizer sees its ordering; it does not see `Mutex`'s contended path).
 ///
-/// `@unchecked Sendable` invariant: `value` is only touched inside `withLock`, between lock and unlock of
+/// Unchecked-Sendable invariant: `value` is only touched inside `withLock`, between lock and unlock of
 /// `mutex`, which is heap-allocated and lives as long as the instance.
 final class TestMutex<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -119,7 +119,10 @@ struct EngineEdgeCaseTests {
 }
 
 /// Lets a job's body reach its own handle (for the self-await test).
-// `@unchecked Sendable` invariant: `job` is written once before the job is released and read only by its body.
-private final class JobBox: @unchecked Sendable {
-    var job: Job<Int, any Error>?
+private final class JobBox: Sendable {
+    private let slot = TestMutex<Job<Int, any Error>?>(nil)
+    var job: Job<Int, any Error>? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
 }

@@ -1,7 +1,7 @@
 #if SWITCHYARD_INTERNAL_CHECKS
 /// Every queue created so far (weakly), for the invariant checks. Guarded by the engine lock.
 ///
-/// `nonisolated(unsafe)` invariant: read and written only while the engine lock is held; compiled only with
+/// Unsafe-nonisolated invariant: read and written only while the engine lock is held; compiled only with
 /// `SWITCHYARD_INTERNAL_CHECKS` (CI runs the whole suite, Thread Sanitizer off, once with it).
 nonisolated(unsafe) private var checkedQueues: [WeakQueue] = []
 

@@ -18,7 +18,7 @@ import Darwin
 ///
 /// A pthread mutex rather than `Synchronization.Mutex`: ThreadSanitizer intercepts it (see `PlatformLock`).
 ///
-/// `@unchecked Sendable` invariant: `mutex` is heap-allocated, initialised once and never destroyed (the lock
+/// Unchecked-Sendable invariant: `mutex` is heap-allocated, initialised once and never destroyed (the lock
 /// lives for the whole process); it is only touched through `pthread_mutex_*`. Exercised under Thread Sanitizer
 /// by `WorkQueueStressTests`.
 final class EngineLock: @unchecked Sendable {

@@ -60,11 +60,11 @@ struct JobAwaiter {
 
 /// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the body and the typed result.
 ///
-/// `@unchecked Sendable` invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
+/// Unchecked-Sendable invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
 /// (``engineLock``), except that the job's own task runs the body and writes the typed result between the
 /// lock-protected start and finish transitions (published to readers by that finish). Exercised under Thread
 /// Sanitizer by `WorkQueueStressTests`.
-// `@unchecked Sendable` invariant: see above (engine lock; the running task owns the typed result).
+// Unchecked-Sendable invariant: see above (engine lock; the running task owns the typed result).
 class JobNode: @unchecked Sendable {
     let identifier: UInt64
     let name: String
@@ -190,7 +190,7 @@ final class QueueEpoch {
 
 /// A job node with a typed body and result.
 ///
-/// `@unchecked Sendable` invariant: as ``JobNode``; `body` is set at creation and cleared under the engine lock
+/// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared under the engine lock
 /// once the job can no longer run; `value` and `failure` are written by the job's task during an attempt and read
 /// only after the finish transition, which happens after the write under the engine lock.
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {

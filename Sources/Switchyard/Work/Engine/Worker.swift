@@ -10,7 +10,7 @@
 /// - it has run fewer than ``Worker/maximumRun`` jobs in a row (between jobs there is no suspension point, so an
 ///   unbounded run could hold a cooperative thread).
 ///
-/// `@unchecked Sendable` invariant: every `var` except `first` is read and written only while the engine lock is
+/// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the engine lock is
 /// held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
 /// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class Worker: @unchecked Sendable {
@@ -173,7 +173,7 @@ extension Engine {
 /// Workers whose tasks are parked, waiting for a job of their kind (priority level, async or blocking), most
 /// recently parked last. At most ``IdleWorkers/limit`` per kind: a parked task costs about 1.5 KB.
 ///
-/// `@unchecked Sendable` invariant: `lists` is read and written only while the engine lock is held.
+/// Unchecked-Sendable invariant: `lists` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class IdleWorkers: @unchecked Sendable {
     /// The most parked workers of one kind.
