@@ -60,7 +60,9 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         let end = await Engine.wait(for: node, level: level, cancellable: true)
         switch end {
         case .finished:
-            return try Engine.perform { _ in node.result }.get()
+            let done = node.isDone.load(ordering: .acquiring)  // publishes the result without the lock
+            assert(done, "Coalescer: resumed before the shared job finished")
+            return try node.result.get()
         case .deadlock(let report):
             leave(key, node)
             throw .wouldDeadlock(report)

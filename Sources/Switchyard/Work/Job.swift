@@ -109,7 +109,10 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     ) {
         let node = self.node
         let deliver: @Sendable () -> Void = {
-            let result = Engine.perform { _ in node.result }
+            // Runs only once the job has finished; the acquiring load makes its result visible without the lock.
+            let done = node.isDone.load(ordering: .acquiring)
+            assert(done, "Job: completion handler ran before the job finished")
+            let result = node.result
             delivery.deliver { handler(result) }
         }
         let finished = Engine.perform { _ in
@@ -139,7 +142,7 @@ extension Engine {
         if upstream === job {
             throw DependencyError(code: .selfDependency, dependent: job.name, dependency: upstream.name, cycle: [])
         }
-        if job.isStarted || job.phase == .running {
+        if job.isStarted {
             throw DependencyError(code: .alreadyStarted, dependent: job.name, dependency: upstream.name, cycle: [])
         }
         if let outcome = upstream.outcome {
