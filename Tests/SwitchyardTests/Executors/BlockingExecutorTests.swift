@@ -7,14 +7,6 @@ import Testing
 @Suite("BlockingExecutor", .timeLimit(.minutes(1)))
 struct BlockingExecutorTests {
     /// The name of the calling OS thread, as the kernel shows it.
-    private static func currentThreadName() -> String {
-        #if os(Linux)
-        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-        return name.trimmingCharacters(in: .newlines)
-        #else
-        return Thread.current.name ?? ""
-        #endif
-    }
 
     @Test("blocking work on it does not stall unrelated async work")
     func blockingDoesNotStallTheCooperativePool() async throws {
@@ -75,7 +67,7 @@ struct BlockingExecutorTests {
     @Test("run executes on the executor's named threads; so does code under withTaskExecutorPreference")
     func runsOnNamedThreads() async throws {
         let executor = BlockingExecutor(name: "test-name", maximumThreads: 2)
-        let name = try await executor.run { Self.currentThreadName() }
+        let name = try await executor.run { currentThreadName() }
         #expect(name.hasPrefix("test-name-"))
         let preferred = await withTaskExecutorPreference(executor) { await Self.nonisolatedThreadName() }
         #expect(preferred.hasPrefix("test-name-"))

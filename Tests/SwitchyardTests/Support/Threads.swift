@@ -83,3 +83,13 @@ final class SharedFlag: Sendable {
     var value: Bool { storage.load(ordering: .acquiring) }
     func set(_ newValue: Bool) { storage.store(newValue, ordering: .releasing) }
 }
+
+/// The OS name of the calling thread (as `top -H` and `/proc` show it).
+func currentThreadName() -> String {
+    #if os(Linux)
+    let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+    return name.trimmingCharacters(in: .newlines)
+    #else
+    return Thread.current.name ?? ""
+    #endif
+}
