@@ -1,0 +1,196 @@
+import Synchronization
+
+extension Cache {
+    /// The value for `key`, or nil if it is absent or expired. Counts a hit or a miss and records the use for
+    /// the eviction policy. Never waits for a write to finish its bookkeeping (see the type's Concurrency notes).
+    /// - Complexity: O(1).
+    @inlinable
+    public func value(forKey key: Key) -> Value? {
+        let hash = key.hashValue
+        let index = hash & stripeMask
+        let stripe = stripes[index]
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        stripe.mutex.lock()
+        guard let entry = stripe.table[key] else {
+            stripe.misses += 1
+            stripe.mutex.unlock()
+            return nil
+        }
+        if entry.expiresAt <= time {
+            stripe.misses += 1
+            stripe.mutex.unlock()
+            removeExpired(entry, at: time)
+            return nil
+        }
+        let value = entry.value
+        stripe.hits += 1
+        if policyMutex.tryLock() {
+            // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this stripe's
+            // buffered reads, then this one, in order.
+            var changes = Changes()
+            applyBufferedReads(of: stripe, &changes.released)
+            policy.recordAccess(entry)
+            stripe.mutex.unlock()
+            if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads(&changes) }
+            policyMutex.unlock()
+            withExtendedLifetime(changes) {}  // released entries go after the locks
+        } else {
+            let wasEmpty = stripe.reads.isEmpty
+            let buffered = stripe.buffer(entry)
+            stripe.mutex.unlock()
+            if wasEmpty && buffered { pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed) }
+        }
+        return value
+    }
+
+    /// Whether `key` has a live entry; does not count as a use, a hit or a miss. - Complexity: O(1).
+    @inlinable
+    public func contains(_ key: Key) -> Bool { peek(key) != nil }
+
+    /// The value for `key` if live, without counting or recording a use.
+    @inlinable
+    func peek(_ key: Key) -> Value? {
+        let stripe = stripes[key.hashValue & stripeMask]
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        stripe.mutex.lock()
+        defer { stripe.mutex.unlock() }
+        guard let entry = stripe.table[key], entry.expiresAt > time else { return nil }
+        return entry.value
+    }
+
+    /// Stores `value` for `key`, replacing (and notifying) any previous value, then evicts until the limits hold.
+    ///
+    /// - Parameters:
+    ///   - cost: the entry's cost; by default the cache's `cost` function of the value, or 0.
+    ///   - timeToLive: how long the entry stays; by default the cache's `timeToLive`.
+    ///   - isDiscardable: whether the entry goes first under memory pressure.
+    /// - Returns: whether the entry is in the cache when this returns. False when it costs more than the cost
+    ///   limit, or when the frequency-aware policy turned the new key away (the replaced value, if any, is gone
+    ///   either way, and the new value is notified as `.evicted`).
+    /// - Complexity: O(1) amortized, plus O(log n) with a time-to-live.
+    @discardableResult
+    @inlinable
+    public func setValue(
+        _ value: Value, forKey key: Key, cost: Int? = nil, timeToLive: Duration? = nil, isDiscardable: Bool = false
+    ) -> Bool {
+        let cost = cost ?? costOf?(value) ?? 0
+        precondition(cost >= 0, "Cache \"\(name)\": cost of an entry must be ≥ 0 (got \(cost) for \(key))")
+        let lifetime = timeToLive ?? self.timeToLive
+        precondition(lifetime.map { $0 > .zero } ?? true, "Cache \"\(name)\": timeToLive must be > 0")
+        if lifetime != nil && !mayExpire.load(ordering: .relaxed) { mayExpire.store(true, ordering: .relaxed) }
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        let expiresAt = lifetime.map { time.addingReportingOverflow(Cache.nanoseconds($0)).partialValue } ?? .max
+        let hash = key.hashValue
+        let stripe = stripes[hash & stripeMask]
+        var changes = Changes()
+        policyMutex.lock()
+        drainBufferedReads(&changes)
+        removeDue(at: time, &changes)
+        stripe.mutex.lock()
+        let stored: Bool
+        if let entry = stripe.table[key] {
+            changes.record(entry, .replaced)
+            entry.value = value
+            entry.expiresAt = expiresAt
+            entry.isDiscardable = isDiscardable
+            stripe.mutex.unlock()
+            policy.changeCost(of: entry, to: cost)
+            reschedule(entry)
+            if policy.fits(cost: cost) {
+                policy.recordAccess(entry)
+                evictOverflow(candidates: 0, &changes)
+            } else {
+                unlink(entry, .evicted, &changes)
+            }
+            stored = entry.segment != .none
+        } else if !policy.fits(cost: cost) {
+            stripe.mutex.unlock()
+            changes.removals.append(CacheRemoval(key: key, value: value, cost: cost, reason: .evicted))
+            stored = false
+        } else {
+            let entry = Entry(
+                key: key, hash: hash, value: value, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
+            stripe.table[key] = entry
+            stripe.mutex.unlock()
+            let candidates = policy.insert(entry)
+            if expiresAt != .max { policy.expiry.insert(entry) }
+            evictOverflow(candidates: candidates, &changes)
+            stored = entry.segment != .none
+        }
+        finish(&changes)
+        policyMutex.unlock()
+        deliver(changes)
+        return stored
+    }
+
+    /// Removes the entry for `key` and returns its value (nil if absent or expired; an expired entry is removed
+    /// as `.expired`). - Complexity: O(1), plus O(log n) with a time-to-live.
+    @discardableResult
+    @inlinable
+    public func removeValue(forKey key: Key) -> Value? {
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        let stripe = stripes[key.hashValue & stripeMask]
+        var changes = Changes()
+        policyMutex.lock()
+        drainBufferedReads(&changes)
+        stripe.mutex.lock()
+        let entry = stripe.table.removeValue(forKey: key)
+        stripe.mutex.unlock()
+        var result: Value?
+        if let entry {
+            policy.remove(entry)
+            let live = entry.expiresAt > time
+            if live { result = entry.value }
+            changes.record(entry, live ? .removed : .expired)
+        }
+        finish(&changes)
+        policyMutex.unlock()
+        deliver(changes)
+        return result
+    }
+
+    /// Removes every entry (notified as `.removed`). - Complexity: O(n).
+    public func removeAll() { purge(.removed) }
+
+    /// Removes every expired entry now (they are otherwise removed when read or at the next write).
+    /// - Complexity: O(expired × log n).
+    public func removeExpired() {
+        var changes = Changes()
+        policyMutex.lock()
+        removeDue(at: now(), &changes)
+        finish(&changes)
+        policyMutex.unlock()
+        deliver(changes)
+    }
+
+    /// Shrinks to `fraction` of the current count and cost (rounded down), dropping discardable entries first,
+    /// then the coldest: probation, window, protected, each least recently used first. Notified as `.pressure`.
+    /// - Complexity: O(n).
+    public func trim(toFraction fraction: Double) {
+        precondition((0...1).contains(fraction), "Cache \"\(name)\": trim fraction must be in 0...1")
+        var changes = Changes()
+        policyMutex.lock()
+        drainBufferedReads(&changes)
+        let targetCount = Int(Double(policy.count) * fraction)
+        let targetCost = Int(Double(policy.totalCost) * fraction)
+        func satisfied() -> Bool { policy.count <= targetCount && policy.totalCost <= targetCost }
+        let entries = policy.entriesColdestFirst()
+        for entry in entries where entry.isDiscardable && !satisfied() { unlink(entry, .pressure, &changes) }
+        for entry in entries where entry.segment != .none && !satisfied() { unlink(entry, .pressure, &changes) }
+        finish(&changes)
+        policyMutex.unlock()
+        deliver(changes)
+    }
+
+    /// Removes every entry with `reason`. - Complexity: O(n).
+    @usableFromInline
+    func purge(_ reason: CacheRemovalReason) {
+        var changes = Changes()
+        policyMutex.lock()
+        drainBufferedReads(&changes)
+        for entry in policy.entriesColdestFirst() { unlink(entry, reason, &changes) }
+        finish(&changes)
+        policyMutex.unlock()
+        deliver(changes)
+    }
+}

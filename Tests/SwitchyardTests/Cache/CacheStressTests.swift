@@ -1,0 +1,55 @@
+@testable import Switchyard
+import SwitchyardTesting
+import Testing
+
+/// Threads hammer one cache with random operations; checks the invariants that must hold whatever the
+/// interleaving. Run under Thread Sanitizer by `.ci/run`: this is the test behind the cache's unchecked-Sendable
+/// invariants (stripes, policy lock, entries, `RawMutex`).
+@Suite("Cache: concurrency stress")
+struct CacheStressTests {
+    @Test("random operations from several threads keep the limits and never return another key's value",
+          arguments: [CachePolicy.frequencyAware, .leastRecentlyUsed])
+    func randomOperations(policy: CachePolicy) async {
+        var seeds = SeededRandomNumberGenerator.forTest("CacheStressTests.randomOperations \(policy)")
+        let removedCount = SharedCounter()
+        let cache = Cache<Int, Int>(
+            countLimit: 64, costLimit: 500, policy: policy, timeToLive: nil, memoryPressure: nil
+        ) { removal in
+            // Runs outside the locks: reading back must not deadlock.
+            _ = removal.value
+            removedCount.add()
+        }
+        let threads = 4
+        let operations = 20_000
+        let violations = SharedCounter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                var random = SeededRandomNumberGenerator(seed: seeds.next())
+                group.addTask {
+                    for step in 0..<operations {
+                        let key = Int(random.next() % 200)
+                        switch random.next() % 20 {
+                        case 0..<12:
+                            if let value = cache.value(forKey: key), value % 1_000 != key { violations.add() }
+                        case 12..<18:
+                            cache.setValue(step * 1_000 + key, forKey: key, cost: Int(random.next() % 20))
+                        case 18:
+                            if let value = cache.removeValue(forKey: key), value % 1_000 != key { violations.add() }
+                        default:
+                            if step % 1_000 == 0 { cache.trim(toFraction: 0.5) } else { _ = cache.statistics }
+                        }
+                        if cache.count > 64 || cache.totalCost > 500 { violations.add() }
+                    }
+                }
+            }
+        }
+        #expect(violations.value == 0)
+        #expect(cache.count <= 64 && cache.totalCost <= 500)
+        // Every entry is either still resident or was notified: count = sets admitted - removals.
+        let statistics = cache.statistics
+        let removals = statistics.removals.values.reduce(0, +)
+        #expect(Int(removals) == removedCount.value)
+        cache.removeAll()
+        #expect(cache.count == 0 && cache.totalCost == 0)
+    }
+}
