@@ -43,6 +43,30 @@ final class Report {
         if json { print(jsonLine(measurement)) } else { print(tableLine(measurement)) }
     }
 
+    /// Records a row of named values that are not timings (hit rates): in JSON, one object with `suite`, `name`,
+    /// each value under its own key, and the goal if any; in the table, the values in order.
+    func recordValues(
+        suite: String, name: String, values: [(key: String, value: Double)], goal: (text: String, met: Bool)?
+    ) {
+        if let goal, !goal.met { missedGoals.append("\(suite)/\(name): \(goal.text)") }
+        if json {
+            var object: [String: Any] = ["suite": suite, "name": name]
+            for (key, value) in values { object[key] = rounded(value, places: 4) }
+            if let goal {
+                object["goal"] = goal.text
+                object["goal_met"] = goal.met
+            }
+            let data = try! JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            var line = pad(name, 52)
+            for (key, value) in values { line += String(format: "  %@ %.3f", key, value) }
+            if let goal { line += "  [goal \(goal.text): \(goal.met ? "met" : "MISSED")]" }
+            print(line)
+        }
+    }
+
     func note(_ text: String) {
         if !json { print("   " + text) }
     }
@@ -85,7 +109,8 @@ final class Report {
             object["min_ns_per_op"] = rounded(range.minimum)
             object["max_ns_per_op"] = rounded(range.maximum)
         }
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try! JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 

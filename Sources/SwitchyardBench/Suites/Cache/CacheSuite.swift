@@ -1,0 +1,123 @@
+import Foundation
+import Switchyard
+
+/// `cache`: `Cache` against corelibs `NSCache`, a `Mutex<Dictionary>` with no eviction and a plain LRU, on
+/// get/set mixes (one and two threads) and on hit rates over synthetic traces.
+///
+/// Goals (issue: cache): get/set mixes ≤ 2× the `Mutex<Dictionary>` and ≥ 5× faster than `NSCache`; hit rates
+/// never below LRU, and ≥ 5 points above it on the skewed (Zipf) and scan traces.
+struct CacheSuite: BenchmarkSuite {
+    let name = "cache"
+    let summary = "get/set mixes and hit rates vs NSCache, Mutex<Dictionary>, plain LRU"
+
+    /// Entries every bounded cache holds in the throughput cases.
+    private let capacity = 10_000
+
+    func run(runner: Runner, report: Report) {
+        for threads in [1, 2] {
+            for readPercent in [90, 50] { mix(threads: threads, readPercent: readPercent, runner, report) }
+        }
+        hitRates(runner: runner, report: report)
+    }
+
+    // MARK: Get/set mixes
+
+    private func ours(_ policy: CachePolicy = .frequencyAware) -> CacheAdapter {
+        CacheAdapter(Cache(name: "bench", countLimit: capacity, policy: policy, memoryPressure: nil))
+    }
+
+    private func mix(threads: Int, readPercent: Int, _ runner: Runner, _ report: Report) {
+        let operations = 1_000_000
+        // Zipf(0.9) over 10× the capacity: a working set that mostly fits, with a long tail of misses.
+        let keys = CacheTraces.zipf(length: operations, keys: 10 * capacity, exponent: 0.9)
+        let label = "mix \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
+        func measure(_ make: () -> any BenchCache) -> Sample {
+            let cache = make()
+            for key in keys.prefix(capacity * 2) { cache.set(key, key) }  // warm
+            return runner.nanosecondsPerOperation(operations: operations / threads, threads: threads) { thread, n in
+                let offset = thread * (keys.count / max(threads, 1))
+                for index in 0..<n {
+                    let key = keys[(offset + index) % keys.count]
+                    if (index % 100) < readPercent {
+                        if cache.get(key) == nil { cache.set(key, key) }
+                    } else {
+                        cache.set(key, index)
+                    }
+                }
+            }
+        }
+        let dictionary = measure { MutexDictionaryCache() }
+        let lru = measure { PlainLRUCache(capacity: capacity) }
+        let nscache = measure { FoundationCache(capacity: capacity) }
+        let frequencyAware = measure { ours() }
+        let leastRecentlyUsed = measure { ours(.leastRecentlyUsed) }
+        record(report, "\(label)/Mutex<Dictionary>", dictionary, threads: threads)
+        record(report, "\(label)/plain LRU", lru, threads: threads)
+        record(report, "\(label)/NSCache", nscache, threads: threads)
+        for (variant, sample) in [("Cache", frequencyAware), ("Cache (LRU mode)", leastRecentlyUsed)] {
+            record(
+                report, "\(label)/\(variant)", sample, threads: threads, anchor: ("Mutex<Dictionary>", dictionary),
+                goal: "ratio <= 2", met: sample.median <= 2 * dictionary.median)
+            record(
+                report, "\(label)/\(variant) vs NSCache", sample, threads: threads, anchor: ("NSCache", nscache),
+                goal: "ratio <= 0.2", met: sample.median * 5 <= nscache.median)
+        }
+    }
+
+    private func record(
+        _ report: Report, _ name: String, _ sample: Sample, threads: Int, anchor: (String, Sample)? = nil,
+        goal: String? = nil, met: Bool? = nil
+    ) {
+        var measurement = Measurement(
+            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
+            range: (sample.minimum, sample.maximum), threads: threads)
+        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
+        if let goal, let met { measurement.goal = (goal, met) }
+        report.record(measurement)
+    }
+
+    // MARK: Hit rates
+
+    private func hitRates(runner: Runner, report: Report) {
+        let length = Int(Double(1_000_000) * runner.scale)
+        let keys = 100_000
+        let size = 1_000
+        let traces: [(name: String, skewed: Bool, keys: [Int])] = [
+            ("zipf-0.7", true, CacheTraces.zipf(length: length, keys: keys, exponent: 0.7)),
+            ("zipf-0.9", true, CacheTraces.zipf(length: length, keys: keys, exponent: 0.9)),
+            ("zipf-1.1", true, CacheTraces.zipf(length: length, keys: keys, exponent: 1.1)),
+            ("loop", true, CacheTraces.loop(length: length, span: size * 3 / 2)),
+            ("zipf-with-scans", true,
+             CacheTraces.zipfWithScans(length: length, keys: keys, period: 20_000, scanLength: 5_000)),
+            ("shifting", false, CacheTraces.shifting(length: length, keys: keys)),
+        ]
+        for trace in traces {
+            let ours = hitRate(of: trace.keys, in: CacheAdapter(Cache(name: "bench", countLimit: size, memoryPressure: nil)))
+            let lru = hitRate(of: trace.keys, in: PlainLRUCache(capacity: size))
+            let nscache = hitRate(of: trace.keys, in: FoundationCache(capacity: size))
+            let goal = trace.skewed ? "ours >= lru + 0.05" : "ours >= lru"
+            let met = trace.skewed ? ours >= lru + 0.05 : ours >= lru
+            report.recordValues(
+                suite: name, name: "hitrate/\(trace.name)",
+                values: [("ours", ours), ("lru", lru), ("nscache", nscache)], goal: (goal, met))
+        }
+        report.note("hit rates: \(length) accesses, cache of \(size) entries, \(keys) distinct keys (Zipf)")
+    }
+
+    /// Replays `trace` as get, then set on a miss; returns hits / accesses.
+    private func hitRate(of trace: [Int], in cache: some BenchCache) -> Double {
+        var hits = 0
+        for key in trace {
+            if cache.get(key) != nil { hits += 1 } else { cache.set(key, key) }
+        }
+        return Double(hits) / Double(trace.count)
+    }
+}
+
+/// `Cache<Int, Int>` driven through the suite's operations.
+struct CacheAdapter: BenchCache {
+    let cache: Cache<Int, Int>
+    init(_ cache: Cache<Int, Int>) { self.cache = cache }
+    func get(_ key: Int) -> Int? { cache.value(forKey: key) }
+    func set(_ key: Int, _ value: Int) { cache.setValue(value, forKey: key) }
+}
