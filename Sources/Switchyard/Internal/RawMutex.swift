@@ -7,14 +7,14 @@ import Darwin
 #endif
 
 /// A bare pthread mutex with `lock`, `tryLock` and `unlock`, for hot paths that lock and unlock in different
-/// scopes or try a lock without waiting (the cache's stripes and policy lock).
+/// scopes or try a lock without waiting: the work engine's lock and the cache's stripe and policy locks.
 ///
 /// A pthread mutex rather than `Synchronization.Mutex`: ThreadSanitizer intercepts it (see ``PlatformLock``).
 /// On Linux it is adaptive: it spins briefly before sleeping, as the critical sections it guards are short.
 ///
 /// Unchecked-Sendable invariant: `mutex` is heap-allocated (it never moves), initialised in `init` and destroyed
 /// in `deinit`, and only touched through `pthread_mutex_*`. Exercised under Thread Sanitizer by
-/// `CacheStressTests`.
+/// `CacheStressTests` and `WorkQueueStressTests`.
 @usableFromInline
 final class RawMutex: @unchecked Sendable {
     @usableFromInline
