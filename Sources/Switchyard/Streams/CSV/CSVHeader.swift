@@ -1,0 +1,25 @@
+/// The field names from a CSV file's first record, with O(1) lookup by name.
+///
+/// When a name occurs twice, lookups find the first; `names` keeps them all, in order.
+public struct CSVHeader: Sendable, Hashable, RandomAccessCollection, CustomStringConvertible {
+    /// The names, in file order.
+    public let names: [String]
+    private let indices_: [String: Int]
+
+    /// A header with these names.
+    public init(_ names: [String]) {
+        self.names = names
+        var indices: [String: Int] = [:]
+        for (index, name) in names.enumerated() where indices[name] == nil { indices[name] = index }
+        indices_ = indices
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { names.count }
+    public subscript(position: Int) -> String { names[position] }
+
+    /// The 0-based position of the first field called `name`, or nil. O(1) expected.
+    public func index(of name: String) -> Int? { indices_[name] }
+
+    public var description: String { names.joined(separator: ",") }
+}

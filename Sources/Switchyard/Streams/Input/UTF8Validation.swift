@@ -1,0 +1,51 @@
+/// UTF-8 validation that reports where the first bad byte is (the standard library only says whether).
+enum UTF8Validation {
+    /// Whether every byte is ASCII; 8 bytes per step. O(count).
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            if base.load(fromByteOffset: index, as: UInt8.self) >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The offset of the first byte that starts an invalid sequence (overlong forms, surrogates, code points past
+    /// U+10FFFF and truncated sequences included), or nil if all of `bytes` is valid UTF-8. O(count).
+    static func firstInvalidOffset(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            let second = bytes[index + 1]
+            guard second >= lower && second <= upper else { return index }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return index }
+            index += length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Splits the bytes in a ``ByteWindow`` into lines; the synchronous and asynchronous readers only feed it.
+///
+/// Newlines are found with `memchr` (vectorized in glibc and Apple's libc: 16–32 bytes per step), and bytes already
+/// searched are never searched again when a line spans reads, so splitting is O(input) whatever the chunk size.
+struct LineFramer {
+    enum Step {
+        /// A line (without its line ending), valid until the next call.
+        case line(UnsafeRawBufferPointer, isTerminated: Bool)
+        /// Every complete line in the window has been returned: read more (or call `inputDidEnd()`).
+        case needInput
+        /// The input is exhausted and every line has been returned.
+        case end
+    }
+
+    private(set) var window: ByteWindow
+    let maximumLineLength: Int
+    let input: String
+    private var byteOrderMarkPending: Bool
+    private(set) var inputEnded = false
+    /// Lines returned so far; the last one returned has this number.
+    private(set) var lineNumber = 0
+    private(set) var terminatedLines = 0
+    private(set) var bytesRead = 0
+    /// Bytes after `window.start` already known to hold no newline.
+    private var searched = 0
+
+    init(options: LineOptions, input: String) {
+        window = ByteWindow(chunkSize: options.chunkSize, maximumCapacity: options.maximumLineLength + 2)
+        maximumLineLength = options.maximumLineLength
+        byteOrderMarkPending = options.stripsByteOrderMark
+        self.input = input
+    }
+
+    func deallocate() { window.deallocate() }
+
+    var summary: LineSummary {
+        LineSummary(lines: lineNumber, terminatedLines: terminatedLines, bytes: bytesRead,
+                    peakBufferBytes: window.peakCapacity)
+    }
+
+    /// The next line, or what the framer needs. Throws ``StreamError/Kind/lineTooLong(limit:)`` as soon as the
+    /// buffered part of a line proves it too long. O(bytes searched).
+    @inline(__always)
+    mutating func next() throws -> Step {
+        if byteOrderMarkPending, try !skipByteOrderMark() { return .needInput }
+        let start = window.start
+        let available = window.end - start
+        let first = UnsafeRawPointer(window.base + start)
+        if available > searched, let found = memchr(first + searched, 0x0A, available - searched) {
+            let length = first.distance(to: UnsafeRawPointer(found))
+            var content = length
+            if content > 0 && first.load(fromByteOffset: content - 1, as: UInt8.self) == 0x0D { content -= 1 }
+            lineNumber += 1
+            guard content <= maximumLineLength else {
+                throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber)
+            }
+            terminatedLines += 1
+            window.start = start + length + 1
+            searched = 0
+            return .line(UnsafeRawBufferPointer(start: first, count: content), isTerminated: true)
+        }
+        searched = available
+        if available > maximumLineLength + 1
+            || (available == maximumLineLength + 1 && first.load(fromByteOffset: available - 1, as: UInt8.self) != 0x0D)
+        {
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
+        }
+        guard inputEnded else { return .needInput }
+        guard available > 0 else { return .end }
+        lineNumber += 1
+        window.start = window.end
+        searched = 0
+        return .line(UnsafeRawBufferPointer(start: first, count: available), isTerminated: false)
+    }
+
+    /// Where the next read goes. Never nil in practice: `next()` throws before a line can fill the window.
+    mutating func spaceForRead() throws -> UnsafeMutableRawBufferPointer {
+        guard let space = window.spaceForRead() else {
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
+        }
+        return space
+    }
+
+    /// Records a read of `count` bytes into the space from `spaceForRead()`; 0 means the input ended.
+    mutating func didRead(_ count: Int) {
+        if count == 0 {
+            inputEnded = true
+        } else {
+            window.didRead(count)
+            bytesRead += count
+        }
+    }
+
+    /// Drops `EF BB BF` at the very start; false while fewer than 3 bytes are buffered and more may come.
+    private mutating func skipByteOrderMark() throws -> Bool {
+        let available = window.unconsumed
+        guard available >= 3 || inputEnded else { return false }
+        byteOrderMarkPending = false
+        if available >= 3 {
+            let bytes = UnsafeRawPointer(window.base + window.start)
+            if bytes.load(as: UInt8.self) == 0xEF && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
+                && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+            {
+                window.start += 3
+            }
+        }
+        return true
+    }
+}

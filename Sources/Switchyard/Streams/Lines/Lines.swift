@@ -1,0 +1,131 @@
+/// The lines of a file, descriptor or byte sequence, read in fixed memory, in two tiers.
+///
+/// ```swift
+/// let lines = Lines(.file("/var/log/huge.log"))
+/// try lines.forEachLine { line in                      // zero-copy: `line` borrows the read buffer
+///     if line.starts(with: "ERROR".utf8) { errors += 1 }
+/// }
+/// for try await line in lines { print(line) }          // one validated String per line
+/// ```
+///
+/// - Line endings: `\n` and `\r\n` end a line and are not part of it; a final line without `\n` is delivered too
+///   (with `isTerminated == false`); a UTF-8 byte order mark at the start is dropped (configurable).
+/// - Memory: one buffer of ``LineOptions/chunkSize`` bytes, grown (doubling) only while a line longer than a chunk
+///   is buffered, never beyond ``LineOptions/maximumLineLength``; independent of the input's size.
+/// - Where it runs: the synchronous ``forEachLine(_:)-(_)`` blocks the calling thread on reads (use it on a
+///   ``BlockingExecutor`` thread or in a command-line tool). The asynchronous forms read on ``BlockingExecutor/shared``
+///   one chunk at a time and scan in the calling task; the cooperative pool is never blocked.
+/// - Cancellation: checked before every read; a cancelled task stops with `CancellationError` within one chunk.
+/// - Errors: ``StreamError`` naming the input and, for content errors, the line.
+public struct Lines: AsyncSequence, Sendable {
+    public typealias Element = String
+
+    /// Where the bytes come from.
+    public let input: ByteInput
+    /// How lines are split.
+    public let options: LineOptions
+
+    /// Lines of `input`; nothing is read until iteration starts.
+    public init(_ input: ByteInput, options: LineOptions = LineOptions()) {
+        self.input = input
+        self.options = options
+    }
+
+    /// Calls `body` with every line, in order, each borrowed from the read buffer (zero-copy), reading with blocking
+    /// calls on the calling thread. Stops at the first error `body` throws and rethrows it.
+    ///
+    /// - Returns: what was read (lines, bytes, the buffer's peak size).
+    /// - Throws: ``StreamError`` (opening, reading, too-long lines; ``StreamError/Kind/requiresAsynchronousReading``
+    ///   for a sequence input), `CancellationError` when the current task is cancelled, or `body`'s error.
+    @discardableResult
+    public func forEachLine(_ body: (LineView) throws -> Void) throws -> LineSummary {
+        let file = try input.openForBlockingReads()
+        var framer = LineFramer(options: options, input: input.name)
+        defer { framer.deallocate() }
+        let context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
+        while true {
+            if try Lines.deliverBuffered(&framer, context, body) {
+                return withExtendedLifetime(context) { framer.summary }
+            }
+            if Task.isCancelled { throw CancellationError() }
+            framer.didRead(try file.read(into: try framer.spaceForRead()))
+        }
+    }
+
+    /// As the synchronous ``forEachLine(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this task
+    /// is suspended; `body` runs on the caller's executor (an actor's included), zero-copy, between reads.
+    @discardableResult
+    public nonisolated(nonsending) func forEachLine(_ body: (LineView) throws -> Void) async throws -> LineSummary {
+        var reader = AsyncByteReader(input)
+        var framer = LineFramer(options: options, input: input.name)
+        defer { framer.deallocate() }
+        let context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
+        while true {
+            if try Lines.deliverBuffered(&framer, context, body) {
+                return withExtendedLifetime(context) { framer.summary }
+            }
+            framer.didRead(try await reader.read(into: try framer.spaceForRead()))
+        }
+    }
+
+    /// Delivers every complete buffered line; true when the input is finished.
+    private static func deliverBuffered(
+        _ framer: inout LineFramer, _ context: LineContext, _ body: (LineView) throws -> Void
+    ) throws -> Bool {
+        while true {
+            switch try framer.next() {
+            case .line(let bytes, let isTerminated):
+                try body(LineView(bytes: bytes, number: framer.lineNumber, isTerminated: isTerminated, context: context))
+            case .needInput:
+                return false
+            case .end:
+                return true
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(state: LineIteratorState(input: input, options: options))
+    }
+
+    /// Yields one `String` per line, UTF-8 validated (see ``LineOptions/invalidUTF8``). Reads run on
+    /// ``BlockingExecutor/shared``, one chunk per hop; each `next()` that finds a line buffered does not suspend.
+    public struct Iterator: AsyncIteratorProtocol {
+        let state: LineIteratorState
+
+        /// The next line, or nil after the last one.
+        /// - Throws: ``StreamError``, or `CancellationError` when the task is cancelled before a read.
+        public mutating func next() async throws -> String? {
+            try await state.next()
+        }
+    }
+}
+
+/// The iterator's reader and buffer: a class, so the buffer is freed when the last iterator copy goes.
+final class LineIteratorState {
+    private var framer: LineFramer
+    private var reader: AsyncByteReader
+    private let context: LineContext
+
+    init(input: ByteInput, options: LineOptions) {
+        framer = LineFramer(options: options, input: input.name)
+        reader = AsyncByteReader(input)
+        context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
+    }
+
+    deinit { framer.deallocate() }
+
+    func next() async throws -> String? {
+        while true {
+            switch try framer.next() {
+            case .line(let bytes, _):
+                return try context.string(from: bytes, line: framer.lineNumber)
+            case .end:
+                return nil
+            case .needInput:
+                let space = try framer.spaceForRead()
+                framer.didRead(try await reader.read(into: space))
+            }
+        }
+    }
+}
