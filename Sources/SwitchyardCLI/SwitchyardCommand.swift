@@ -1,14 +1,15 @@
 import ArgumentParser
 
 /// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
-/// for real; later issues add `import`, `thumbnails`, `watch` and `push`.
+/// for real (`demo`), plus the stream tools `lines` and `csv`; later issues add `import`, `thumbnails`, `watch` and
+/// `push`.
 @main
 struct SwitchyardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard",
         abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
         version: SwitchyardVersion.current,
-        subcommands: [DemoCommand.self])
+        subcommands: [DemoCommand.self, LinesCommand.self, CSVCommand.self])
 }
 
 /// The tool's version, printed by `switchyard --version`.

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `switchyard lines` and `switchyard csv`, run as child processes on generated files.
+@Suite("switchyard lines and csv", .timeLimit(.minutes(1)))
+struct StreamCommandsTests {
+    /// Files with every line-ending case, written to a fresh folder.
+    private static func lineFiles() throws -> (directory: URL, paths: [String]) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchyard-lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var state: UInt64 = 42
+        let random = (0..<300_000).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Array("abc \r\n\n".utf8)[Int(state >> 61) % 7]
+        }
+        let contents: [(String, [UInt8])] = [
+            ("empty.txt", []), ("newline.txt", [0x0A]), ("lf.txt", Array("a\nbb\nccc\n".utf8)),
+            ("crlf.txt", Array("a\r\nbb\r\n".utf8)), ("unterminated.txt", Array("a\nlast".utf8)),
+            ("bom.txt", [0xEF, 0xBB, 0xBF] + Array("x\ny\n".utf8)), ("blank.txt", Array("\n\n\n\n".utf8)),
+            ("lone-cr.txt", Array("a\rb\rc".utf8)), ("binary.txt", (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            ("random.txt", random),
+            ("long-lines.txt", Array((String(repeating: "x", count: 300_000) + "\n" + String(repeating: "y", count: 70_000)).utf8)),
+        ]
+        var paths: [String] = []
+        for (name, bytes) in contents {
+            let path = directory.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        return (directory, paths)
+    }
+
+    @Test("switchyard lines agrees with wc -l on every test file, in both tiers and at small chunk sizes")
+    func linesAgreesWithWc() async throws {
+        let (directory, paths) = try Self.lineFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wc = try await SwitchyardProcess.run(["-l"] + paths, executable: URL(fileURLWithPath: "/usr/bin/wc"))
+        #expect(wc.status == 0)
+        let expected = Self.counts(wc.standardOutput)
+        #expect(expected.count == paths.count + 1)
+        for arguments in [[], ["--strings", "--chunk-size", "7"], ["--chunk-size", "1"]] {
+            // binary.txt is not UTF-8: the String tier rejects it, so compare it in the byte tier only.
+            let files = arguments.contains("--strings") ? paths.filter { !$0.hasSuffix("binary.txt") } : paths
+            let ours = try await SwitchyardProcess.run(["lines"] + arguments + files)
+            #expect(ours.status == 0, "\(arguments): \(ours.standardError)")
+            let counts = Self.counts(ours.standardOutput)
+            for path in files { #expect(counts[path] == expected[path], "\(path) \(arguments)") }
+        }
+    }
+
+    @Test("switchyard lines reports an unreadable file, counts the rest, and exits 1")
+    func linesMissingFile() async throws {
+        let (directory, paths) = try Self.lineFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try await SwitchyardProcess.run(["lines", "/nonexistent/file.txt", paths[2]])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("/nonexistent/file.txt: cannot open: No such file or directory"))
+        #expect(Self.counts(output.standardOutput)[paths[2]] == 3)
+    }
+
+    @Test("switchyard csv prints records, fields per record and every malformed record with its line")
+    func csvValidator() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchyard-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("stops.txt").path
+        let bad = directory.appendingPathComponent("trips.txt").path
+        try Data("stop_id,stop_name\n1,\"A, B\"\n2,\"C\"\"D\"\r\n".utf8).write(to: URL(fileURLWithPath: good))
+        try Data("trip_id,route_id\nT1,R1\nT2\nT3,\"x\"y\nT4,R4".utf8).write(to: URL(fileURLWithPath: bad))
+        let output = try await SwitchyardProcess.run(["csv", good, bad])
+        #expect(output.status == 1)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "\(good): 2 records, 2 fields per record (stop_id, stop_name), 0 malformed",
+            "  malformed: \(bad):3: 1 fields, expected 2",
+            "  malformed: \(bad):4:7: field 2 (route_id): text after the closing quote",
+            "\(bad): 2 records, 2 fields per record (trip_id, route_id), 2 malformed",
+        ])
+        let clean = try await SwitchyardProcess.run(["csv", good])
+        #expect(clean.status == 0)
+    }
+
+    /// `count name` rows (as `wc -l` and `switchyard lines` print them) by name.
+    private static func counts(_ output: String) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard parts.count == 2, let count = Int(parts[0]) else { continue }
+            result[String(parts[1]).trimmingCharacters(in: .whitespaces)] = count
+        }
+        return result
+    }
+}
