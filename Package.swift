@@ -20,6 +20,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .target(
@@ -39,6 +42,8 @@ let package = Package(
             dependencies: [
                 "Switchyard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"]),

@@ -38,7 +38,12 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         if let probe = ProcessInfo.processInfo.environment["SWITCHYARD_BENCH_PROBE"] {
-            EngineSuite.probe(probe)  // a child process of the engine suite's memory case
+            // A child process of a suite's memory case.
+            if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {
+                StreamsSuite.probe(kind: String(probe[..<colon]), path: String(probe[probe.index(after: colon)...]))
+            } else {
+                EngineSuite.probe(probe)
+            }
             return
         }
         #if DEBUG

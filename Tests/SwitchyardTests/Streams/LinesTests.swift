@@ -230,3 +230,23 @@ struct LinesTests {
         #expect(summary.peakBufferBytes == 16 * 1024)
     }
 }
+
+@Suite("Lines: isolation")
+struct LinesIsolationTests {
+    @MainActor
+    @Test("iterating on the main actor stays on it between reads; bodies may touch main-actor state")
+    func mainActorIteration() async throws {
+        let file = try TemporaryFile(String(repeating: "x\n", count: 10_000))
+        defer { file.remove() }
+        var count = 0
+        for try await _ in Lines(file.input, options: LineOptions(chunkSize: 512)) {
+            MainActor.assertIsolated()
+            count += 1
+        }
+        try await Lines(file.input, options: LineOptions(chunkSize: 512)).forEachLine { _ in
+            MainActor.assertIsolated()
+            count += 1
+        }
+        #expect(count == 20_000)
+    }
+}

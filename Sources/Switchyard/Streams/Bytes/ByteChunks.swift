@@ -70,13 +70,20 @@ public struct ByteChunks: AsyncSequence, Sendable {
         Iterator(state: ChunkIteratorState(input: input, chunkSize: chunkSize))
     }
 
-    /// Yields each chunk as a new `[UInt8]`; reads run on ``BlockingExecutor/shared``.
+    /// Yields each chunk as a new `[UInt8]`; reads run on ``BlockingExecutor/shared``; between reads the iterator
+    /// stays on the caller's executor.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Failure = any Error
         let state: ChunkIteratorState
 
         /// The next chunk, or nil at the end. Throws ``StreamError`` or `CancellationError`.
-        public mutating func next() async throws -> [UInt8]? {
+        public nonisolated(nonsending) mutating func next() async throws -> [UInt8]? {
             try await state.next()
+        }
+
+        /// As ``next()``; what `for try await` calls.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> [UInt8]? {
+            try await next()
         }
     }
 
@@ -117,7 +124,7 @@ final class ChunkIteratorState {
 
     deinit { buffer.deallocate() }
 
-    func next() async throws -> [UInt8]? {
+    nonisolated(nonsending) func next() async throws -> [UInt8]? {
         let count = try await ByteChunks.fill(buffer, reader: &reader)
         return count == 0 ? nil : Array(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }

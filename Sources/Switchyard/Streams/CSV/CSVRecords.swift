@@ -81,13 +81,24 @@ public struct CSVRecords: AsyncSequence, Sendable {
         Iterator(state: CSVIteratorState(input: input, options: options))
     }
 
-    /// Yields each record as an owned ``CSVRecord``; reads run on ``BlockingExecutor/shared``, one chunk per hop.
+    /// Yields each record as an owned ``CSVRecord``; reads run on ``BlockingExecutor/shared``, one chunk per hop; a
+    /// `next` that finds its record buffered does not suspend, and the iterator stays on the caller's executor.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Failure = any Error
         let state: CSVIteratorState
 
         /// The next record, or nil after the last one. Throws ``StreamError`` or `CancellationError`.
-        public mutating func next() async throws -> CSVRecord? {
-            try await state.next()
+        public nonisolated(nonsending) mutating func next() async throws -> CSVRecord? {
+            while true {
+                if let record = try state.nextBuffered() { return record }
+                if state.finished { return nil }
+                try await state.refill()
+            }
+        }
+
+        /// As ``next()``; what `for try await` calls.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> CSVRecord? {
+            try await next()
         }
     }
 }
@@ -96,6 +107,7 @@ public struct CSVRecords: AsyncSequence, Sendable {
 final class CSVIteratorState {
     private var framer: CSVFramer
     private var reader: AsyncByteReader
+    private(set) var finished = false
 
     init(input: ByteInput, options: CSVOptions) {
         framer = CSVFramer(options: options, input: input.name)
@@ -104,17 +116,22 @@ final class CSVIteratorState {
 
     deinit { framer.deallocate() }
 
-    func next() async throws -> CSVRecord? {
-        while true {
-            switch try framer.next() {
-            case .record(let fields, let line):
-                return CSVRecord(framer.view(fields: fields, line: line))
-            case .end:
-                return nil
-            case .needInput:
-                let space = try framer.spaceForRead()
-                framer.didRead(try await reader.read(into: space))
-            }
+    /// The next buffered record, or nil if a read is needed or the input is finished (`finished`).
+    func nextBuffered() throws -> CSVRecord? {
+        switch try framer.next() {
+        case .record(let fields, let line):
+            return CSVRecord(framer.view(fields: fields, line: line))
+        case .end:
+            finished = true
+            return nil
+        case .needInput:
+            return nil
         }
+    }
+
+    /// Reads the next chunk (on the blocking executor).
+    nonisolated(nonsending) func refill() async throws {
+        let space = try framer.spaceForRead()
+        framer.didRead(try await reader.read(into: space))
     }
 }

@@ -1,19 +1,33 @@
 /// UTF-8 validation that reports where the first bad byte is (the standard library only says whether).
 enum UTF8Validation {
-    /// Whether every byte is ASCII; 8 bytes per step. O(count).
+    /// Whether every byte is ASCII: 32 bytes per step, then one overlapping 8-byte load for the tail. O(count).
+    @inline(__always)
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        var index = 0
         let count = bytes.count
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard count >= 8 else {
+            var index = 0
+            while index < count {
+                if base.load(fromByteOffset: index, as: UInt8.self) >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+        var index = 0
+        while index + 32 <= count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+            if word & high != 0 { return false }
+            index += 32
+        }
         while index + 8 <= count {
-            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & high != 0 { return false }
             index += 8
         }
-        while index < count {
-            if base.load(fromByteOffset: index, as: UInt8.self) >= 0x80 { return false }
-            index += 1
-        }
-        return true
+        return base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & high == 0
     }
 
     /// The offset of the first byte that starts an invalid sequence (overlong forms, surrogates, code points past

@@ -10,14 +10,17 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     public let number: Int
     /// False only for a final line that has no `\n` after it (`wc -l` does not count that one).
     public let isTerminated: Bool
-    // Unowned: the context outlives every view (both live only inside one read); copying a view costs no refcounting.
-    unowned(unsafe) let context: LineContext
+    // Unmanaged: the context outlives every view (both live only inside one read), and neither making nor copying
+    // a view touches its reference count; it is only dereferenced to report an error.
+    let context: Unmanaged<LineContext>
+    let repairsUTF8: Bool
 
-    init(bytes: UnsafeRawBufferPointer, number: Int, isTerminated: Bool, context: LineContext) {
+    init(bytes: UnsafeRawBufferPointer, number: Int, isTerminated: Bool, context: Unmanaged<LineContext>, repairsUTF8: Bool) {
         self.bytes = bytes
         self.number = number
         self.isTerminated = isTerminated
         self.context = context
+        self.repairsUTF8 = repairsUTF8
     }
 
     public var startIndex: Int { 0 }
@@ -30,7 +33,10 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     /// - Throws: ``StreamError/Kind/invalidUTF8`` with the line and the column of the first invalid byte, unless
     ///   the reader's ``LineOptions/invalidUTF8`` is ``LineOptions/InvalidUTF8/repair``.
     public func string() throws -> String {
-        try context.string(from: bytes, line: number)
+        if let offset = LineContext.invalidOffset(in: bytes, repairing: repairsUTF8) {
+            throw StreamError(.invalidUTF8, input: context.takeUnretainedValue().input, line: number, column: offset + 1)
+        }
+        return String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
     }
 
     /// The line decoded leniently (invalid UTF-8 repaired), for printing.
@@ -51,10 +57,18 @@ final class LineContext {
     }
 
     func string(from bytes: UnsafeRawBufferPointer, line: Int) throws -> String {
-        let units = bytes.bindMemory(to: UInt8.self)
-        if repairsUTF8 { return String(decoding: units, as: UTF8.self) }
-        if let text = String(validating: units, as: UTF8.self) { return text }
-        let column = (UTF8Validation.firstInvalidOffset(in: bytes) ?? 0) + 1
-        throw StreamError(.invalidUTF8, input: input, line: line, column: column)
+        if let offset = LineContext.invalidOffset(in: bytes, repairing: repairsUTF8) {
+            throw StreamError(.invalidUTF8, input: input, line: line, column: offset + 1)
+        }
+        return String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+
+    /// The offset of the first invalid UTF-8 byte, or nil if the line is valid or is to be repaired anyway.
+    /// `String(decoding:)` on a buffer pointer is the standard library's fast path (one copy, vectorized checks)
+    /// but repairs rather than rejects, so lines with non-ASCII bytes are validated here first.
+    @inline(__always)
+    static func invalidOffset(in bytes: UnsafeRawBufferPointer, repairing: Bool) -> Int? {
+        guard !repairing && !UTF8Validation.isASCII(bytes) else { return nil }
+        return UTF8Validation.firstInvalidOffset(in: bytes)
     }
 }

@@ -75,7 +75,8 @@ public struct Lines: AsyncSequence, Sendable {
         while true {
             switch try framer.next() {
             case .line(let bytes, let isTerminated):
-                try body(LineView(bytes: bytes, number: framer.lineNumber, isTerminated: isTerminated, context: context))
+                try body(LineView(bytes: bytes, number: framer.lineNumber, isTerminated: isTerminated,
+                                  context: Unmanaged.passUnretained(context), repairsUTF8: context.repairsUTF8))
             case .needInput:
                 return false
             case .end:
@@ -89,14 +90,25 @@ public struct Lines: AsyncSequence, Sendable {
     }
 
     /// Yields one `String` per line, UTF-8 validated (see ``LineOptions/invalidUTF8``). Reads run on
-    /// ``BlockingExecutor/shared``, one chunk per hop; each `next()` that finds a line buffered does not suspend.
+    /// ``BlockingExecutor/shared``, one chunk per hop; a `next` that finds its line buffered does not suspend, and
+    /// the iterator stays on the caller's executor (an actor's included) between reads.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Failure = any Error
         let state: LineIteratorState
 
         /// The next line, or nil after the last one.
         /// - Throws: ``StreamError``, or `CancellationError` when the task is cancelled before a read.
-        public mutating func next() async throws -> String? {
-            try await state.next()
+        public nonisolated(nonsending) mutating func next() async throws -> String? {
+            while true {
+                if let line = try state.nextBuffered() { return line }
+                if state.finished { return nil }
+                try await state.refill()
+            }
+        }
+
+        /// As ``next()``; what `for try await` calls.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
+            try await next()
         }
     }
 }
@@ -106,6 +118,7 @@ final class LineIteratorState {
     private var framer: LineFramer
     private var reader: AsyncByteReader
     private let context: LineContext
+    private(set) var finished = false
 
     init(input: ByteInput, options: LineOptions) {
         framer = LineFramer(options: options, input: input.name)
@@ -115,17 +128,23 @@ final class LineIteratorState {
 
     deinit { framer.deallocate() }
 
-    func next() async throws -> String? {
-        while true {
-            switch try framer.next() {
-            case .line(let bytes, _):
-                return try context.string(from: bytes, line: framer.lineNumber)
-            case .end:
-                return nil
-            case .needInput:
-                let space = try framer.spaceForRead()
-                framer.didRead(try await reader.read(into: space))
-            }
+    /// The next buffered line as a `String`, or nil if a read is needed or the input is finished (`finished`).
+    @inline(__always)
+    func nextBuffered() throws -> String? {
+        switch try framer.next() {
+        case .line(let bytes, _):
+            return try context.string(from: bytes, line: framer.lineNumber)
+        case .end:
+            finished = true
+            return nil
+        case .needInput:
+            return nil
         }
+    }
+
+    /// Reads the next chunk (on the blocking executor).
+    nonisolated(nonsending) func refill() async throws {
+        let space = try framer.spaceForRead()
+        framer.didRead(try await reader.read(into: space))
     }
 }
