@@ -3,7 +3,8 @@
 ///
 /// `description` reads like a compiler diagnostic, e.g.
 /// `stop_times.txt:1042:17: field 3 (departure_time): text after the closing quote`, so a failure can be printed as is.
-/// Lines and columns are 1-based; a column counts bytes from the start of its physical line.
+/// Lines and columns are 1-based; a column counts bytes from the start of its physical line (on line 1, after a
+/// stripped byte order mark).
 public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Hashable, Sendable {
@@ -11,9 +12,10 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case openFailed(errno: Int32, message: String)
         /// Reading failed after the input was opened.
         case readFailed(errno: Int32, message: String)
-        /// A line is longer than the configured limit (bytes, line ending excluded); nothing past the limit was buffered.
+        /// A line is longer than the configured limit (bytes, line ending excluded); the buffer did not grow past it.
         case lineTooLong(limit: Int)
-        /// A CSV record is longer than the configured limit (bytes); nothing past the limit was buffered.
+        /// A CSV record is longer than the configured limit (bytes, final line ending excluded); the buffer did not
+        /// grow past it.
         case recordTooLong(limit: Int)
         /// The bytes are not valid UTF-8; `column` points at the first invalid byte when known.
         case invalidUTF8

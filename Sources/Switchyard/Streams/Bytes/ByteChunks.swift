@@ -6,8 +6,9 @@
 /// for try await chunk in chunks { try await upload(chunk) }    // asynchronous, each chunk a [UInt8] you may keep
 /// ```
 ///
-/// - Chunks: every chunk but the last has `chunkSize` bytes when the input is a regular file; pipes, sockets and
-///   sequences may deliver shorter chunks (never empty ones). Order is the input's order.
+/// - Chunks: every chunk but the last has exactly `chunkSize` bytes, whatever the input (reads from a pipe or
+///   socket are repeated until the chunk is full or the input ends, so a chunk waits for its bytes); the last
+///   chunk is never empty. Order is the input's order.
 /// - Memory: ``forEachChunk(_:)-(_)`` (both forms) reuses one `chunkSize` buffer for the whole input. The
 ///   `AsyncSequence` form yields each chunk as a new `[UInt8]` (the caller may keep it), reading into one reused
 ///   buffer.
@@ -78,7 +79,9 @@ public struct ByteChunks: AsyncSequence, Sendable {
 
         /// The next chunk, or nil at the end. Throws ``StreamError`` or `CancellationError`.
         public nonisolated(nonsending) mutating func next() async throws -> [UInt8]? {
-            try await state.next()
+            state.enter("ByteChunks.Iterator")
+            defer { state.leave() }
+            return try await state.next()
         }
 
         /// As ``next()``; what `for try await` calls.
@@ -116,6 +119,17 @@ public struct ByteChunks: AsyncSequence, Sendable {
 final class ChunkIteratorState {
     private var reader: AsyncByteReader
     private let buffer: UnsafeMutableRawBufferPointer
+
+    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
+    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
+    private var inUse = false
+
+    func enter(_ type: StaticString) {
+        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
+        inUse = true
+    }
+
+    func leave() { inUse = false }
 
     init(input: ByteInput, chunkSize: Int) {
         reader = AsyncByteReader(input)

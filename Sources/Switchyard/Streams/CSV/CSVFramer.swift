@@ -24,7 +24,8 @@ struct CSVFramer {
     }
 
     private enum Scan {
-        case record(fields: Int, next: Int, lines: Int)
+        /// `contentEnd` is where the line ending starts (or the end of the input); `next` is after it.
+        case record(fields: Int, contentEnd: Int, next: Int, lines: Int)
         case blank(next: Int)
         case malformed(StreamError.Kind, at: Int, field: Int)
         case needInput
@@ -45,6 +46,11 @@ struct CSVFramer {
     private(set) var bytesRead = 0
     private(set) var inputEnded = false
     private var byteOrderMarkPending: Bool
+    /// After a scan ran out of bytes: the window size worth scanning again at, unless a line ending arrives first.
+    /// Rescanning a long record only when the window has doubled (or may hold its end) keeps the total rescanning
+    /// linear in the record's length, however small the reads.
+    private var rescanAt: Int?
+    private var lineEndingArrived = false
     private let delimiter: UInt8
     private let quote = UInt8(ascii: "\"")
     /// Bytes above this are never special in an unquoted field.
@@ -54,7 +60,7 @@ struct CSVFramer {
     init(options: CSVOptions, input: String) {
         self.options = options
         self.input = input
-        window = ByteWindow(chunkSize: options.chunkSize, maximumCapacity: options.maximumRecordLength + 1)
+        window = ByteWindow(chunkSize: options.chunkSize, maximumCapacity: options.maximumRecordLength + 3)
         slots = .allocate(capacity: slotCapacity)
         byteOrderMarkPending = options.stripsByteOrderMark
         delimiter = options.delimiter
@@ -83,16 +89,19 @@ struct CSVFramer {
     mutating func next() throws -> Step {
         while true {
             if byteOrderMarkPending {
-                guard window.unconsumed >= 3 || inputEnded else { return .needInput }
+                guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
                 byteOrderMarkPending = false
-                skipByteOrderMark()
             }
+            if let rescanAt, !inputEnded, !lineEndingArrived, window.unconsumed < rescanAt { return .needInput }
+            rescanAt = nil
             let recordStart = window.start
             switch scan() {
             case .needInput:
-                if window.unconsumed > options.maximumRecordLength {
+                // Up to two `\r` of a line ending may wait for their `\n`.
+                if window.unconsumed > options.maximumRecordLength + 2 {
                     throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
                 }
+                awaitMore()
                 return .needInput
             case .end:
                 if options.hasHeader && header == nil {
@@ -103,13 +112,23 @@ struct CSVFramer {
                 window.start = next
                 line += 1
             case .malformed(let kind, let position, let field):
-                guard let next = lineEnd(after: position) else { return .needInput }
-                try reject(kind, at: position, field: field, recordStart: recordStart, next: next)
-            case .record(let fields, let next, let lines):
+                let error = malformed(kind, at: position, field: field, recordStart: recordStart)
+                if stopsAtMalformed { throw error }
+                guard let (contentEnd, next) = resynchronize(after: position) else {
+                    awaitMore()
+                    return .needInput
+                }
+                skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
+            case .record(let fields, let contentEnd, let next, let lines):
                 let recordLine = line
-                if options.validatesUTF8, let bad = invalidUTF8(from: recordStart, to: next) {
-                    try reject(.invalidUTF8, at: bad, field: field(containing: bad, fields: fields) + 1,
-                               recordStart: recordStart, next: next)
+                guard contentEnd - recordStart <= options.maximumRecordLength else {
+                    throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
+                }
+                if options.validatesUTF8, let bad = invalidUTF8(from: recordStart, to: contentEnd) {
+                    let error = malformed(.invalidUTF8, at: bad, field: field(containing: bad, fields: fields) + 1,
+                                          recordStart: recordStart)
+                    if stopsAtMalformed { throw error }
+                    skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
                     continue
                 }
                 unescape(fields: fields)
@@ -126,7 +145,9 @@ struct CSVFramer {
                     let kind: StreamError.Kind = fields < expected
                         ? .tooFewFields(expected: expected, found: fields)
                         : .tooManyFields(expected: expected, found: fields)
-                    try reject(kind, at: nil, field: nil, recordStart: recordStart, next: next)
+                    let error = malformed(kind, at: nil, field: nil, recordStart: recordStart)
+                    if stopsAtMalformed { throw error }
+                    skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
                     continue
                 }
                 window.start = next
@@ -149,10 +170,23 @@ struct CSVFramer {
     mutating func didRead(_ count: Int) {
         if count == 0 {
             inputEnded = true
-        } else {
-            window.didRead(count)
-            bytesRead += count
+            return
         }
+        if rescanAt != nil && !lineEndingArrived {
+            let new = window.base + window.end
+            lineEndingArrived = memchr(new, 0x0A, count) != nil || memchr(new, 0x0D, count) != nil
+        }
+        window.didRead(count)
+        bytesRead += count
+    }
+
+    private mutating func awaitMore() {
+        rescanAt = Swift.max(1, 2 * window.unconsumed)
+        lineEndingArrived = false
+    }
+
+    private var stopsAtMalformed: Bool {
+        options.malformedRecords == .stop || (options.hasHeader && header == nil)
     }
 
     // MARK: Scanning
@@ -224,40 +258,46 @@ struct CSVFramer {
             }
             store(slot, at: fields)
             fields += 1
-            if index == end { return .record(fields: fields, next: end, lines: lines) }
+            if index == end { return .record(fields: fields, contentEnd: end, next: end, lines: lines) }
             if base.load(fromByteOffset: index, as: UInt8.self) == delimiter {
                 index += 1
                 continue
             }
             guard let next = lineEnding(at: index) else { return .needInput }
-            return .record(fields: fields, next: next, lines: lines)
+            return .record(fields: fields, contentEnd: index, next: next, lines: lines)
         }
     }
 
-    /// The position after the line ending at `index` (`\n`, `\r\n`, `\r\r\n`, or a lone run of `\r`), or nil if
-    /// more input is needed to tell.
+    /// The position after the one line ending at `index`: `\n`, `\r\n`, `\r\r\n`, or a single `\r`; nil if more
+    /// input is needed to tell.
     private func lineEnding(at index: Int) -> Int? {
         let base = UnsafeRawPointer(window.base)
-        var next = index
-        while next < window.end && base.load(fromByteOffset: next, as: UInt8.self) == 0x0D { next += 1 }
-        if next < window.end {
-            return base.load(fromByteOffset: next, as: UInt8.self) == 0x0A ? next + 1 : next
-        }
-        return inputEnded ? next : nil
+        let end = window.end
+        if base.load(fromByteOffset: index, as: UInt8.self) == 0x0A { return index + 1 }
+        guard index + 1 < end else { return inputEnded ? index + 1 : nil }
+        let second = base.load(fromByteOffset: index + 1, as: UInt8.self)
+        if second == 0x0A { return index + 2 }
+        if second != 0x0D { return index + 1 }
+        guard index + 2 < end else { return inputEnded ? index + 1 : nil }
+        return base.load(fromByteOffset: index + 2, as: UInt8.self) == 0x0A ? index + 3 : index + 1
     }
 
-    /// The position after the first `\n` at or after `position` (where a malformed record is skipped to), the end
-    /// of the input if there is none, or nil if more input is needed.
-    private func lineEnd(after position: Int) -> Int? {
+    /// Where a skipped malformed record ends: the first line ending at or after `position` (its start, and the
+    /// position after it), the end of the input if there is none, or nil if more input is needed.
+    private func resynchronize(after position: Int) -> (contentEnd: Int, next: Int)? {
         let base = UnsafeRawPointer(window.base)
-        if let found = memchr(base + position, 0x0A, window.end - position) {
-            return base.distance(to: UnsafeRawPointer(found)) + 1
+        let end = window.end
+        var terminator = end
+        if let found = memchr(base + position, 0x0A, end - position) { terminator = base.distance(to: UnsafeRawPointer(found)) }
+        if let found = memchr(base + position, 0x0D, terminator - position) {
+            terminator = base.distance(to: UnsafeRawPointer(found))
         }
-        return inputEnded ? window.end : nil
+        if terminator == end { return inputEnded ? (end, end) : nil }
+        return lineEnding(at: terminator).map { (terminator, $0) }
     }
 
     private func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (byte == 0x09 && delimiter != 0x09)
+        (byte == 0x20 || byte == 0x09) && byte != delimiter
     }
 
     private func skipBlanks(from start: Int, to end: Int) -> Int {
@@ -320,20 +360,8 @@ struct CSVFramer {
         return result
     }
 
-    private mutating func skipByteOrderMark() {
-        guard window.unconsumed >= 3 else { return }
-        let bytes = UnsafeRawPointer(window.base + window.start)
-        if bytes.load(as: UInt8.self) == 0xEF && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
-            && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
-        {
-            window.start += 3
-        }
-    }
-
-    /// Reports a malformed record (position-less for field-count errors) and skips to `next`, or throws.
-    private mutating func reject(
-        _ kind: StreamError.Kind, at position: Int?, field: Int?, recordStart: Int, next: Int
-    ) throws {
+    /// The error for a malformed record, with line and column when a position is known.
+    private func malformed(_ kind: StreamError.Kind, at position: Int?, field: Int?, recordStart: Int) -> StreamError {
         var error = StreamError(kind, input: input, line: line, field: field)
         if let position {
             let base = UnsafeRawPointer(window.base)
@@ -349,8 +377,12 @@ struct CSVFramer {
             error.column = position - lineStart + 1
         }
         if let field, let header, field - 1 < header.count { error.fieldName = header[field - 1] }
-        if options.hasHeader && header == nil || options.malformedRecords == .stop { throw error }
-        line += 1 + countLineFeeds(from: recordStart, count: Swift.max(0, next - recordStart - 1))
+        return error
+    }
+
+    /// Leaves a malformed record out: counts it, reports it, and moves past its line ending.
+    private mutating func skip(_ error: StreamError, recordStart: Int, contentEnd: Int, next: Int) {
+        line += 1 + countLineFeeds(from: recordStart, count: contentEnd - recordStart)
         window.start = next
         skipped += 1
         options.reportSkippedRecord?(error)

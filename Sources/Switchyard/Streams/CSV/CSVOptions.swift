@@ -37,9 +37,10 @@ public struct CSVOptions: Sendable {
     /// order, on the reading task, before the next record is delivered.
     public var reportSkippedRecord: (@Sendable (StreamError) -> Void)?
     /// The longest record allowed, in bytes with its embedded line endings (default 1 MiB). A longer one throws
-    /// ``StreamError/Kind/recordTooLong(limit:)`` in either policy; the buffer never grows past this.
+    /// ``StreamError/Kind/recordTooLong(limit:)`` in either policy, however the input is split into reads, and
+    /// the buffer never grows past it (plus a line ending). At most 2⁴⁰.
     public var maximumRecordLength: Int
-    /// Bytes asked for by each read (default 64 KiB).
+    /// Bytes asked for by each read (default 64 KiB, at most 2³⁰).
     public var chunkSize: Int
 
     /// Options with the defaults above.
@@ -60,8 +61,8 @@ public struct CSVOptions: Sendable {
         self.malformedRecords = malformedRecords
         self.quotesInUnquotedFields = quotesInUnquotedFields
         self.reportSkippedRecord = reportSkippedRecord
-        self.maximumRecordLength = max(1, maximumRecordLength)
-        self.chunkSize = max(1, chunkSize)
+        self.maximumRecordLength = min(max(1, maximumRecordLength), 1 << 40)
+        self.chunkSize = min(max(1, chunkSize), 1 << 30)
     }
 }
 

@@ -89,6 +89,8 @@ public struct CSVRecords: AsyncSequence, Sendable {
 
         /// The next record, or nil after the last one. Throws ``StreamError`` or `CancellationError`.
         public nonisolated(nonsending) mutating func next() async throws -> CSVRecord? {
+            state.enter("CSVRecords.Iterator")
+            defer { state.leave() }
             while true {
                 if let record = try state.nextBuffered() { return record }
                 if state.finished { return nil }
@@ -108,6 +110,17 @@ final class CSVIteratorState {
     private var framer: CSVFramer
     private var reader: AsyncByteReader
     private(set) var finished = false
+
+    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
+    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
+    private var inUse = false
+
+    func enter(_ type: StaticString) {
+        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
+        inUse = true
+    }
+
+    func leave() { inUse = false }
 
     init(input: ByteInput, options: CSVOptions) {
         framer = CSVFramer(options: options, input: input.name)

@@ -14,7 +14,10 @@ struct AsyncByteReader {
     init(_ input: ByteInput) {
         switch input.source {
         case .sequence(let make): source = .sequence(make())
-        case .path, .descriptor: source = .notOpened(input)
+        // Wrapped at once (no I/O), so a descriptor handed over with `closeWhenDone` is closed even if no read runs.
+        case .descriptor(let descriptor, let closes):
+            source = .file(FileReader(descriptor: descriptor, closesDescriptor: closes, name: input.name))
+        case .path: source = .notOpened(input)
         }
     }
 

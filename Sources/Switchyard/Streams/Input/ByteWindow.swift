@@ -65,6 +65,23 @@ struct ByteWindow {
         return UnsafeMutableRawBufferPointer(start: base + end, count: min(chunkSize, capacity - end))
     }
 
+    /// Drops a UTF-8 byte order mark (`EF BB BF`) at `start`. Returns false while the buffered bytes are a proper
+    /// prefix of one and more may come; decides as soon as a byte differs, so an interactive input that sends
+    /// `y\n` is not kept waiting for a third byte.
+    mutating func dropByteOrderMark(inputEnded: Bool) -> Bool {
+        let mark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
+        let available = Swift.min(3, unconsumed)
+        for offset in 0..<available {
+            let expected = offset == 0 ? mark.0 : offset == 1 ? mark.1 : mark.2
+            if base.load(fromByteOffset: start + offset, as: UInt8.self) != expected { return true }
+        }
+        if available == 3 {
+            start += 3
+            return true
+        }
+        return inputEnded
+    }
+
     /// Records that a read placed `count` bytes at `end`.
     mutating func didRead(_ count: Int) {
         end += count

@@ -51,7 +51,10 @@ struct LineFramer {
     /// buffered part of a line proves it too long. O(bytes searched).
     @inline(__always)
     mutating func next() throws -> Step {
-        if byteOrderMarkPending, try !skipByteOrderMark() { return .needInput }
+        if byteOrderMarkPending {
+            guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
+            byteOrderMarkPending = false
+        }
         let start = window.start
         let available = window.end - start
         let first = UnsafeRawPointer(window.base + start)
@@ -76,6 +79,9 @@ struct LineFramer {
         guard inputEnded else { return .needInput }
         guard available > 0 else { return .end }
         lineNumber += 1
+        guard available <= maximumLineLength else {  // a final `\r` is content here, not part of a line ending
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber)
+        }
         window.start = window.end
         searched = 0
         return .line(UnsafeRawBufferPointer(start: first, count: available), isTerminated: false)
@@ -113,21 +119,5 @@ struct LineFramer {
             window.didRead(count)
             bytesRead += count
         }
-    }
-
-    /// Drops `EF BB BF` at the very start; false while fewer than 3 bytes are buffered and more may come.
-    private mutating func skipByteOrderMark() throws -> Bool {
-        let available = window.unconsumed
-        guard available >= 3 || inputEnded else { return false }
-        byteOrderMarkPending = false
-        if available >= 3 {
-            let bytes = UnsafeRawPointer(window.base + window.start)
-            if bytes.load(as: UInt8.self) == 0xEF && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
-                && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
-            {
-                window.start += 3
-            }
-        }
-        return true
     }
 }

@@ -8,23 +8,25 @@ public struct LineOptions: Sendable, Hashable {
         case repair
     }
 
-    /// Bytes asked for by each read (default 64 KiB). Memory in use is this plus the longest line seen.
+    /// Bytes asked for by each read (default 64 KiB). The buffer holds this much, and grows (doubling) only while
+    /// a longer line is buffered, up to ``maximumLineLength`` plus 2 bytes; it does not shrink during a read.
     public var chunkSize: Int
     /// The longest line allowed, in bytes without its line ending (default 1 MiB). A longer line throws
-    /// ``StreamError/Kind/lineTooLong(limit:)`` with its line number; the buffer never grows past this.
+    /// ``StreamError/Kind/lineTooLong(limit:)`` with its line number, so the buffer never grows past it (plus the
+    /// line ending). At most 2⁴⁰.
     public var maximumLineLength: Int
     /// Whether a UTF-8 byte order mark (`EF BB BF`) at the very start is dropped (default true).
     public var stripsByteOrderMark: Bool
     /// What the `String` tier does with invalid UTF-8 (default ``InvalidUTF8/fail``).
     public var invalidUTF8: InvalidUTF8
 
-    /// Options with the defaults above; arguments below 1 are raised to 1.
+    /// Options with the defaults above; sizes below 1 are raised to 1, and above their maximum lowered to it.
     public init(
         chunkSize: Int = 64 * 1024, maximumLineLength: Int = 1 << 20, stripsByteOrderMark: Bool = true,
         invalidUTF8: InvalidUTF8 = .fail
     ) {
-        self.chunkSize = max(1, chunkSize)
-        self.maximumLineLength = max(1, maximumLineLength)
+        self.chunkSize = min(max(1, chunkSize), 1 << 30)
+        self.maximumLineLength = min(max(1, maximumLineLength), 1 << 40)
         self.stripsByteOrderMark = stripsByteOrderMark
         self.invalidUTF8 = invalidUTF8
     }

@@ -26,7 +26,10 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     public var startIndex: Int { 0 }
     public var endIndex: Int { bytes.count }
     /// The byte at `position`. O(1).
-    public subscript(position: Int) -> UInt8 { bytes[position] }
+    public subscript(position: Int) -> UInt8 {
+        precondition(position >= 0 && position < bytes.count, "LineView: byte \(position) out of range 0..<\(bytes.count)")
+        return bytes[position]
+    }
 
     /// The line as a `String`, UTF-8 validated. O(length).
     ///

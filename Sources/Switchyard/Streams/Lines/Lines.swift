@@ -99,6 +99,8 @@ public struct Lines: AsyncSequence, Sendable {
         /// The next line, or nil after the last one.
         /// - Throws: ``StreamError``, or `CancellationError` when the task is cancelled before a read.
         public nonisolated(nonsending) mutating func next() async throws -> String? {
+            state.enter("Lines.Iterator")
+            defer { state.leave() }
             while true {
                 if let line = try state.nextBuffered() { return line }
                 if state.finished { return nil }
@@ -119,6 +121,17 @@ final class LineIteratorState {
     private var reader: AsyncByteReader
     private let context: LineContext
     private(set) var finished = false
+
+    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
+    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
+    private var inUse = false
+
+    func enter(_ type: StaticString) {
+        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
+        inUse = true
+    }
+
+    func leave() { inUse = false }
 
     init(input: ByteInput, options: LineOptions) {
         framer = LineFramer(options: options, input: input.name)
