@@ -198,7 +198,7 @@ struct StreamsSuite: BenchmarkSuite {
         var measurement = Measurement(suite: self.name, name: name, nanosecondsPerOperation: timing.perItem)
         measurement.range = (timing.minimum * 1e9 / Double(timing.items), timing.maximum * 1e9 / Double(timing.items))
         measurement.anchor = anchor
-        measurement.extra = [("M_items_per_s", timing.perSecond / 1e6)]
+        measurement.extra = [("million_per_s", timing.perSecond / 1e6)]
         if let goal { measurement.goal = (goal, met && timing.correct) }
         if let peak { measurement.peakMemoryBytes = peak }
         if !timing.correct { report.note("\(name): WRONG item count") }
