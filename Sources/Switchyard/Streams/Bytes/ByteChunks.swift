@@ -119,17 +119,7 @@ public struct ByteChunks: AsyncSequence, Sendable {
 final class ChunkIteratorState {
     private var reader: AsyncByteReader
     private let buffer: UnsafeMutableRawBufferPointer
-
-    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
-    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
-    private var inUse = false
-
-    func enter(_ type: StaticString) {
-        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
-        inUse = true
-    }
-
-    func leave() { inUse = false }
+    private var overlap = OverlapCheck()
 
     init(input: ByteInput, chunkSize: Int) {
         reader = AsyncByteReader(input)
@@ -137,6 +127,9 @@ final class ChunkIteratorState {
     }
 
     deinit { buffer.deallocate() }
+
+    func enter(_ type: StaticString) { overlap.enter(type) }
+    func leave() { overlap.leave() }
 
     nonisolated(nonsending) func next() async throws -> [UInt8]? {
         let count = try await ByteChunks.fill(buffer, reader: &reader)

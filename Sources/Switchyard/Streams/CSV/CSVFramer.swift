@@ -13,7 +13,7 @@ import Darwin
 /// the rework). Unquoted fields are scanned a byte at a time with one comparison for ordinary bytes; quoted fields
 /// jump from quote to quote with `memchr`. Field positions go into a reused slot array; a completed record's
 /// doubled quotes are made single in place. O(record length) per record, no allocation per record.
-struct CSVFramer {
+struct CSVFramer: InputFramer {
     enum Step {
         /// A record of `fields` fields (slots `0..<fields`), valid until the next call.
         case record(fields: Int, line: Int)

@@ -52,8 +52,7 @@ public struct CSVRecords: AsyncSequence, Sendable {
             case .end:
                 return framer.summary(header: framer.header)
             case .needInput:
-                if Task.isCancelled { throw CancellationError() }
-                framer.didRead(try file.read(into: try framer.spaceForRead()))
+                try framer.fill(from: file)
             }
         }
     }
@@ -72,29 +71,31 @@ public struct CSVRecords: AsyncSequence, Sendable {
             case .end:
                 return framer.summary(header: framer.header)
             case .needInput:
-                framer.didRead(try await reader.read(into: try framer.spaceForRead()))
+                try await framer.fill(from: &reader)
             }
         }
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(state: CSVIteratorState(input: input, options: options))
+        Iterator(state: FramedIteratorState(framer: CSVFramer(options: options, input: input.name), input: input))
     }
 
     /// Yields each record as an owned ``CSVRecord``; reads run on ``BlockingExecutor/shared``, one chunk per hop; a
     /// `next` that finds its record buffered does not suspend, and the iterator stays on the caller's executor.
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Failure = any Error
-        let state: CSVIteratorState
+        let state: FramedIteratorState<CSVFramer>
 
         /// The next record, or nil after the last one. Throws ``StreamError`` or `CancellationError`.
         public nonisolated(nonsending) mutating func next() async throws -> CSVRecord? {
             state.enter("CSVRecords.Iterator")
             defer { state.leave() }
             while true {
-                if let record = try state.nextBuffered() { return record }
-                if state.finished { return nil }
-                try await state.refill()
+                switch try state.framer.next() {
+                case .record(let fields, let line): return CSVRecord(state.framer.view(fields: fields, line: line))
+                case .end: return nil
+                case .needInput: try await state.refill()
+                }
             }
         }
 
@@ -102,49 +103,5 @@ public struct CSVRecords: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> CSVRecord? {
             try await next()
         }
-    }
-}
-
-/// The iterator's reader and buffer; frees the buffer when the last iterator copy goes.
-final class CSVIteratorState {
-    private var framer: CSVFramer
-    private var reader: AsyncByteReader
-    private(set) var finished = false
-
-    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
-    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
-    private var inUse = false
-
-    func enter(_ type: StaticString) {
-        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
-        inUse = true
-    }
-
-    func leave() { inUse = false }
-
-    init(input: ByteInput, options: CSVOptions) {
-        framer = CSVFramer(options: options, input: input.name)
-        reader = AsyncByteReader(input)
-    }
-
-    deinit { framer.deallocate() }
-
-    /// The next buffered record, or nil if a read is needed or the input is finished (`finished`).
-    func nextBuffered() throws -> CSVRecord? {
-        switch try framer.next() {
-        case .record(let fields, let line):
-            return CSVRecord(framer.view(fields: fields, line: line))
-        case .end:
-            finished = true
-            return nil
-        case .needInput:
-            return nil
-        }
-    }
-
-    /// Reads the next chunk (on the blocking executor).
-    nonisolated(nonsending) func refill() async throws {
-        let space = try framer.spaceForRead()
-        framer.didRead(try await reader.read(into: space))
     }
 }

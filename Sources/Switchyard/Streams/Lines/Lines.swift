@@ -47,8 +47,7 @@ public struct Lines: AsyncSequence, Sendable {
             if try Lines.deliverBuffered(&framer, context, body) {
                 return withExtendedLifetime(context) { framer.summary }
             }
-            if Task.isCancelled { throw CancellationError() }
-            framer.didRead(try file.read(into: try framer.spaceForRead()))
+            try framer.fill(from: file)
         }
     }
 
@@ -64,7 +63,7 @@ public struct Lines: AsyncSequence, Sendable {
             if try Lines.deliverBuffered(&framer, context, body) {
                 return withExtendedLifetime(context) { framer.summary }
             }
-            framer.didRead(try await reader.read(into: try framer.spaceForRead()))
+            try await framer.fill(from: &reader)
         }
     }
 
@@ -86,7 +85,9 @@ public struct Lines: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(state: LineIteratorState(input: input, options: options))
+        Iterator(
+            state: FramedIteratorState(framer: LineFramer(options: options, input: input.name), input: input),
+            context: LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair))
     }
 
     /// Yields one `String` per line, UTF-8 validated (see ``LineOptions/invalidUTF8``). Reads run on
@@ -94,7 +95,8 @@ public struct Lines: AsyncSequence, Sendable {
     /// the iterator stays on the caller's executor (an actor's included) between reads.
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Failure = any Error
-        let state: LineIteratorState
+        let state: FramedIteratorState<LineFramer>
+        let context: LineContext
 
         /// The next line, or nil after the last one.
         /// - Throws: ``StreamError``, or `CancellationError` when the task is cancelled before a read.
@@ -102,9 +104,11 @@ public struct Lines: AsyncSequence, Sendable {
             state.enter("Lines.Iterator")
             defer { state.leave() }
             while true {
-                if let line = try state.nextBuffered() { return line }
-                if state.finished { return nil }
-                try await state.refill()
+                switch try state.framer.next() {
+                case .line(let bytes, _): return try context.string(from: bytes, line: state.framer.lineNumber)
+                case .end: return nil
+                case .needInput: try await state.refill()
+                }
             }
         }
 
@@ -112,52 +116,5 @@ public struct Lines: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
             try await next()
         }
-    }
-}
-
-/// The iterator's reader and buffer: a class, so the buffer is freed when the last iterator copy goes.
-final class LineIteratorState {
-    private var framer: LineFramer
-    private var reader: AsyncByteReader
-    private let context: LineContext
-    private(set) var finished = false
-
-    /// Copies of an iterator share this state; two `next()` calls in flight at once (an actor's re-entrant methods
-    /// each advancing a copy) would read into one buffer twice. That is a programming error and traps.
-    private var inUse = false
-
-    func enter(_ type: StaticString) {
-        precondition(!inUse, "\(type): next() called while another next() on a copy of this iterator is running")
-        inUse = true
-    }
-
-    func leave() { inUse = false }
-
-    init(input: ByteInput, options: LineOptions) {
-        framer = LineFramer(options: options, input: input.name)
-        reader = AsyncByteReader(input)
-        context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
-    }
-
-    deinit { framer.deallocate() }
-
-    /// The next buffered line as a `String`, or nil if a read is needed or the input is finished (`finished`).
-    @inline(__always)
-    func nextBuffered() throws -> String? {
-        switch try framer.next() {
-        case .line(let bytes, _):
-            return try context.string(from: bytes, line: framer.lineNumber)
-        case .end:
-            finished = true
-            return nil
-        case .needInput:
-            return nil
-        }
-    }
-
-    /// Reads the next chunk (on the blocking executor).
-    nonisolated(nonsending) func refill() async throws {
-        let space = try framer.spaceForRead()
-        framer.didRead(try await reader.read(into: space))
     }
 }
