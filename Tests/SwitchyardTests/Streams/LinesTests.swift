@@ -47,6 +47,12 @@ struct LinesTests {
             var asyncLines: [String] = []
             for try await line in Lines(file.input, options: options) { asyncLines.append(line) }
             #expect(asyncLines == expected, "\(name), async, chunk size \(chunkSize)")
+            var substrings: [String] = []
+            let substringSummary = try synchronously {
+                try Lines(file.input, options: options).forEachSubstring { substrings.append(String($0)) }
+            }
+            #expect(substrings == expected, "\(name), substrings, chunk size \(chunkSize)")
+            #expect(substringSummary == summary, "\(name), substrings, chunk size \(chunkSize)")
         }
         let kept = try synchronously {
             try Lines(file.input, options: LineOptions(stripsByteOrderMark: false, invalidUTF8: .repair)).forEachLine { _ in }
@@ -81,6 +87,9 @@ struct LinesTests {
                 var asyncLines: [[UInt8]] = []
                 try await Lines(file.input, options: options).forEachLine { asyncLines.append(Array($0)) }
                 #expect(asyncLines == expected, "round \(round), chunk \(chunkSize) (async)")
+                var substrings: [[UInt8]] = []
+                try await Lines(file.input, options: options).forEachSubstring { substrings.append(Array($0.utf8)) }
+                #expect(substrings == expected, "round \(round), chunk \(chunkSize) (substrings)")
                 var sequenceLines: [String] = []
                 let cut = CutBytes(bytes: bytes, sizes: [chunkSize, 0, 1, chunkSize + 2])
                 for try await line in Lines(.sequence(cut), options: options) { sequenceLines.append(line) }
@@ -107,6 +116,11 @@ struct LinesTests {
             await #expect(throws: StreamError(.lineTooLong(limit: 5), input: file.path, line: 3)) {
                 for try await _ in Lines(file.input, options: options) {}
             }
+            var substrings: [String] = []
+            await #expect(throws: StreamError(.lineTooLong(limit: 5), input: file.path, line: 3)) {
+                try await Lines(file.input, options: options).forEachSubstring { substrings.append(String($0)) }
+            }
+            #expect(substrings.prefix(2) == ["12345", "1234"])
         }
     }
 
@@ -128,6 +142,14 @@ struct LinesTests {
         await #expect(throws: StreamError(.invalidUTF8, input: file.path, line: 2, column: 3)) {
             for try await _ in Lines(file.input) {}
         }
+        await #expect(throws: StreamError(.invalidUTF8, input: file.path, line: 2, column: 3)) {
+            try await Lines(file.input).forEachSubstring { _ in }
+        }
+        var repairedSubstrings: [String] = []
+        try await Lines(file.input, options: LineOptions(invalidUTF8: .repair)).forEachSubstring {
+            repairedSubstrings.append(String($0))
+        }
+        #expect(repairedSubstrings == ["ok", "ab\u{FFFD}(", "last"])
         var repaired: [String] = []
         for try await line in Lines(file.input, options: LineOptions(invalidUTF8: .repair)) { repaired.append(line) }
         #expect(repaired == ["ok", "ab\u{FFFD}(", "last"])

@@ -87,6 +87,54 @@ struct LineFramer: InputFramer {
         return .line(UnsafeRawBufferPointer(start: first, count: available), isTerminated: false)
     }
 
+    enum Block {
+        /// Complete lines, each ending in `\n` except perhaps the input's final line.
+        case lines(UnsafeRawBufferPointer)
+        case needInput
+        case end
+    }
+
+    /// Every complete line buffered, as one block ending just after the last `\n` (or, at the end of the input, the
+    /// final unterminated line), consumed from the window. The caller splits it, checks each line against the
+    /// limit and counts it with `countLine(isTerminated:)`. The partial line after the block is held to the limit
+    /// here, as in `next()`. O(bytes after the last newline).
+    mutating func nextBlock() throws -> Block {
+        if byteOrderMarkPending {
+            guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
+            byteOrderMarkPending = false
+        }
+        let start = window.start
+        let available = window.end - start
+        let first = UnsafeRawPointer(window.base + start)
+        var last = available - 1
+        while last >= searched && first.load(fromByteOffset: last, as: UInt8.self) != 0x0A { last -= 1 }
+        if last >= searched {
+            window.start = start + last + 1
+            searched = 0
+            return .lines(UnsafeRawBufferPointer(start: first, count: last + 1))
+        }
+        searched = available
+        if available > maximumLineLength + 1
+            || (available == maximumLineLength + 1 && first.load(fromByteOffset: available - 1, as: UInt8.self) != 0x0D)
+        {
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
+        }
+        guard inputEnded else { return .needInput }
+        guard available > 0 else { return .end }
+        window.start = window.end
+        searched = 0
+        return .lines(UnsafeRawBufferPointer(start: first, count: available))
+    }
+
+    /// Counts one line delivered from a block; throws if its content is over the limit.
+    mutating func countLine(length: Int, isTerminated: Bool) throws {
+        lineNumber += 1
+        guard length <= maximumLineLength else {
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber)
+        }
+        if isTerminated { terminatedLines += 1 }
+    }
+
     /// The offset of the first `\n` in `base[start..<end]`, or nil.
     @inline(__always)
     static func newline(in base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {

@@ -5,8 +5,13 @@
 /// try lines.forEachLine { line in                      // zero-copy: `line` borrows the read buffer
 ///     if line.starts(with: "ERROR".utf8) { errors += 1 }
 /// }
+/// try lines.forEachSubstring { line in words += line.split(separator: " ").count }  // validated text, cheaply
 /// for try await line in lines { print(line) }          // one validated String per line
 /// ```
+///
+/// - Tiers: ``LineView`` (zero-copy bytes; ``LineView/string()`` makes a `String` of one line), `Substring`s of one
+///   validated `String` per read (``forEachSubstring(_:)-(_)``: no allocation per line), and the `AsyncSequence`
+///   of `String`s.
 ///
 /// - Line endings: `\n` and `\r\n` end a line and are not part of it; a final line without `\n` is delivered too
 ///   (with `isTerminated == false`); a UTF-8 byte order mark at the start is dropped (configurable).
@@ -64,6 +69,92 @@ public struct Lines: AsyncSequence, Sendable {
                 return withExtendedLifetime(context) { framer.summary }
             }
             try await framer.fill(from: &reader)
+        }
+    }
+
+    /// Calls `body` with every line, in order, as a `Substring` of one UTF-8-validated `String` per block of
+    /// complete lines (one allocation and one validation per read, not per line), reading with blocking calls on
+    /// the calling thread. A `Substring` keeps its whole block alive: convert the lines you keep with
+    /// `String(line)` if memory matters.
+    ///
+    /// - Returns: what was read.
+    /// - Throws: as ``forEachLine(_:)-(_)``, and ``StreamError/Kind/invalidUTF8`` with the line and column of the
+    ///   first invalid byte (unless ``LineOptions/invalidUTF8`` is ``LineOptions/InvalidUTF8/repair``).
+    @discardableResult
+    public func forEachSubstring(_ body: (Substring) throws -> Void) throws -> LineSummary {
+        let file = try input.openForBlockingReads()
+        var framer = LineFramer(options: options, input: input.name)
+        defer { framer.deallocate() }
+        while true {
+            switch try framer.nextBlock() {
+            case .lines(let block):
+                try Lines.deliver(block, &framer, options, body)
+            case .needInput:
+                try framer.fill(from: file)
+            case .end:
+                return framer.summary
+            }
+        }
+    }
+
+    /// As the synchronous ``forEachSubstring(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this
+    /// task is suspended; `body` runs on the caller's executor between reads.
+    @discardableResult
+    public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary {
+        var reader = AsyncByteReader(input)
+        var framer = LineFramer(options: options, input: input.name)
+        defer { framer.deallocate() }
+        while true {
+            switch try framer.nextBlock() {
+            case .lines(let block):
+                try Lines.deliver(block, &framer, options, body)
+            case .needInput:
+                try await framer.fill(from: &reader)
+            case .end:
+                return framer.summary
+            }
+        }
+    }
+
+    /// Validates a block of complete lines, makes it one `String`, and hands out its lines as `Substring`s.
+    private static func deliver(
+        _ block: UnsafeRawBufferPointer, _ framer: inout LineFramer, _ options: LineOptions,
+        _ body: (Substring) throws -> Void
+    ) throws {
+        if let offset = LineContext.invalidOffset(in: block, repairing: options.invalidUTF8 == .repair) {
+            var line = framer.lineNumber + 1
+            var lineStart = 0
+            for index in 0..<offset where block[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            throw StreamError(.invalidUTF8, input: framer.input, line: line, column: offset - lineStart + 1)
+        }
+        let text = String(decoding: block.bindMemory(to: UInt8.self), as: UTF8.self)
+        let utf8 = text.utf8
+        func split(_ storage: UnsafeBufferPointer<UInt8>) throws {
+            let base = UnsafeRawPointer(storage.baseAddress!)
+            let count = storage.count
+            var lineStart = 0
+            var position = utf8.startIndex
+            while lineStart < count {
+                let newline = LineFramer.newline(in: base, from: lineStart, to: count)
+                let end = newline ?? count
+                var contentEnd = end
+                if newline != nil && contentEnd > lineStart && base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D {
+                    contentEnd -= 1
+                }
+                try framer.countLine(length: contentEnd - lineStart, isTerminated: newline != nil)
+                let lower = position
+                let upper = utf8.index(lower, offsetBy: contentEnd - lineStart)
+                try body(Substring(utf8[lower..<upper]))
+                position = utf8.index(upper, offsetBy: end + 1 - contentEnd, limitedBy: utf8.endIndex) ?? utf8.endIndex
+                lineStart = end + 1
+            }
+        }
+        if try utf8.withContiguousStorageIfAvailable(split) == nil {
+            var copy = text
+            try copy.withUTF8 { try split($0) }
         }
     }
 
