@@ -5,7 +5,7 @@ import Switchyard
 /// `switchyard lines FILE…`: counts lines like `wc -l`, through Switchyard's line streams.
 ///
 /// Each file is read in fixed memory on `BlockingExecutor.shared` (the zero-copy tier by default, the `String`
-/// tier with `--strings`). The count is `wc -l`'s: lines ending in `\n`; a final line without one is not counted
+/// tier, validated `Substring`s, with `--strings`). The count is `wc -l`'s: lines ending in `\n`; a final line without one is not counted
 /// (`--stats` shows it). A file that cannot be read is reported on standard error and the others are still
 /// counted; the exit status is then 1.
 struct LinesCommand: AsyncParsableCommand {
@@ -16,7 +16,7 @@ struct LinesCommand: AsyncParsableCommand {
     @Argument(help: "The files to count.")
     var files: [String]
 
-    @Flag(help: "Make a UTF-8-validated String of every line (the String tier) instead of borrowing its bytes.")
+    @Flag(help: "Hand out every line as UTF-8-validated text (the String tier, as Substrings) instead of borrowing its bytes.")
     var strings = false
 
     @Option(help: "Bytes per read.")
@@ -41,9 +41,9 @@ struct LinesCommand: AsyncParsableCommand {
             do {
                 let summary = try await BlockingExecutor.shared.run { [strings] in
                     if strings {
-                        var characters = 0
-                        let summary = try lines.forEachLine { characters &+= try $0.string().utf8.count }
-                        _ = characters
+                        var bytes = 0
+                        let summary = try lines.forEachSubstring { bytes &+= $0.utf8.count }
+                        _ = bytes
                         return summary
                     }
                     return try lines.forEachLine { _ in }

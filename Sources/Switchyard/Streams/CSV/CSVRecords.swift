@@ -88,6 +88,11 @@ public struct CSVRecords: AsyncSequence, Sendable {
 
         /// The next record, or nil after the last one. Throws ``StreamError`` or `CancellationError`.
         public nonisolated(nonsending) mutating func next() async throws -> CSVRecord? {
+            try await next(isolation: #isolation)
+        }
+
+        /// As ``next()``; what `for try await` calls. Runs on `actor` (the caller's isolation) between reads.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> CSVRecord? {
             state.enter("CSVRecords.Iterator")
             defer { state.leave() }
             while true {
@@ -97,11 +102,6 @@ public struct CSVRecords: AsyncSequence, Sendable {
                 case .needInput: try await state.refill()
                 }
             }
-        }
-
-        /// As ``next()``; what `for try await` calls.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> CSVRecord? {
-            try await next()
         }
     }
 }

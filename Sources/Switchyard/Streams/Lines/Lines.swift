@@ -147,9 +147,9 @@ public struct Lines: AsyncSequence, Sendable {
                 try framer.countLine(length: contentEnd - lineStart, isTerminated: newline != nil)
                 let lower = position
                 let upper = utf8.index(lower, offsetBy: contentEnd - lineStart)
-                try body(Substring(utf8[lower..<upper]))
-                position = utf8.index(upper, offsetBy: end + 1 - contentEnd, limitedBy: utf8.endIndex) ?? utf8.endIndex
+                try body(text[lower..<upper])
                 lineStart = end + 1
+                if lineStart < count { position = utf8.index(upper, offsetBy: end + 1 - contentEnd) }
             }
         }
         if try utf8.withContiguousStorageIfAvailable(split) == nil {
@@ -192,6 +192,11 @@ public struct Lines: AsyncSequence, Sendable {
         /// The next line, or nil after the last one.
         /// - Throws: ``StreamError``, or `CancellationError` when the task is cancelled before a read.
         public nonisolated(nonsending) mutating func next() async throws -> String? {
+            try await next(isolation: #isolation)
+        }
+
+        /// As ``next()``; what `for try await` calls. Runs on `actor` (the caller's isolation) between reads.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
             state.enter("Lines.Iterator")
             defer { state.leave() }
             while true {
@@ -201,11 +206,6 @@ public struct Lines: AsyncSequence, Sendable {
                 case .needInput: try await state.refill()
                 }
             }
-        }
-
-        /// As ``next()``; what `for try await` calls.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
-            try await next()
         }
     }
 }
