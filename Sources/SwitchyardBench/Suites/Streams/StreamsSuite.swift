@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import Synchronization
 
 /// `streams`: lines and CSV records from large generated files, against `wc -l`, `readLine()`, whole-file
 /// splitting, SwiftCSV and CSV.swift, in the same run.
@@ -281,11 +282,9 @@ struct StreamsSuite: BenchmarkSuite {
     }
 }
 
-/// Carries one result out of a task to the waiting main thread.
-private final class ResultBox: @unchecked Sendable {
-    // Unchecked-Sendable invariant: written once by the task before it signals the semaphore, read once by the
-    // waiting thread after `wait()` returns; the semaphore orders the two.
-    private var stored = 0
-    func set(_ value: Int) { stored = value }
-    var value: Int { stored }
+/// Carries one result out of a task to the waiting main thread (the semaphore orders the store and the load).
+private final class ResultBox: Sendable {
+    private let stored = Atomic<Int>(0)
+    func set(_ value: Int) { stored.store(value, ordering: .releasing) }
+    var value: Int { stored.load(ordering: .acquiring) }
 }
