@@ -51,10 +51,7 @@ struct LineFramer: InputFramer {
     /// buffered part of a line proves it too long. O(bytes searched).
     @inline(__always)
     mutating func next() throws -> Step {
-        if byteOrderMarkPending {
-            guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
-            byteOrderMarkPending = false
-        }
+        guard resolveByteOrderMark() else { return .needInput }
         let start = window.start
         let available = window.end - start
         let first = UnsafeRawPointer(window.base + start)
@@ -71,11 +68,7 @@ struct LineFramer: InputFramer {
             return .line(UnsafeRawBufferPointer(start: first, count: content), isTerminated: true)
         }
         searched = available
-        if available > maximumLineLength + 1
-            || (available == maximumLineLength + 1 && first.load(fromByteOffset: available - 1, as: UInt8.self) != 0x0D)
-        {
-            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
-        }
+        try checkPartialLine(first, available)
         guard inputEnded else { return .needInput }
         guard available > 0 else { return .end }
         lineNumber += 1
@@ -99,10 +92,7 @@ struct LineFramer: InputFramer {
     /// limit and counts it with `countLine(isTerminated:)`. The partial line after the block is held to the limit
     /// here, as in `next()`. O(bytes after the last newline).
     mutating func nextBlock() throws -> Block {
-        if byteOrderMarkPending {
-            guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
-            byteOrderMarkPending = false
-        }
+        guard resolveByteOrderMark() else { return .needInput }
         let start = window.start
         let available = window.end - start
         let first = UnsafeRawPointer(window.base + start)
@@ -114,11 +104,7 @@ struct LineFramer: InputFramer {
             return .lines(UnsafeRawBufferPointer(start: first, count: last + 1))
         }
         searched = available
-        if available > maximumLineLength + 1
-            || (available == maximumLineLength + 1 && first.load(fromByteOffset: available - 1, as: UInt8.self) != 0x0D)
-        {
-            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
-        }
+        try checkPartialLine(first, available)
         guard inputEnded else { return .needInput }
         guard available > 0 else { return .end }
         window.start = window.end
@@ -133,6 +119,25 @@ struct LineFramer: InputFramer {
             throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber)
         }
         if isTerminated { terminatedLines += 1 }
+    }
+
+    /// Drops a byte order mark at the start if one is expected; false while more input is needed to tell.
+    @inline(__always)
+    private mutating func resolveByteOrderMark() -> Bool {
+        guard byteOrderMarkPending else { return true }
+        guard window.dropByteOrderMark(inputEnded: inputEnded) else { return false }
+        byteOrderMarkPending = false
+        return true
+    }
+
+    /// Throws if `available` buffered bytes with no newline among them already prove the next line too long (a
+    /// last `\r` may still be the start of `\r\n`).
+    private func checkPartialLine(_ first: UnsafeRawPointer, _ available: Int) throws {
+        if available > maximumLineLength + 1
+            || (available == maximumLineLength + 1 && first.load(fromByteOffset: available - 1, as: UInt8.self) != 0x0D)
+        {
+            throw StreamError(.lineTooLong(limit: maximumLineLength), input: input, line: lineNumber + 1)
+        }
     }
 
     /// The offset of the first `\n` in `base[start..<end]`, or nil.

@@ -39,6 +39,7 @@ struct StreamFiles {
         defer { try? handle.close() }
         let blocks = max(1, bytes / blockSize)
         for _ in 0..<blocks { try handle.write(contentsOf: block) }
+        try handle.synchronize()  // written back now, not by the kernel's flusher during a measurement
         return (path, blocks * linesPerBlock)
     }
 
@@ -64,6 +65,7 @@ struct StreamFiles {
             }
         }
         try handle.write(contentsOf: Data(text.utf8))
+        try handle.synchronize()  // written back now, not by the kernel's flusher during a measurement
         return path
     }
 }
