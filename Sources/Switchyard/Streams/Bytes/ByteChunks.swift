@@ -9,7 +9,7 @@
 /// - Chunks: every chunk but the last has exactly `chunkSize` bytes, whatever the input (reads from a pipe or
 ///   socket are repeated until the chunk is full or the input ends, so a chunk waits for its bytes); the last
 ///   chunk is never empty. Order is the input's order.
-/// - Memory: ``forEachChunk(_:)-(_)`` (both forms) reuses one `chunkSize` buffer for the whole input. The
+/// - Memory: `forEachChunk(_:)` (both forms) reuses one `chunkSize` buffer for the whole input. The
 ///   `AsyncSequence` form yields each chunk as a new `[UInt8]` (the caller may keep it), reading into one reused
 ///   buffer.
 /// - Where it runs: the synchronous form blocks the calling thread on reads; the asynchronous forms read on
@@ -49,7 +49,7 @@ public struct ByteChunks: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous ``forEachChunk(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this task
+    /// As the synchronous `forEachChunk(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
     /// is suspended; `body` runs on the caller's executor between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachChunk(

@@ -57,7 +57,7 @@ public struct CSVRecords: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous ``forEachRecord(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this
+    /// As the synchronous `forEachRecord(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor, zero-copy, between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachRecord(_ body: (CSVRecordView) throws -> Void) async throws -> CSVSummary {

@@ -10,14 +10,14 @@
 /// ```
 ///
 /// - Tiers: ``LineView`` (zero-copy bytes; ``LineView/string()`` makes a `String` of one line), `Substring`s of one
-///   validated `String` per read (``forEachSubstring(_:)-(_)``: no allocation per line), and the `AsyncSequence`
+///   validated `String` per read (`forEachSubstring(_:)`: no allocation per line), and the `AsyncSequence`
 ///   of `String`s.
 ///
 /// - Line endings: `\n` and `\r\n` end a line and are not part of it; a final line without `\n` is delivered too
 ///   (with `isTerminated == false`); a UTF-8 byte order mark at the start is dropped (configurable).
 /// - Memory: one buffer of ``LineOptions/chunkSize`` bytes, grown (doubling) only while a line longer than a chunk
 ///   is buffered, never beyond ``LineOptions/maximumLineLength``; independent of the input's size.
-/// - Where it runs: the synchronous ``forEachLine(_:)-(_)`` blocks the calling thread on reads (use it on a
+/// - Where it runs: the synchronous `forEachLine(_:)` blocks the calling thread on reads (use it on a
 ///   ``BlockingExecutor`` thread or in a command-line tool). The asynchronous forms read on ``BlockingExecutor/shared``
 ///   one chunk at a time and scan in the calling task; the cooperative pool is never blocked.
 /// - Cancellation: checked before every read; a cancelled task stops with `CancellationError` within one chunk.
@@ -56,7 +56,7 @@ public struct Lines: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous ``forEachLine(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this task
+    /// As the synchronous `forEachLine(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
     /// is suspended; `body` runs on the caller's executor (an actor's included), zero-copy, between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachLine(_ body: (LineView) throws -> Void) async throws -> LineSummary {
@@ -78,7 +78,7 @@ public struct Lines: AsyncSequence, Sendable {
     /// `String(line)` if memory matters.
     ///
     /// - Returns: what was read.
-    /// - Throws: as ``forEachLine(_:)-(_)``, and ``StreamError/Kind/invalidUTF8`` with the line and column of the
+    /// - Throws: as `forEachLine(_:)`, and ``StreamError/Kind/invalidUTF8`` with the line and column of the
     ///   first invalid byte (unless ``LineOptions/invalidUTF8`` is ``LineOptions/InvalidUTF8/repair``).
     @discardableResult
     public func forEachSubstring(_ body: (Substring) throws -> Void) throws -> LineSummary {
@@ -97,7 +97,7 @@ public struct Lines: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous ``forEachSubstring(_:)-(_)``, but each read runs on ``BlockingExecutor/shared`` while this
+    /// As the synchronous `forEachSubstring(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary {
