@@ -212,15 +212,7 @@ struct EngineSuite: BenchmarkSuite {
     }
 
     private static func runProbe(_ kind: String, count: Int) -> Double? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.environment = ["SWITCHYARD_BENCH_PROBE": "\(kind):\(count)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        ChildProcess.probe("\(kind):\(count)")
     }
 
     /// Runs in the child process: prints resident bytes per pending job or per parked task.

@@ -5,32 +5,15 @@ import Foundation
 enum LineAnchors {
     /// `wc -l PATH`, run as a child process; returns its count.
     static func wc(_ path: String) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wc")
-        process.arguments = ["-l", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap { Int($0) }
+        ChildProcess.output("/usr/bin/wc", arguments: ["-l", path])?.split(separator: " ").first.flatMap { Int($0) }
     }
 
     /// `readLine()` until nil in a child process of this executable whose standard input is the file (so the
     /// anchor, like `wc -l`, includes starting a process: a few milliseconds).
     static func readLines(_ path: String) -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.environment = ["SWITCHYARD_BENCH_PROBE": "readline:-"]
         guard let file = FileHandle(forReadingAtPath: path) else { return -1 }
-        process.standardInput = file
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return -1 }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? file.close()
-        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        defer { try? file.close() }
+        return ChildProcess.probe("readline:-", standardInput: file).map { Int($0) } ?? -1
     }
 
     /// Runs in the child: counts `readLine()` results from standard input and prints the count.

@@ -237,15 +237,7 @@ struct StreamsSuite: BenchmarkSuite {
 
     /// Peak resident growth of one streaming pass, measured in a fresh child process of this executable.
     private static func probe(_ kind: String, path: String) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.environment = ["SWITCHYARD_BENCH_PROBE": "\(kind):\(path)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        ChildProcess.probe("\(kind):\(path)").map { Int($0) }
     }
 
     /// Runs in the child: one warm-up pass over a small file (code pages, allocator), then resets the kernel's
