@@ -60,4 +60,7 @@ final class PlatformCondition: @unchecked Sendable {
 
     /// Wakes one sleeping thread, if any. May be called with or without the mutex held.
     func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every sleeping thread. May be called with or without the mutex held.
+    func broadcast() { pthread_cond_broadcast(condition) }
 }

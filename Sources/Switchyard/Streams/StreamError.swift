@@ -73,10 +73,11 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
             if let fieldName { text += " (\(fieldName))" }
             text += ": "
         }
-        return text + message
+        return text + reason
     }
 
-    private var message: String {
+    /// What went wrong, without the input, position and field: `"3 fields, expected 4"`.
+    public var reason: String {
         switch kind {
         case .openFailed(let code, let message): "cannot open: \(message) (errno \(code))"
         case .readFailed(let code, let message): "read failed: \(message) (errno \(code))"

@@ -1,10 +1,10 @@
-/// The asynchronous side of a ``ByteInput``: files are read on ``BlockingExecutor/shared`` (one hop per read, never
+/// The asynchronous side of a ``ByteInput``: files and sources are read on ``BlockingExecutor/shared`` (one hop per read, never
 /// blocking a cooperative thread); sequences are iterated in the calling task.
 ///
 /// Not `Sendable`: one reading task owns it. Each `read` completes before the next starts.
 struct AsyncByteReader {
     private enum Source {
-        case file(FileReader)
+        case blocking(SerializedByteSource)
         case sequence(any AsyncByteIterator)
         case notOpened(ByteInput)
     }
@@ -16,8 +16,9 @@ struct AsyncByteReader {
         case .sequence(let make): source = .sequence(make())
         // Wrapped at once (no I/O), so a descriptor handed over with `closeWhenDone` is closed even if no read runs.
         case .descriptor(let descriptor, let closes):
-            source = .file(FileReader(descriptor: descriptor, closesDescriptor: closes, name: input.name))
-        case .path: source = .notOpened(input)
+            source = .blocking(SerializedByteSource(
+                source: FileReader(descriptor: descriptor, closesDescriptor: closes, name: input.name)))
+        case .path, .source: source = .notOpened(input)
         }
     }
 
@@ -27,12 +28,14 @@ struct AsyncByteReader {
         try Task.checkCancellation()
         switch source {
         case .notOpened(let input):
-            let file = try await BlockingExecutor.shared.run { try input.openForBlockingReads() }
-            source = .file(file)
+            let opened = try await BlockingExecutor.shared.run {
+                SerializedByteSource(source: try input.openForBlockingReads())
+            }
+            source = .blocking(opened)
             return try await read(into: buffer)
-        case .file(let file):
+        case .blocking(let opened):
             let target = BorrowedBuffer(buffer)
-            return try await BlockingExecutor.shared.run { try file.read(into: target.buffer) }
+            return try await BlockingExecutor.shared.run { try opened.source.read(into: target.buffer) }
         case .sequence(let iterator):
             return try await iterator.read(into: buffer)
         }

@@ -1,7 +1,8 @@
-/// Where a stream's bytes come from: a file path, an open file descriptor, or any `AsyncSequence` of byte buffers.
+/// Where a stream's bytes come from: a file path, an open file descriptor, a custom ``ByteSource``, or any
+/// `AsyncSequence` of byte buffers.
 ///
 /// A `ByteInput` is a description; each read of a stream built on it (``ByteChunks``, ``Lines``, ``CSVRecords``)
-/// opens it anew. Files and descriptors can be read synchronously (blocking the calling thread) and asynchronously
+/// opens it anew. Files, descriptors and sources can be read synchronously (blocking the calling thread) and asynchronously
 /// (each read runs on ``BlockingExecutor/shared``, never on the cooperative pool); an `AsyncSequence` input can only
 /// be read asynchronously, and the synchronous readers reject it with ``StreamError/Kind/requiresAsynchronousReading``.
 public struct ByteInput: Sendable, CustomStringConvertible {
@@ -9,6 +10,7 @@ public struct ByteInput: Sendable, CustomStringConvertible {
         case path(String)
         case descriptor(Int32, closes: Bool)
         case sequence(@Sendable () -> any AsyncByteIterator)
+        case source(@Sendable () throws -> any ByteSource)
     }
 
     let source: Source
@@ -37,11 +39,20 @@ public struct ByteInput: Sendable, CustomStringConvertible {
         ByteInput(source: .sequence({ SequenceByteIterator(chunks.makeAsyncIterator()) }), name: name)
     }
 
+    /// A custom pull source (see ``ByteSource``), created by `open` when reading starts — on the reading thread for
+    /// synchronous readers, on ``BlockingExecutor/shared`` for asynchronous ones — and released when reading ends.
+    /// Errors thrown by `open` or by the source's reads are rethrown unchanged.
+    public static func source(name: String, open: @escaping @Sendable () throws -> any ByteSource) -> ByteInput {
+        ByteInput(source: .source(open), name: name)
+    }
+
     public var description: String { name }
 
-    /// Opens a file or descriptor for blocking reads. Throws for a sequence input, or when the file cannot be opened.
-    func openForBlockingReads() throws -> FileReader {
+    /// Opens a file, descriptor or custom source for blocking reads. Throws for a sequence input, or when the input
+    /// cannot be opened.
+    func openForBlockingReads() throws -> any ByteSource {
         switch source {
+        case .source(let open): try open()
         case .path(let path): try FileReader(path: path)
         case .descriptor(let descriptor, let closes): FileReader(descriptor: descriptor, closesDescriptor: closes, name: name)
         case .sequence: throw StreamError(.requiresAsynchronousReading, input: name)

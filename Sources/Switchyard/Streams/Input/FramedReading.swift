@@ -4,7 +4,7 @@
 
 extension InputFramer {
     /// One blocking read on the calling thread; checks the current task for cancellation first.
-    mutating func fill(from file: FileReader) throws {
+    mutating func fill(from file: any ByteSource) throws {
         if Task.isCancelled { throw CancellationError() }
         didRead(try file.read(into: try spaceForRead()))
     }

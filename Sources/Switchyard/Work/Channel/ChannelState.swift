@@ -1,0 +1,225 @@
+import DequeModule
+
+/// The state behind a ``BoundedChannel``: the buffer, the waiting sides, and the one lock that guards them.
+///
+/// Continuations are resumed and dropped elements released after the lock is released (`Effects`), so no user code
+/// and no deinitializer runs under it.
+///
+/// Unchecked-Sendable invariant: every stored `var` is read and written only between `condition.lock()` and
+/// `condition.unlock()` (each method below brackets its whole access). Exercised under Thread Sanitizer by
+/// `BoundedChannelTests` (async and blocking producers and consumers on several threads, randomized).
+final class ChannelState<Element: Sendable>: @unchecked Sendable {
+    enum Waiter<Value> {
+        case async(UInt64, CheckedContinuation<Value, any Error>)
+    }
+
+    private struct WaitingSender {
+        let identifier: UInt64
+        let element: Element
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// What to do once the lock is released.
+    private struct Effects {
+        var resumeSenders: [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] = []
+        var resumeReceivers: [(CheckedContinuation<Element?, any Error>, Result<Element?, any Error>)] = []
+        var dropped: [Element] = []
+
+        func run() {
+            for (continuation, result) in resumeSenders { continuation.resume(with: result) }
+            for (continuation, result) in resumeReceivers { continuation.resume(with: result) }
+        }
+    }
+
+    private static var blockingPollInterval: Duration { .milliseconds(50) }
+
+    private let capacity: Int
+    private let condition = PlatformCondition()
+    private var buffer = Deque<Element>()
+    private var senders = Deque<WaitingSender>()
+    private var receivers = Deque<(identifier: UInt64, continuation: CheckedContinuation<Element?, any Error>)>()
+    private var blockingWaiters = 0
+    private var closed = false
+    private var failure: (any Error)?
+    private var lastIdentifier: UInt64 = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func nextIdentifier() -> UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        lastIdentifier += 1
+        return lastIdentifier
+    }
+
+    func snapshot() -> (count: Int, closed: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (buffer.count, closed)
+    }
+
+    // MARK: Sending
+
+    func send(_ element: sending Element, waiting waiter: Waiter<Void>) {
+        guard case .async(let identifier, let continuation) = waiter else { return }
+        var effects = Effects()
+        condition.lock()
+        if let error = closedError {
+            effects.resumeSenders.append((continuation, .failure(error)))
+        } else if accept(element, &effects) {
+            effects.resumeSenders.append((continuation, .success(())))
+        } else if Task.isCancelled {
+            // Checked under the lock: a cancellation handler that runs later finds this sender registered.
+            effects.resumeSenders.append((continuation, .failure(CancellationError())))
+        } else {
+            senders.append(WaitingSender(identifier: identifier, element: element, continuation: continuation))
+        }
+        condition.unlock()
+        effects.run()
+    }
+
+    func sendBlocking(_ element: sending Element) throws {
+        var effects = Effects()
+        condition.lock()
+        defer {
+            condition.unlock()
+            effects.run()
+        }
+        while true {
+            if let error = closedError { throw error }
+            if accept(element, &effects) { return }
+            if Task.isCancelled { throw CancellationError() }
+            waitBlocking()
+        }
+    }
+
+    func trySend(_ element: sending Element) throws -> Bool {
+        var effects = Effects()
+        condition.lock()
+        defer {
+            condition.unlock()
+            effects.run()
+        }
+        if let error = closedError { throw error }
+        return accept(element, &effects)
+    }
+
+    /// Hands `element` to a waiting receiver or buffers it; false if the buffer is full. Lock held.
+    private func accept(_ element: Element, _ effects: inout Effects) -> Bool {
+        if let receiver = receivers.popFirst() {
+            effects.resumeReceivers.append((receiver.continuation, .success(element)))
+            return true
+        }
+        guard buffer.count < capacity else { return false }
+        buffer.append(element)
+        wakeBlockingWaiters()
+        return true
+    }
+
+    // MARK: Receiving
+
+    func receive(waiting waiter: Waiter<Element?>) {
+        guard case .async(let identifier, let continuation) = waiter else { return }
+        var effects = Effects()
+        condition.lock()
+        if let element = take(&effects) {
+            effects.resumeReceivers.append((continuation, .success(element)))
+        } else if let failure {
+            effects.resumeReceivers.append((continuation, .failure(failure)))
+        } else if closed {
+            effects.resumeReceivers.append((continuation, .success(nil)))
+        } else if Task.isCancelled {
+            effects.resumeReceivers.append((continuation, .failure(CancellationError())))
+        } else {
+            receivers.append((identifier, continuation))
+        }
+        condition.unlock()
+        effects.run()
+    }
+
+    func receiveBlocking() throws -> Element? {
+        var effects = Effects()
+        condition.lock()
+        defer {
+            condition.unlock()
+            effects.run()
+        }
+        while true {
+            if let element = take(&effects) { return element }
+            if let failure { throw failure }
+            if closed { return nil }
+            if Task.isCancelled { throw CancellationError() }
+            waitBlocking()
+        }
+    }
+
+    /// Removes the first buffered element and lets the first waiting sender's element in. Lock held.
+    private func take(_ effects: inout Effects) -> Element? {
+        guard let element = buffer.popFirst() else { return nil }
+        if let sender = senders.popFirst() {
+            buffer.append(sender.element)
+            effects.resumeSenders.append((sender.continuation, .success(())))
+        }
+        wakeBlockingWaiters()
+        return element
+    }
+
+    // MARK: Closing and cancelling
+
+    func close(with error: (any Error)?) {
+        var effects = Effects()
+        condition.lock()
+        if failure == nil, !(closed && error == nil) {
+            closed = true
+            let senderError = error ?? ChannelError.finished
+            while let sender = senders.popFirst() {
+                effects.resumeSenders.append((sender.continuation, .failure(senderError)))
+                effects.dropped.append(sender.element)
+            }
+            while let receiver = receivers.popFirst() {
+                effects.resumeReceivers.append((receiver.continuation, error.map { .failure($0) } ?? .success(nil)))
+            }
+            if let error {
+                failure = error
+                effects.dropped.append(contentsOf: buffer)
+                buffer.removeAll()
+            }
+            wakeBlockingWaiters()
+        }
+        condition.unlock()
+        effects.run()
+    }
+
+    /// Resumes the async waiter `identifier` with `CancellationError`, if it still waits. O(waiters).
+    func cancelWaiter(_ identifier: UInt64) {
+        var effects = Effects()
+        condition.lock()
+        if let index = senders.firstIndex(where: { $0.identifier == identifier }) {
+            let sender = senders.remove(at: index)
+            effects.resumeSenders.append((sender.continuation, .failure(CancellationError())))
+            effects.dropped.append(sender.element)
+        } else if let index = receivers.firstIndex(where: { $0.identifier == identifier }) {
+            let receiver = receivers.remove(at: index)
+            effects.resumeReceivers.append((receiver.continuation, .failure(CancellationError())))
+        }
+        condition.unlock()
+        effects.run()
+    }
+
+    // MARK: Helpers (lock held)
+
+    private var closedError: (any Error)? {
+        if let failure { return failure }
+        return closed ? ChannelError.finished : nil
+    }
+
+    private func waitBlocking() {
+        blockingWaiters += 1
+        _ = condition.wait(timeout: Self.blockingPollInterval)
+        blockingWaiters -= 1
+    }
+
+    private func wakeBlockingWaiters() {
+        if blockingWaiters > 0 { condition.broadcast() }
+    }
+}
