@@ -30,10 +30,17 @@ let package = Package(
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(name: "SwitchyardTesting"),
+        // System C libraries (Debian: libsqlite3-dev, zlib1g-dev; `Scripts/install-system-packages.sh`).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // GTFS transit feeds into SQLite: the `switchyard import` job's library (zip reading, the GTFS model,
+        // the SQLite writer, the import pipeline on the work engine, sample feeds).
+        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSQLite", "CZlib"]),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
                 "Switchyard",
+                "SwitchyardTransit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -41,6 +48,7 @@ let package = Package(
             name: "SwitchyardBench",
             dependencies: [
                 "Switchyard",
+                "SwitchyardTransit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -48,7 +56,8 @@ let package = Package(
         ),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardCLITests", dependencies: ["SwitchyardCLI"]),
+        .testTarget(name: "SwitchyardTransitTests", dependencies: ["SwitchyardTransit", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardCLITests", dependencies: ["SwitchyardCLI", "SwitchyardTransit"]),
     ],
     swiftLanguageModes: [.v6]
 )

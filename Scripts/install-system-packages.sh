@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Switchyard builds and benchmarks with, if they are missing:
+#   libsqlite3-dev  SQLite for `switchyard import` (the CSQLite system library target)
+#   zlib1g-dev      zlib for reading and writing zip archives (the CZlib system library target)
+#   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`
+# Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
+set -euo pipefail
+
+packages=(libsqlite3-dev zlib1g-dev sqlite3)
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if ! command -v apt-get >/dev/null; then
+    echo "error: missing ${missing[*]}, and this is not a Debian-based system: install SQLite 3 and zlib development files" >&2
+    exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"

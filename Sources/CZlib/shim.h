@@ -1,0 +1,2 @@
+// zlib from the system (Debian: zlib1g-dev; installed by Scripts/install-system-packages.sh).
+#include <zlib.h>
