@@ -1,0 +1,116 @@
+import CSQLite
+
+/// The writer side of an import: one SQLite connection, one transaction per ``RowBatch`` — the rows, their
+/// problems, and the file's import record, committed together or not at all.
+///
+/// Owned by the writer job (a blocking job): not thread-safe. WAL journal and `synchronous=NORMAL`, so readers see
+/// each committed batch at once and never block the writer; a process killed at any moment leaves whole batches.
+final class FeedWriter {
+    let database: SQLiteConnection
+    private var file: GTFSFile?
+    private var insert: SQLiteStatement?
+    /// One `INSERT` of `rowsPerStatement` rows: fewer statement executions per row (each costs a cursor open,
+    /// a VDBE run and a halt).
+    private var insertMany: SQLiteStatement?
+    private var rowsPerStatement = 1
+    private let insertProblem: SQLiteStatement
+    private let updateFile: SQLiteStatement
+    /// Rows committed so far by this writer (all files).
+    private(set) var rowsCommitted = 0
+
+    init(database: SQLiteConnection) throws {
+        self.database = database
+        insertProblem = try database.prepare(
+            "INSERT INTO \(ImportRecord.problemsTable) (file, line, field, reason) VALUES (?, ?, ?, ?)")
+        updateFile = try database.prepare("""
+            UPDATE \(ImportRecord.filesTable) SET records = records + ?, imported = imported + ?,
+                skipped = skipped + ?, last_line = ?, state = ? WHERE file = ?
+            """)
+    }
+
+    /// Opens the database for an import: WAL journal, `synchronous=NORMAL`.
+    static func openDatabase(_ path: String) throws -> SQLiteConnection {
+        let database = try SQLiteConnection(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        return database
+    }
+
+    /// Commits `batch` in one transaction.
+    func write(_ batch: RowBatch) throws {
+        try database.transaction {
+            if batch.layout.file != file { try begin(batch.layout) }
+            try insertRows(batch)
+            for problem in batch.problems {
+                try insertProblem.bind(.text(problem.file), at: 1)
+                insertProblem.bind(Int64(problem.line), at: 2)
+                try insertProblem.bind(problem.field.map { .text($0) } ?? .null, at: 3)
+                try insertProblem.bind(.text(problem.reason), at: 4)
+                try insertProblem.step()
+            }
+            updateFile.bind(Int64(batch.records), at: 1)
+            updateFile.bind(Int64(batch.rowCount), at: 2)
+            updateFile.bind(Int64(batch.problems.count), at: 3)
+            updateFile.bind(Int64(batch.lastLine), at: 4)
+            try updateFile.bind(.text(batch.isLast ? "complete" : "loading"), at: 5)
+            try updateFile.bind(.text(batch.layout.file.fileName), at: 6)
+            try updateFile.step()
+        }
+        rowsCommitted += batch.rowCount
+    }
+
+    /// Creates the file's table (or adds extra columns a resumed file's table lacks) and its insert statement.
+    private func begin(_ layout: TableLayout) throws {
+        try database.execute(layout.createTableSQL)
+        let existing = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(layout.file.tableName)])
+        for sql in layout.missingColumnsSQL(existing: Set(existing.compactMap { $0[0].text })) {
+            try database.execute(sql)
+        }
+        try database.run(
+            "UPDATE \(ImportRecord.filesTable) SET ignored_columns = ? WHERE file = ?",
+            [.text(layout.ignoredColumns.joined(separator: ", ")), .text(layout.file.fileName)])
+        insert = try database.prepare(layout.insertSQL(rows: 1))
+        let variableLimit = Int(sqlite3_limit(database.handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        rowsPerStatement = max(1, min(FeedWriter.maximumRowsPerStatement, variableLimit / max(1, layout.columns.count)))
+        insertMany = rowsPerStatement > 1 ? try database.prepare(layout.insertSQL(rows: rowsPerStatement)) : nil
+        file = layout.file
+    }
+
+    static let maximumRowsPerStatement = 32
+
+    private func insertRows(_ batch: RowBatch) throws {
+        guard let insert, batch.rowCount > 0 else { return }
+        let width = batch.layout.columns.count
+        let many = rowsPerStatement
+        try batch.text.withUnsafeBytes { text in
+            let base = text.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+            try batch.cells.withUnsafeBufferPointer { cells in
+                var row = 0
+                while row < batch.rowCount {
+                    let statement: SQLiteStatement
+                    let rows: Int
+                    if let insertMany, batch.rowCount - row >= many {
+                        statement = insertMany
+                        rows = many
+                    } else {
+                        statement = insert
+                        rows = 1
+                    }
+                    var cell = row * width
+                    for parameter in 1...(rows * width) {
+                        let index = Int32(parameter)
+                        switch cells[cell] {
+                        case .null: statement.bindNull(at: index)
+                        case .integer(let value): statement.bind(value, at: index)
+                        case .real(let value): statement.bind(value, at: index)
+                        case .text(let offset, let length):
+                            statement.bindText(base + Int(offset), count: Int(length), at: index)
+                        }
+                        cell += 1
+                    }
+                    try statement.step()
+                    row += rows
+                }
+            }
+        }
+    }
+}

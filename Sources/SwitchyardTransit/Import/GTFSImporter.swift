@@ -1,0 +1,310 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Switchyard
+
+/// Imports a GTFS feed into an SQLite database in the background: the seeds' showcase job, on the work engine.
+///
+/// ```swift
+/// let importer = GTFSImporter(feed: try GTFSFeed.open("vbb.zip"), database: "vbb.sqlite")
+/// Task { for await progress in importer.progressUpdates() { render(progress) } }
+/// let summary = try await importer.run()          // cancel the task to stop at the next batch boundary
+/// ```
+///
+/// ## The pipeline
+/// Jobs on one ``WorkQueue`` (named `import <database>`, visible in its snapshot):
+/// `prepare` (opens the database, creates or checks the import record) → one `read <file>` blocking job per file,
+/// each after the previous one, streaming the file's records out of the zip in fixed memory and converting them
+/// into batches of `batchSize` rows → a ``BoundedChannel`` of `bufferedBatches` batches (back-pressure: the reader
+/// waits while the writer is behind) → one `write` blocking job committing each batch in its own transaction →
+/// `index` → `check`. Reading the next file overlaps writing the previous one's last batches.
+///
+/// ## Guarantees
+/// - **Whole batches**: each batch's rows, its skipped records and the file's import record are committed in one
+///   transaction (WAL journal, `synchronous=NORMAL`). Cancelling, an error, or a killed process leaves whole
+///   batches only; readers (`switchyard status`) see the row counts grow batch by batch, never an error.
+/// - **Cancellation** (cancel the task calling `run`): the reader and writer stop at the next batch boundary, the
+///   import is recorded as `interrupted`, and `run` returns its summary. ``ImportOptions/Mode/resume`` continues
+///   after the last committed record; the tables then hold exactly what an uninterrupted import writes.
+/// - **Nothing is dropped silently**: every record is imported or recorded with its line and reason
+///   (`_switchyard_import_problems`, summarised per file).
+/// - **Memory**: O(`batchSize × (bufferedBatches + 2)`) rows plus SQLite's cache, whatever the feed's size.
+///
+/// Thread-safe: `progress` and `progressUpdates` may be read from anywhere while `run` runs; call `run` once.
+public final class GTFSImporter: Sendable {
+    /// The feed being imported.
+    public let feed: GTFSFeed
+    /// The SQLite database written.
+    public let databasePath: String
+    /// How the import runs.
+    public let options: ImportOptions
+    /// The queue the import's jobs run on (inspect it with `snapshot()` or `print(queue)`).
+    public let queue: WorkQueue
+    private let board = ProgressBoard()
+
+    /// Prepares an import of `feed` into the database at `database` (created if missing).
+    public init(feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions()) {
+        self.feed = feed
+        databasePath = database
+        self.options = options
+        queue = WorkQueue(name: "import \(database)", width: 4)
+    }
+
+    /// The progress now.
+    public var progress: ImportProgress { board.snapshot }
+
+    /// Progress, throttled by the work engine (at most every `interval`, and only when the bytes read moved by
+    /// `minimumChange` of the feed). The stream ends after a last snapshot (phase `finished`) when `run` returns
+    /// or throws; a stream made after that gets the last snapshot only.
+    public func progressUpdates(
+        interval: Duration = .milliseconds(100), minimumChange: Double = 0.001
+    ) -> AsyncStream<ImportProgress> {
+        let updates = queue.progressUpdates(interval: interval, minimumChange: minimumChange)
+        let board = board
+        return AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
+            guard let key = board.observe(continuation) else { return }
+            let forwarding = Task {
+                for await _ in updates { continuation.yield(board.snapshot) }
+            }
+            continuation.onTermination = { _ in
+                forwarding.cancel()
+                board.stopObserving(key)
+            }
+        }
+    }
+
+    /// Runs the import and returns its summary. Returns (rather than throws) when cancelled: the summary's state
+    /// is then `interrupted`.
+    ///
+    /// - Throws: ``ImportError`` for a database that already holds an import (mode `.new`), a resume that does not
+    ///   match, a missing required field, a malformed record with `strict`, a corrupt archive or a database
+    ///   error; the import is then recorded as `failed` (if it got as far as creating its record).
+    public func run() async throws -> ImportSummary {
+        let started = ContinuousClock.now
+        let prepared: [ImportRecord.FileState]
+        do {
+            prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
+        } catch {
+            board.finish()
+            throw unwrap(error)
+        }
+        var outcome: (any Error)?
+        do {
+            try await load(prepared)
+            try await finishLoad()
+        } catch {
+            outcome = error
+        }
+        let state: String
+        if outcome == nil {
+            state = "complete"
+        } else if outcome is CancellationError || Task.isCancelled {
+            state = "interrupted"
+        } else {
+            state = "failed"
+        }
+        queue.cancelAll()
+        defer { board.finish() }
+        let summary = try await detached { [self] in
+            let database = try SQLiteConnection(path: databasePath)
+            if state != "complete" { try ImportRecord.setState(database, state) }
+            return try summarize(database, seconds: seconds(since: started))
+        }
+        if state == "failed", let outcome { throw unwrap(outcome) }
+        return summary
+    }
+
+    // MARK: Steps
+
+    /// Creates or checks the import record; returns every file's committed state.
+    private func prepare() throws -> [ImportRecord.FileState] {
+        if options.mode == .replace {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(databasePath + suffix) }
+        }
+        let database: SQLiteConnection
+        do {
+            database = try FeedWriter.openDatabase(databasePath)
+        } catch let error as SQLiteError {
+            throw ImportError(.database, "\(databasePath): cannot open the database: \(error.message)")
+        }
+        let header = try ImportRecord.header(database)
+        switch options.mode {
+        case .new, .replace:
+            if let header {
+                throw ImportError(.databaseNotEmpty, """
+                    \(databasePath) already holds an import of \(header.feed) (state \(header.state)): use --resume \
+                    to continue it or --replace to start over
+                    """)
+            }
+            let existing = try GTFSFile.allCases.filter { try database.tableExists($0.tableName) }
+            if let table = existing.first {
+                throw ImportError(.databaseNotEmpty, "\(databasePath) already has a table \(table.tableName): use --replace to start over")
+            }
+            try ImportRecord.create(database, feed: feed, batchSize: options.batchSize)
+        case .resume:
+            guard let header else {
+                throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")
+            }
+            guard header.fingerprint == feed.fingerprint else {
+                throw ImportError(.cannotResume, """
+                    \(feed.path) is not the feed the import in \(databasePath) began with (\(header.feed)), or it \
+                    changed since: use --replace to start over
+                    """)
+            }
+            if header.state != "complete" { try ImportRecord.setState(database, "loading") }
+        }
+        return try ImportRecord.files(database)
+    }
+
+    /// Reads every incomplete file and writes its batches.
+    private func load(_ states: [ImportRecord.FileState]) async throws {
+        let byName = Dictionary(uniqueKeysWithValues: states.map { ($0.file, $0) })
+        let files = GTFSFile.allCases.filter { feed.files[$0] != nil }
+        let counters = files.map { _ in ByteCounter() }
+        board.setFiles(files.enumerated().map { index, file in
+            (file.fileName, Int64(feed.files[file]!.size), counters[index], byName[file.fileName])
+        })
+        board.setPhase(.loading)
+        let pending = files.enumerated().filter { byName[$0.element.fileName]?.state != "complete" }
+        guard !pending.isEmpty else { return }
+        let channel = BoundedChannel<RowBatch>(capacity: options.bufferedBatches, name: "batches \(databasePath)")
+        try await withTaskCancellationHandler {
+            let writer = try await queue.submitBlocking("write \(databasePath)") { [self] in
+                do {
+                    try write(from: channel)
+                } catch {
+                    channel.fail(error)
+                    throw error
+                }
+            }
+            var previous: Job<Void, any Error>?
+            var readers: [Job<Void, any Error>] = []
+            for (index, file) in pending {
+                let job = FileReaderJob(
+                    file: file, feed: feed, counter: counters[index],
+                    resumeAfterLine: byName[file.fileName]?.lastLine ?? 0, options: options, channel: channel, board: board)
+                let jobOptions = previous.map { JobOptions().after($0) } ?? JobOptions()
+                let reader = try await queue.submitBlocking("read \(file.fileName)", options: jobOptions) {
+                    () throws(any Error) in
+                    do {
+                        try job.run()
+                    } catch {
+                        channel.fail(error)
+                        throw error
+                    }
+                }
+                readers.append(reader)
+                previous = reader
+            }
+            for reader in readers {
+                if case .failure(let error) = await reader.result {
+                    channel.fail(unwrap(error))
+                    _ = await writer.result
+                    throw unwrap(error)
+                }
+            }
+            channel.finish()
+            if case .failure(let error) = await writer.result { throw unwrap(error) }
+        } onCancel: {
+            channel.fail(CancellationError())
+        }
+        try Task.checkCancellation()
+    }
+
+    /// The writer job's body: commits batches until the channel finishes.
+    private func write(from channel: BoundedChannel<RowBatch>) throws {
+        let writer: FeedWriter
+        do {
+            writer = try FeedWriter(database: FeedWriter.openDatabase(databasePath))
+        } catch let error as SQLiteError {
+            throw ImportError(.database, "\(databasePath): \(error)")
+        }
+        var batches = 0
+        while let batch = try channel.receiveBlocking() {
+            if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
+            batches += 1
+            do {
+                try writer.write(batch)
+            } catch let error as SQLiteError {
+                throw ImportError(.database, "\(databasePath): \(error)")
+            }
+            board.committed(batch)
+        }
+    }
+
+    /// Indexes, checks, and the `complete` state, as a small job graph: the small tables' indexes first; then
+    /// the `stop_times` index (the writer) and the checks that do not need it (a WAL reader) at the same time;
+    /// then the checks that read the `stop_times` index; then the results, recorded with the `complete` state.
+    private func finishLoad() async throws {
+        let present = Set(feed.files.keys)
+        let database = databasePath
+        let board = board
+        board.setPhase(.indexing)
+        let small = try await queue.submitBlocking("index small tables") {
+            let connection = try FeedWriter.openDatabase(database)
+            try ImportRecord.setState(connection, "indexing")
+            try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
+        }
+        let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
+            let connection = try FeedWriter.openDatabase(database)
+            try FeedChecks.createIndexes(FeedChecks.largeIndexes, connection, present: present)
+            try FeedChecks.analyze(connection)
+            board.setPhase(.checking)
+        }
+        let early = try await queue.submitBlocking("check references", after: small) { _ in
+            try FeedChecks.run(.beforeLargeIndexes, try SQLiteConnection(path: database), present: present)
+        }
+        let late = try await queue.submitBlocking("check stop_times", after: large) { _ in
+            try FeedChecks.run(.afterLargeIndexes, try SQLiteConnection(path: database), present: present)
+        }
+        try await queue.submitBlocking("record checks", after: early, late) { early, late in
+            let connection = try FeedWriter.openDatabase(database)
+            try FeedChecks.record(early + late, connection)
+            try ImportRecord.setState(connection, "complete")
+        }.value
+    }
+
+    /// The summary, from the import record.
+    private func summarize(_ database: SQLiteConnection, seconds: Double) throws -> ImportSummary {
+        let header = try ImportRecord.header(database)
+        let states = try ImportRecord.files(database)
+        let files = try states.filter { $0.state != "ignored" }.map { state in
+            ImportSummary.File(
+                name: state.file, records: state.records, imported: state.imported, skipped: state.skipped,
+                isComplete: state.state == "complete", ignoredColumns: state.ignoredColumns,
+                problems: try ImportRecord.problems(database, file: state.file, limit: options.problemExamples))
+        }
+        return ImportSummary(
+            state: header?.state ?? "failed", database: databasePath, files: files,
+            ignoredFiles: states.filter { $0.state == "ignored" }.map(\.file),
+            checks: try FeedChecks.recorded(database), seconds: seconds)
+    }
+}
+
+/// Runs `body` on the blocking executor in a task of its own, so it runs even when the caller is cancelled
+/// (recording an interruption must not itself be interrupted).
+private func detached<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await Task.detached { try await BlockingExecutor.shared.run(body) }.value
+}
+
+private func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// The error inside a job's error, if it is one.
+private func unwrap(_ error: any Error) -> any Error {
+    if let jobError = error as? JobError<any Error> {
+        switch jobError {
+        case .failed(let underlying): return unwrap(underlying)
+        case .cancelled: return CancellationError()
+        default: return jobError
+        }
+    }
+    if let sqlite = error as? SQLiteError { return ImportError(.database, "\(sqlite)") }
+    return error
+}

@@ -1,0 +1,107 @@
+/// The import record: the bookkeeping tables that say what an import has committed, written in the same
+/// transactions as the rows they describe, so that they are never out of step with the data.
+///
+/// - `_switchyard_import` (one row): the feed, its fingerprint, the batch size, and the `state`:
+///   `loading` (rows are being added; also what a killed import leaves), `interrupted` (stopped on request),
+///   `failed`, `indexing`, `checking`, `complete`.
+/// - `_switchyard_import_files` (one row per file): `state` (`pending`, `loading`, `complete`, `ignored`),
+///   `records` read, rows `imported`, records `skipped`, and `last_line`, the line of the last record committed
+///   (a resumed import skips records up to it).
+/// - `_switchyard_import_problems`: every record not imported, with its file, line, field and reason.
+/// - `_switchyard_import_checks`: after loading, the referential and duplicate-key checks (counts, examples).
+///
+/// Readers of a database whose import is not `complete` see whole batches only, and can tell from these tables
+/// which files are complete.
+enum ImportRecord {
+    static let importTable = "_switchyard_import"
+    static let filesTable = "_switchyard_import_files"
+    static let problemsTable = "_switchyard_import_problems"
+    static let checksTable = "_switchyard_import_checks"
+
+    /// One file's committed state.
+    struct FileState: Sendable, Hashable {
+        var file: String
+        var state: String
+        var records: Int
+        var imported: Int
+        var skipped: Int
+        var lastLine: Int
+        var size: Int
+        var ignoredColumns: String
+    }
+
+    struct Header: Sendable, Hashable {
+        var feed: String
+        var fingerprint: String
+        var state: String
+        var batchSize: Int
+    }
+
+    static func create(_ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int) throws {
+        try database.transaction {
+            try database.execute("""
+                CREATE TABLE \(importTable) (id INTEGER PRIMARY KEY CHECK (id = 1), feed TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL, state TEXT NOT NULL, batch_size INTEGER NOT NULL,
+                    started_at TEXT NOT NULL, updated_at TEXT NOT NULL, finished_at TEXT);
+                CREATE TABLE \(filesTable) (file TEXT PRIMARY KEY, position INTEGER NOT NULL, state TEXT NOT NULL,
+                    records INTEGER NOT NULL DEFAULT 0, imported INTEGER NOT NULL DEFAULT 0,
+                    skipped INTEGER NOT NULL DEFAULT 0, last_line INTEGER NOT NULL DEFAULT 0,
+                    size INTEGER NOT NULL DEFAULT 0, ignored_columns TEXT NOT NULL DEFAULT '');
+                CREATE TABLE \(problemsTable) (file TEXT NOT NULL, line INTEGER NOT NULL, field TEXT, reason TEXT NOT NULL);
+                CREATE TABLE \(checksTable) (name TEXT PRIMARY KEY, count INTEGER NOT NULL, examples TEXT NOT NULL);
+                """)
+            try database.run(
+                "INSERT INTO \(importTable) VALUES (1, ?, ?, 'loading', ?, datetime('now'), datetime('now'), NULL)",
+                [.text(feed.path), .text(feed.fingerprint), .integer(Int64(batchSize))])
+            for (position, file) in GTFSFile.allCases.enumerated() {
+                guard let entry = feed.files[file] else { continue }
+                try database.run(
+                    "INSERT INTO \(filesTable) (file, position, state, size) VALUES (?, ?, 'pending', ?)",
+                    [.text(file.fileName), .integer(Int64(position)), .integer(Int64(entry.size))])
+            }
+            for (offset, path) in feed.ignoredFiles.enumerated() {
+                try database.run(
+                    "INSERT INTO \(filesTable) (file, position, state) VALUES (?, ?, 'ignored')",
+                    [.text(path), .integer(Int64(1000 + offset))])
+            }
+        }
+    }
+
+    /// The import's header row, or nil if the database holds no import record.
+    static func header(_ database: SQLiteConnection) throws -> Header? {
+        guard try database.tableExists(importTable) else { return nil }
+        guard let row = try database.rows(
+            "SELECT feed, fingerprint, state, batch_size FROM \(importTable) WHERE id = 1").first else { return nil }
+        return Header(
+            feed: row[0].text ?? "", fingerprint: row[1].text ?? "", state: row[2].text ?? "",
+            batchSize: Int(row[3].integer ?? 0))
+    }
+
+    /// Every file's state, in import order (ignored files last).
+    static func files(_ database: SQLiteConnection) throws -> [FileState] {
+        try database.rows("""
+            SELECT file, state, records, imported, skipped, last_line, size, ignored_columns
+            FROM \(filesTable) ORDER BY position
+            """).map {
+            FileState(
+                file: $0[0].text ?? "", state: $0[1].text ?? "", records: Int($0[2].integer ?? 0),
+                imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0),
+                lastLine: Int($0[5].integer ?? 0), size: Int($0[6].integer ?? 0), ignoredColumns: $0[7].text ?? "")
+        }
+    }
+
+    static func setState(_ database: SQLiteConnection, _ state: String) throws {
+        let finished = state == "complete" ? "datetime('now')" : "NULL"
+        try database.run(
+            "UPDATE \(importTable) SET state = ?, updated_at = datetime('now'), finished_at = \(finished) WHERE id = 1",
+            [.text(state)])
+    }
+
+    /// The problems recorded for `file`, first `limit` by line, and how many there are by reason.
+    static func problems(_ database: SQLiteConnection, file: String, limit: Int) throws -> [ImportProblem] {
+        try database.rows(
+            "SELECT line, field, reason FROM \(problemsTable) WHERE file = ? ORDER BY rowid LIMIT ?",
+            [.text(file), .integer(Int64(limit))]
+        ).map { ImportProblem(file: file, line: Int($0[0].integer ?? 0), field: $0[1].text, reason: $0[2].text ?? "") }
+    }
+}

@@ -1,0 +1,63 @@
+/// What a database's import record says right now: safe to read from another process while an import runs
+/// (WAL readers see the last committed batch and never block the writer or fail because of it).
+///
+/// ```swift
+/// let status = try ImportStatus.read("vbb.sqlite")
+/// print(status.state, status.files.map { "\($0.name): \($0.rows)" })
+/// ```
+public struct ImportStatus: Sendable, Hashable {
+    /// One file's committed state.
+    public struct File: Sendable, Hashable {
+        /// The GTFS file name, e.g. `stop_times.txt`.
+        public var name: String
+        /// `pending`, `loading`, `complete`.
+        public var state: String
+        /// Rows committed to its table, records read, and records skipped (all as of the last committed batch).
+        public var rows: Int
+        public var records: Int
+        public var skipped: Int
+        /// The file's size in bytes.
+        public var size: Int
+    }
+
+    /// The feed the import reads.
+    public var feed: String
+    /// `loading`, `interrupted`, `failed`, `indexing`, `checking` or `complete`. A killed import reads `loading`
+    /// until resumed.
+    public var state: String
+    /// Every imported file, in import order.
+    public var files: [File]
+    /// Files in the feed that are not imported.
+    public var ignoredFiles: [String]
+
+    /// Whether the import finished: every table complete, indexed and checked.
+    public var isComplete: Bool { state == "complete" }
+
+    /// Reads the import record of the database at `path`, opened read-only.
+    /// - Throws: ``ImportError`` (`.database`) if the database cannot be read or holds no import record.
+    public static func read(_ path: String) throws -> ImportStatus {
+        do {
+            let database = try SQLiteConnection(path: path, readOnly: true)
+            guard let header = try ImportRecord.header(database) else {
+                throw ImportError(.database, "\(path) holds no Switchyard import")
+            }
+            let states = try ImportRecord.files(database)
+            return ImportStatus(
+                feed: header.feed, state: header.state,
+                files: states.filter { $0.state != "ignored" }.map {
+                    File(name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped, size: $0.size)
+                },
+                ignoredFiles: states.filter { $0.state == "ignored" }.map(\.file))
+        } catch let error as SQLiteError {
+            throw ImportError(.database, "\(path): \(error.message)")
+        }
+    }
+
+    /// One line of JSON: `{"state": …, "feed": …, "files": {"stops.txt": {"state": …, "rows": N, …}, …}}`.
+    public var json: String {
+        let entries = files.map { file in
+            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped)}"
+        }
+        return "{\"state\": \(jsonString(state)), \"feed\": \(jsonString(feed)), \"files\": {\(entries.joined(separator: ", "))}}"
+    }
+}

@@ -1,0 +1,101 @@
+/// What an import did, per file, read back from the import record — so a resumed import reports the whole
+/// import, not only its last part.
+public struct ImportSummary: Sendable, Hashable {
+    /// One file's outcome.
+    public struct File: Sendable, Hashable {
+        /// The GTFS file name, e.g. `stop_times.txt`.
+        public var name: String
+        /// Records read (every record of a completed file).
+        public var records: Int
+        /// Rows committed to its table.
+        public var imported: Int
+        /// Records not imported: `records - imported`, each with a reason in ``problems``.
+        public var skipped: Int
+        /// Whether every record is committed.
+        public var isComplete: Bool
+        /// Header fields not imported (empty name, repeated, reserved).
+        public var ignoredColumns: String
+        /// The first skipped records, with reasons.
+        public var problems: [ImportProblem]
+    }
+
+    /// One post-load check: references that point nowhere, or keys that repeat.
+    public struct Check: Sendable, Hashable {
+        /// e.g. `stop_times.trip_id → trips.trip_id` or `duplicate trips.trip_id`.
+        public var name: String
+        /// How many rows fail it.
+        public var count: Int
+        /// A few failing values.
+        public var examples: [String]
+    }
+
+    /// The import's state: `complete`, `interrupted`, `failed`, or `loading` (a killed import).
+    public var state: String
+    /// The database written to.
+    public var database: String
+    /// Files in import order.
+    public var files: [File]
+    /// Files in the feed that were not imported.
+    public var ignoredFiles: [String]
+    /// Reference and duplicate-key checks (after a complete load; reported, not enforced).
+    public var checks: [Check]
+    /// Seconds this run took.
+    public var seconds: Double
+
+    /// Whether every file is complete.
+    public var isComplete: Bool { state == "complete" }
+
+    /// The summary as one line of JSON:
+    /// `{"state": "complete", "files": {"stop_times.txt": {"records": N, "imported": N, "skipped": N}, …}, "seconds": S, …}`.
+    public var json: String {
+        var out = "{\"state\": \(jsonString(state)), \"database\": \(jsonString(database)), \"files\": {"
+        out += files.map { file in
+            var entry = "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.imported), "
+            entry += "\"skipped\": \(file.skipped), \"complete\": \(file.isComplete)"
+            if !file.problems.isEmpty {
+                entry += ", \"problems\": [" + file.problems.map { problem in
+                    "{\"line\": \(problem.line), \"field\": \(problem.field.map(jsonString) ?? "null"), \"reason\": \(jsonString(problem.reason))}"
+                }.joined(separator: ", ") + "]"
+            }
+            if !file.ignoredColumns.isEmpty { entry += ", \"ignored_columns\": \(jsonString(file.ignoredColumns))" }
+            return entry + "}"
+        }.joined(separator: ", ")
+        out += "}, \"ignored_files\": [" + ignoredFiles.map(jsonString).joined(separator: ", ") + "]"
+        out += ", \"checks\": {" + checks.map { check in
+            "\(jsonString(check.name)): {\"count\": \(check.count), \"examples\": [\(check.examples.map(jsonString).joined(separator: ", "))]}"
+        }.joined(separator: ", ") + "}"
+        out += ", \"seconds\": \(formatted(seconds, decimals: 3))}"
+        return out
+    }
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// `value` with `decimals` digits after the point, without Foundation.
+public func formatted(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    var fraction = String(scaled % Int64(scale))
+    fraction = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
+    return (value < 0 && scaled != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fraction : "")
+}

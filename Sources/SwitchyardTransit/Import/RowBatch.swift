@@ -1,0 +1,34 @@
+/// One batch of converted rows of one file on its way from the reader job to the writer job: what one
+/// transaction commits, with the bookkeeping that goes with it.
+///
+/// Values are stored flat (one `Cell` per column per row, text bytes in one buffer) so a batch of tens of thousands
+/// of rows is three allocations, and the writer binds text without copying it.
+struct RowBatch: Sendable {
+    enum Cell: Sendable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        /// Bytes `offset..<offset+length` of `text`.
+        case text(offset: UInt32, length: UInt32)
+    }
+
+    let layout: TableLayout
+    /// Row-major: `cells[row * layout.columns.count + column]`.
+    var cells: [Cell] = []
+    var text: [UInt8] = []
+    var rowCount = 0
+    /// Records not imported in this batch, with reasons.
+    var problems: [ImportProblem] = []
+    /// Records consumed by this batch: `rowCount + problems.count`.
+    var records: Int { rowCount + problems.count }
+    /// The line of the last record this batch consumed: a resumed import skips records up to it.
+    var lastLine = 0
+    /// Whether this batch ends its file.
+    var isLast = false
+
+    init(layout: TableLayout, capacity: Int) {
+        self.layout = layout
+        cells.reserveCapacity(capacity * layout.columns.count)
+        text.reserveCapacity(capacity * 16)
+    }
+}

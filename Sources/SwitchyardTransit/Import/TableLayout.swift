@@ -1,0 +1,88 @@
+import Switchyard
+
+/// How one file's records map onto its table: which CSV field fills which column, and how each is converted.
+///
+/// Built from the file's header. Columns GTFS defines are typed (see ``GTFSColumnType``); extra columns a feed adds
+/// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, or starts
+/// with `_switchyard` (listed in `ignoredColumns` and skipped). Immutable; cheap to copy.
+struct TableLayout: Sendable {
+    struct Column: Sendable {
+        let name: String
+        let type: GTFSColumnType
+        let isRequired: Bool
+        let isExtra: Bool
+        /// The field's index in each record.
+        let fieldIndex: Int
+    }
+
+    let file: GTFSFile
+    let columns: [Column]
+    /// Header fields that are not imported, with the reason.
+    let ignoredColumns: [String]
+
+    /// Maps `header` (the file's field names, in order) onto the file's table.
+    /// - Throws: ``ImportError/Kind/missingField`` if a required field is missing from the header.
+    init(file: GTFSFile, header: [String], source: String) throws {
+        self.file = file
+        let known = Dictionary(uniqueKeysWithValues: file.fields.map { ($0.name, $0) })
+        var seen = Set<String>()
+        var columns: [Column] = []
+        var ignored: [String] = []
+        for (index, rawName) in header.enumerated() {
+            let name = rawName.trimmingSpaces
+            if name.isEmpty {
+                ignored.append("field \(index + 1) (no name)")
+            } else if seen.contains(name) {
+                ignored.append("\(name) (repeated)")
+            } else if name.hasPrefix("_switchyard") {
+                ignored.append("\(name) (reserved name)")
+            } else if let field = known[name] {
+                columns.append(Column(name: name, type: field.type, isRequired: field.isRequired, isExtra: false, fieldIndex: index))
+            } else {
+                columns.append(Column(name: name, type: .text, isRequired: false, isExtra: true, fieldIndex: index))
+            }
+            seen.insert(name)
+        }
+        let missing = file.fields.filter { $0.isRequired && !seen.contains($0.name) }.map(\.name)
+        guard missing.isEmpty else {
+            throw ImportError(.missingField, "\(source): line 1: the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+        }
+        self.columns = columns
+        ignoredColumns = ignored
+    }
+
+    /// The extra (non-GTFS) columns that are kept.
+    var extraColumns: [String] { columns.filter(\.isExtra).map(\.name) }
+
+    /// `CREATE TABLE IF NOT EXISTS`: every GTFS field of the file, then this header's extra columns.
+    var createTableSQL: String {
+        var definitions = file.fields.map { "\(quotedIdentifier($0.name)) \($0.type.sqlType)" }
+        definitions += extraColumns.map { "\(quotedIdentifier($0)) TEXT" }
+        return "CREATE TABLE IF NOT EXISTS \(quotedIdentifier(file.tableName)) (\(definitions.joined(separator: ", ")))"
+    }
+
+    /// Adds extra columns an existing table lacks (the same header seen before adds none).
+    func missingColumnsSQL(existing: Set<String>) -> [String] {
+        extraColumns.filter { !existing.contains($0) }.map {
+            "ALTER TABLE \(quotedIdentifier(file.tableName)) ADD COLUMN \(quotedIdentifier($0)) TEXT"
+        }
+    }
+
+    /// `INSERT` of `rows` rows of this layout's columns (parameters row by row).
+    func insertSQL(rows: Int) -> String {
+        let names = columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let values = Array(repeating: row, count: rows).joined(separator: ", ")
+        return "INSERT INTO \(quotedIdentifier(file.tableName)) (\(names)) VALUES \(values)"
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var view = Substring(self)
+        while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+        while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+        return String(view)
+    }
+}

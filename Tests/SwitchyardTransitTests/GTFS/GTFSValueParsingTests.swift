@@ -1,0 +1,50 @@
+import Testing
+@testable import SwitchyardTransit
+
+@Suite("GTFS value parsing")
+struct GTFSValueParsingTests {
+    private func parse<T>(_ text: String, _ parser: (UnsafeRawBufferPointer) -> Result<T, ValueError>) -> T? {
+        Array(text.utf8).withUnsafeBytes { try? parser($0).get() }
+    }
+
+    @Test("times: H:MM:SS and HH:MM:SS, hours past 24, as seconds")
+    func times() {
+        #expect(parse("8:05:00", GTFSValueParsing.time) == Int64(8 * 3600 + 5 * 60))
+        #expect(parse("08:05:09", GTFSValueParsing.time) == Int64(8 * 3600 + 5 * 60 + 9))
+        #expect(parse("00:00:00", GTFSValueParsing.time) == Int64(0))
+        #expect(parse("25:13:00", GTFSValueParsing.time) == Int64(90780))
+        #expect(parse("47:59:59", GTFSValueParsing.time) == Int64(47 * 3600 + 59 * 60 + 59))
+        #expect(parse("123:00:01", GTFSValueParsing.time) == Int64(123 * 3600 + 1))
+        #expect(parse(" 7:30:00 ", GTFSValueParsing.time) == Int64(7 * 3600 + 30 * 60))
+        for bad in ["8:5:00", "08:60:00", "08:00:60", "0800:00", "8:05", "ab:cd:ef", "-1:00:00", "", "08:00:00:00", "8:05:0a"] {
+            #expect(parse(bad, GTFSValueParsing.time) == nil, "\(bad) should be rejected")
+        }
+    }
+
+    @Test("dates: YYYYMMDD with a real month and day")
+    func dates() {
+        #expect(parse("20250131", GTFSValueParsing.date) == 20250131)
+        for bad in ["2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh"] {
+            #expect(parse(bad, GTFSValueParsing.date) == nil, "\(bad) should be rejected")
+        }
+    }
+
+    @Test("integers and reals")
+    func numbers() {
+        #expect(parse("42", GTFSValueParsing.integer) == 42)
+        #expect(parse("-7", GTFSValueParsing.integer) == -7)
+        #expect(parse(" 3 ", GTFSValueParsing.integer) == 3)
+        #expect(parse("9223372036854775807", GTFSValueParsing.integer) == Int64.max)
+        for bad in ["", "-", "1.5", "12a", "9223372036854775808"] {
+            #expect(parse(bad, GTFSValueParsing.integer) == nil, "\(bad) should be rejected")
+        }
+        #expect(parse("52.5200066", GTFSValueParsing.real) == 52.5200066)
+        #expect(parse("-13.4", GTFSValueParsing.real) == -13.4)
+        #expect(parse(".5", GTFSValueParsing.real) == 0.5)
+        #expect(parse("1e3", GTFSValueParsing.real) == 1000)
+        #expect(parse("0.1234567890123456789", GTFSValueParsing.real) == 0.1234567890123456789)
+        for bad in ["", "north", "1.2.3", "-", "."] {
+            #expect(parse(bad, GTFSValueParsing.real) == nil, "\(bad) should be rejected")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import SwitchyardTransit
+
+@Suite("Importing a GTFS feed")
+struct GTFSImporterTests {
+    private func importFeed(_ path: String, into database: String, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
+        let feed = try GTFSFeed.open(path)
+        return try await GTFSImporter(feed: feed, database: database, options: options).run()
+    }
+
+    @Test("every quirk of the fixture feed, from a folder and from a zip with a sub-folder", arguments: ["folder", "zip"])
+    func quirks(form: String) async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let feedPath: String
+        if form == "zip" {
+            feedPath = scratch.file("feed.zip")
+            try QuirksFeed.writeZip(feedPath, folder: "gtfs")
+        } else {
+            feedPath = scratch.file("feed")
+            try QuirksFeed.writeFolder(feedPath)
+        }
+        let database = scratch.file("feed.sqlite")
+        let summary = try await importFeed(feedPath, into: database, options: ImportOptions(batchSize: 2))
+        #expect(summary.state == "complete")
+        // Row counts equal the records of each file minus the reported bad records.
+        for (name, expected) in QuirksFeed.expected {
+            let file = try #require(summary.files.first { $0.name == name }, "\(name) is in the summary")
+            #expect(file.records == expected.records, "\(name) records")
+            #expect(file.skipped == expected.skipped, "\(name) skipped")
+            #expect(file.imported == expected.records - expected.skipped, "\(name) imported")
+            let table = String(name.dropLast(4))
+            let rows = try SQLiteConnection(path: database, readOnly: true).rows("SELECT count(*) FROM \(table)")
+            #expect(rows.first?.first?.integer == Int64(file.imported), "\(table) rows")
+        }
+        #expect(summary.ignoredFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.sorted() == ["fare_media.txt", "notes.txt"])
+        let connection = try SQLiteConnection(path: database, readOnly: true)
+        // BOM stripped: the first column is agency_id.
+        #expect(try connection.rows("SELECT agency_id, agency_name FROM agency") == [[.text("A1"), .text("Verkehrsbetrieb Nord, GmbH")]])
+        // Times as seconds: one-digit hours, hours past 24.
+        let times = try connection.rows("SELECT trip_id, stop_sequence, arrival_time FROM stop_times ORDER BY rowid")
+        let firstTime: [SQLiteValue] = [.text("T1"), .integer(1), .integer(29100)]     // 8:05:00
+        let pastMidnight: [SQLiteValue] = [.text("T2"), .integer(3), .integer(90780)]  // 25:13:00
+        #expect(times.first == firstTime)
+        #expect(times.contains(pastMidnight))
+        // Extra columns kept as text; CRLF and quoted commas handled.
+        #expect(try connection.rows("SELECT x_network_color FROM routes ORDER BY rowid") == [[.text("red")], [.null]])
+        #expect(try connection.rows("SELECT stop_name FROM stops WHERE stop_id = 'S1'") == [[.text("Alexanderplatz, Bhf")]])
+        // Bad records are reported with line, field and reason.
+        let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
+        #expect(stopTimes.problems.map(\.line) == [7, 8, 9])
+        #expect(stopTimes.problems[0].field == "arrival_time")
+        #expect(stopTimes.problems[0].reason.contains("'8:5:00' is not a time"))
+        #expect(stopTimes.problems[1].reason.contains("fields, expected 5"))
+        #expect(stopTimes.problems[2].field == "trip_id")
+        // Checks report duplicates and dangling references without enforcing them.
+        let checks = Dictionary(uniqueKeysWithValues: summary.checks.map { ($0.name, $0) })
+        #expect(checks["duplicate stops.stop_id"]?.count == 1)
+        #expect(checks["duplicate stops.stop_id"]?.examples == ["S2"])
+        #expect(checks["stop_times.trip_id → trips.trip_id"]?.count == 1)
+        #expect(checks["stop_times.trip_id → trips.trip_id"]?.examples == ["T9"])
+        #expect(checks["trips.service_id → calendar.service_id or calendar_dates.service_id"]?.count == 0)
+        #expect(summary.json.hasPrefix("{\"state\": \"complete\""))
+        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 10, \"imported\": 7, \"skipped\": 3"))
+    }
+
+    @Test("strict mode stops at the first malformed record, naming file, line and field")
+    func strict() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        await #expect {
+            _ = try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"), options: ImportOptions(strict: true))
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .malformedRecord && error.message.contains("stops.txt:6: field stop_lat")
+        }
+        let status = try ImportStatus.read(scratch.file("db.sqlite"))
+        #expect(status.state == "failed")
+    }
+
+    @Test("bad feeds: not a zip, a truncated zip, a missing required file, no calendar, a missing path")
+    func badFeeds() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try Data("this is not a zip archive".utf8).write(to: URL(fileURLWithPath: scratch.file("garbage.zip")))
+        #expect { try GTFSFeed.open(scratch.file("garbage.zip")) } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+
+        try QuirksFeed.writeZip(scratch.file("whole.zip"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("whole.zip")))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: scratch.file("truncated.zip")))
+        #expect { try GTFSFeed.open(scratch.file("truncated.zip")) } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+
+        try QuirksFeed.writeZip(scratch.file("no-stop-times.zip"), omitting: ["stop_times.txt"])
+        #expect { try GTFSFeed.open(scratch.file("no-stop-times.zip")) } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .missingFile && error.message.contains("missing stop_times.txt")
+        }
+        try QuirksFeed.writeZip(scratch.file("no-calendar.zip"), omitting: ["calendar.txt", "calendar_dates.txt"])
+        #expect { try GTFSFeed.open(scratch.file("no-calendar.zip")) } throws: { ($0 as? ImportError)?.kind == .missingFile }
+        #expect { try GTFSFeed.open(scratch.file("nothing-here")) } throws: { ($0 as? ImportError)?.kind == .unreadableFeed }
+    }
+
+    @Test("a corrupt entry fails the import cleanly and leaves whole batches")
+    func corruptEntry() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let zip = scratch.file("feed.zip")
+        try SampleFeedFiles.write(.tiny, to: zip, compressionLevel: 1)
+        // Flip bytes in the middle of the archive (inside some entry's compressed data).
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 64, by: 8) { bytes[offset] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: zip))
+        let feed = try GTFSFeed.open(zip)
+        await #expect {
+            _ = try await GTFSImporter(feed: feed, database: scratch.file("db.sqlite"), options: ImportOptions(batchSize: 100)).run()
+        } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+        let status = try ImportStatus.read(scratch.file("db.sqlite"))
+        #expect(status.state == "failed")
+        for file in status.files where file.state != "complete" { #expect(file.rows % 100 == 0, "\(file.name): whole batches") }
+    }
+
+    @Test("a database that already holds an import is refused unless resumed or replaced")
+    func refusesNonEmptyDatabase() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        let database = scratch.file("db.sqlite")
+        _ = try await importFeed(scratch.file("feed"), into: database)
+        await #expect { _ = try await importFeed(scratch.file("feed"), into: database) } throws: {
+            ($0 as? ImportError)?.kind == .databaseNotEmpty
+        }
+        let resumed = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .resume))
+        #expect(resumed.state == "complete")
+        let replaced = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .replace))
+        #expect(replaced.state == "complete")
+        let other = scratch.file("other")
+        try QuirksFeed.writeFolder(other)
+        try Data("changed\n".utf8).write(to: URL(fileURLWithPath: other + "/agency.txt"))
+        await #expect {
+            _ = try await importFeed(other, into: database, options: ImportOptions(mode: .resume))
+        } throws: { ($0 as? ImportError)?.kind == .cannotResume }
+    }
+}

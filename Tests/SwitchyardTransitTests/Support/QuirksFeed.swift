@@ -1,0 +1,88 @@
+import Foundation
+@testable import SwitchyardTransit
+
+/// A small hand-written feed with the quirks real feeds have: a byte-order mark, CRLF line endings, quoted fields
+/// with commas, one-digit hours and hours past 24, extra columns and files, stop_times not grouped by trip,
+/// duplicate keys, and a few malformed records. Written as a folder or a zip (optionally inside a sub-folder).
+enum QuirksFeed {
+    static let files: [String: String] = [
+        // A byte-order mark before the header.
+        "agency.txt": "\u{FEFF}agency_id,agency_name,agency_url,agency_timezone\nA1,\"Verkehrsbetrieb Nord, GmbH\",https://example.org,Europe/Berlin\n",
+        // CRLF line endings; a quoted name with a comma; a duplicate stop_id; a stop with a bad latitude.
+        "stops.txt": [
+            "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station",
+            "S1,\"Alexanderplatz, Bhf\",52.521508,13.411267,1,",
+            "S1a,Alexanderplatz Gleis 1,52.5215,13.4113,0,S1",
+            "S2,Hauptbahnhof,52.525592,13.369545,0,",
+            "S2,Hauptbahnhof (duplicate),52.525592,13.369545,0,",
+            "S3,Nowhere,north,13.0,0,",
+        ].joined(separator: "\r\n") + "\r\n",
+        // An extra column the reference does not define (kept as text).
+        "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type,x_network_color\nR1,A1,U2,\"Pankow – Ruhleben\",1,red\nR2,A1,100,Bus 100,3,\n",
+        "trips.txt": "route_id,service_id,trip_id,trip_headsign,direction_id\nR1,WD,T1,Ruhleben,0\nR1,WD,T2,Pankow,1\nR2,WE,T3,Zoo,0\n",
+        // Interleaved trips, a one-digit hour, hours past 24, a bad time, a ragged row, an empty required field,
+        // and a reference to a trip that does not exist.
+        "stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,8:05:00,8:05:30,S1a,1
+            T2,23:59:00,23:59:00,S2,1
+            T1,08:10:00,08:10:00,S2,2
+            T2,24:03:00,24:03:30,S1a,2
+            T2,25:13:00,25:13:00,S2,3
+            T3,8:5:00,08:05:00,S2,1
+            T3,09:00:00,09:00:00,S2
+            ,09:00:00,09:00:00,S2,5
+            T9,10:00:00,10:00:00,S2,1
+            T3,10:00:00,10:00:00,S1a,2
+
+            """,
+        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20250101,20251231\n",
+        // Only calendar_dates for WE (a feed may use either file).
+        "calendar_dates.txt": "service_id,date,exception_type\nWE,20250104,1\nWE,20250105,1\nWD,20251225,2\n",
+        // A file GTFS defines that this importer does not import, and one GTFS does not define.
+        "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nM1,Card,2\n",
+        "notes.txt": "anything goes here\n",
+    ]
+
+    /// Records per file (lines after the header) and how many of them are malformed.
+    static let expected: [String: (records: Int, skipped: Int)] = [
+        "agency.txt": (1, 0), "stops.txt": (5, 1), "routes.txt": (2, 0), "trips.txt": (3, 0),
+        "stop_times.txt": (10, 3), "calendar.txt": (1, 0), "calendar_dates.txt": (3, 0),
+    ]
+
+    /// Writes the feed as a folder at `path`, optionally inside `folder`.
+    static func writeFolder(_ path: String, folder: String? = nil) throws {
+        let base = folder.map { path + "/" + $0 } ?? path
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: base + "/" + name))
+        }
+    }
+
+    /// Writes the feed as a zip at `path`, its files inside `folder` if given.
+    static func writeZip(_ path: String, folder: String? = nil, omitting omitted: Set<String> = []) throws {
+        let writer = try ZipWriter(path: path)
+        if let folder { try writer.beginEntry(folder + "/"); try writer.endEntry() }
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) where !omitted.contains(name) {
+            try writer.beginEntry((folder.map { $0 + "/" } ?? "") + name)
+            try writer.write(Array(text.utf8))
+            try writer.endEntry()
+        }
+        try writer.finish()
+    }
+}
+
+/// A unique scratch folder, removed by `remove()`.
+struct ScratchFolder {
+    let path: String
+
+    init(_ name: String = #function) {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        path = NSTemporaryDirectory() + "switchyard-transit-\(safe)-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
