@@ -1,15 +1,18 @@
 import ArgumentParser
 
 /// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
-/// for real (`demo`), plus the stream tools `lines` and `csv`; later issues add `import`, `thumbnails`, `watch` and
-/// `push`.
+/// for real (`import` with `status` and `sample-feed`, `demo`), plus the stream tools `lines` and `csv`; later
+/// issues add `thumbnails`, `watch` and `push`.
 @main
 struct SwitchyardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard",
         abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
         version: SwitchyardVersion.current,
-        subcommands: [DemoCommand.self, LinesCommand.self, CSVCommand.self])
+        subcommands: [
+            ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, DemoCommand.self, LinesCommand.self,
+            CSVCommand.self,
+        ])
 }
 
 /// The tool's version, printed by `switchyard --version`.

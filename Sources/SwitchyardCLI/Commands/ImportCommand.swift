@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import Switchyard
+import SwitchyardTransit
+
+/// `switchyard import FEED`: loads a GTFS feed (a `.zip` or a folder) into SQLite in the background, with a
+/// progress bar, Ctrl-C that stops at a batch boundary, and `--resume`.
+///
+/// Exit status: 0 when the import is complete (skipped records are reported, not failures), 130 when interrupted,
+/// 1 on an error (named on standard error; the database is left consistent).
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a GTFS feed (.zip or folder) into an SQLite database, in the background.",
+        discussion: """
+            Every GTFS file becomes a table of the same name; times are stored as seconds (25:13:00 → 90780), dates \
+            as YYYYMMDD numbers. Extra columns are kept as text; files GTFS does not define are listed and skipped. \
+            Malformed records are skipped and reported with file, line and reason (or stop the import with \
+            --strict). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
+            `switchyard status DATABASE` shows the import from another terminal while it runs.
+            """)
+
+    @Argument(help: "The feed: a .zip archive or a folder of .txt files (omit with --sample).")
+    var feed: String?
+
+    @Option(help: "The SQLite database to write (default: the feed's name with .sqlite, in the current folder).")
+    var database: String?
+
+    @Flag(help: "Continue the interrupted import in --database (same, unchanged feed).")
+    var resume = false
+
+    @Flag(help: "Delete --database first and start over.")
+    var replace = false
+
+    @Flag(help: "Stop at the first malformed record instead of skipping and reporting it.")
+    var strict = false
+
+    @Option(help: "Rows per transaction (the unit of commit, cancellation and resume).")
+    var batchSize = ImportOptions.defaultBatchSize
+
+    @Option(help: "How to show progress: auto (a bar on a terminal, plain lines otherwise), bar, lines, json, none.")
+    var progress: String = "auto"
+
+    @Option(help: "Generate a sample feed of this profile first and import it (\(SampleFeedProfile.all.map(\.name).joined(separator: ", "))); implies --replace.")
+    var sample: String?
+
+    func validate() throws {
+        guard ProgressStyle(rawValue: progress) != nil else {
+            throw ValidationError("--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'")
+        }
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
+        guard !(resume && replace) else { throw ValidationError("--resume and --replace exclude each other") }
+        if let sample {
+            guard SampleFeedProfile.named(sample) != nil else {
+                throw ValidationError("--sample: no profile '\(sample)' (profiles: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")))")
+            }
+            guard feed == nil else { throw ValidationError("give either FEED or --sample, not both") }
+        } else if feed == nil {
+            throw ValidationError("name the feed to import (a .zip or a folder), or use --sample vbb")
+        }
+    }
+
+    func run() async throws {
+        // Ctrl-C is handled from the start; it cancels the import once the import exists.
+        let target = CancellationTarget()
+        let interrupts = InterruptHandler { target.cancel() }
+        let style = ProgressStyle(rawValue: progress)!
+        let feedPath: String
+        var mode: ImportOptions.Mode = resume ? .resume : (replace ? .replace : .new)
+        if let sample, let profile = SampleFeedProfile.named(sample) {
+            feedPath = try await SampleFeedCommand.cachedSample(profile, quiet: style == .json)
+            if !resume { mode = .replace }
+        } else {
+            feedPath = feed!
+        }
+        let databasePath = database ?? defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath)
+        let importer: GTFSImporter
+        do {
+            let opened = try await BlockingExecutor.shared.run { try GTFSFeed.open(feedPath) }
+            importer = GTFSImporter(
+                feed: opened, database: databasePath,
+                options: ImportOptions(mode: mode, batchSize: batchSize, strict: strict))
+        } catch let error as ImportError {
+            fail(error.message)
+        }
+        if style != .json {
+            FileHandle.standardError.write(Data("importing \(feedPath) into \(databasePath)\n".utf8))
+        }
+        let work = Task { try await importer.run() }
+        target.set { work.cancel() }
+        let renderer = Task {
+            var renderer = ImportProgressRenderer(style: style)
+            var last: ImportProgress?
+            for await progress in importer.progressUpdates(interval: .milliseconds(style == .json ? 500 : 100)) {
+                renderer.render(progress)
+                last = progress
+            }
+            if let last { renderer.finish(last) }
+        }
+        let summary: ImportSummary
+        do {
+            summary = try await work.value
+        } catch let error as ImportError {
+            renderer.cancel()
+            _ = await renderer.value
+            fail(error.message)
+        }
+        _ = await renderer.value
+        withExtendedLifetime(interrupts) {}
+        if style == .json {
+            print(summary.json)
+        } else {
+            print(SummaryText.render(summary))
+        }
+        if summary.state == "interrupted" {
+            FileHandle.standardError.write(Data("""
+                stopped; the database holds every batch committed so far. Continue with:
+                  switchyard import \(sample.map { "--sample \($0)" } ?? feedPath) --database \(databasePath) --resume
+
+                """.utf8))
+            throw ExitCode(130)
+        }
+    }
+
+    private func defaultDatabase(for feed: String) -> String {
+        var name = URL(fileURLWithPath: feed).lastPathComponent
+        if name.hasSuffix(".zip") { name.removeLast(4) }
+        return (name.isEmpty ? "feed" : name) + ".sqlite"
+    }
+
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}

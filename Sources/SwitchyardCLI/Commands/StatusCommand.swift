@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import SwitchyardTransit
+
+/// `switchyard status DATABASE`: what an import has committed so far — safe to run from another terminal while
+/// the import runs (the table fills in batch by batch).
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show an import's state and committed rows per table (also while it runs).")
+
+    @Argument(help: "The SQLite database an import writes or wrote.")
+    var database: String
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func run() async throws {
+        let status: ImportStatus
+        do {
+            status = try ImportStatus.read(database)
+        } catch let error as ImportError {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        }
+        if json {
+            print(status.json)
+            return
+        }
+        print("import of \(status.feed): \(status.state)")
+        for file in status.files {
+            let name = file.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+            let rows = String(file.rows)
+            print("\(name) \(String(repeating: " ", count: max(0, 11 - rows.count)))\(rows) rows  \(file.state)\(file.skipped > 0 ? ", \(file.skipped) skipped" : "")")
+        }
+        if !status.ignoredFiles.isEmpty { print("not imported: \(status.ignoredFiles.joined(separator: ", "))") }
+    }
+}

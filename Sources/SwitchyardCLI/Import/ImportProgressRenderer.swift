@@ -1,0 +1,134 @@
+import Foundation
+import SwitchyardTransit
+
+/// How `switchyard import` shows progress.
+enum ProgressStyle: String, CaseIterable {
+    /// A live bar per file on a terminal; `lines` otherwise.
+    case auto
+    /// A live progress bar per file with rows/s and ETA, redrawn in place (standard error).
+    case bar
+    /// Sparse plain lines: when a file completes, and every few seconds for the file being loaded (standard error).
+    case lines
+    /// One JSON object per update on standard output; the last line is the summary.
+    case json
+    /// Nothing but the summary.
+    case none
+}
+
+/// Draws ``ImportProgress`` snapshots in one of the ``ProgressStyle``s. Used from one task only.
+struct ImportProgressRenderer {
+    let style: ProgressStyle
+    private var drawnLines = 0
+    private var lastLine = ContinuousClock.now
+    private var reportedComplete = Set<String>()
+    private var lastPhase: ImportProgress.Phase?
+
+    init(style: ProgressStyle) {
+        if style == .auto {
+            self.style = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" ? .bar : .lines
+        } else {
+            self.style = style
+        }
+    }
+
+    mutating func render(_ progress: ImportProgress) {
+        switch style {
+        case .bar: drawBars(progress)
+        case .lines: writeLines(progress)
+        case .json: print(json(progress))
+        case .auto, .none: break
+        }
+    }
+
+    /// Leaves the bars as they are (the final state stays on screen).
+    mutating func finish(_ progress: ImportProgress) {
+        render(progress)
+        drawnLines = 0
+    }
+
+    // MARK: Bars
+
+    private mutating func drawBars(_ progress: ImportProgress) {
+        var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        var lines: [String] = []
+        for file in progress.files {
+            let width = 24
+            let filled = Int(file.fraction * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            var line = "\(file.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(bar) \(percent(file.fraction))"
+            line += "  \(count(file.rowsCommitted)) rows"
+            if file.isComplete {
+                line += file.skipped > 0 ? ", \(count(file.skipped)) skipped" : ""
+                line += "  done"
+            } else if file.rowsThisRun > 0, file.secondsThisRun > 0.2 {
+                let rate = Double(file.rowsThisRun) / file.secondsThisRun
+                line += "  \(count(Int(rate)))/s"
+                if file.fraction > 0.01 {
+                    let remaining = file.secondsThisRun * (1 - file.fraction) / file.fraction
+                    line += "  ETA \(duration(remaining))"
+                }
+            }
+            lines.append(line)
+        }
+        let phase: String = switch progress.phase {
+        case .preparing: "preparing the database…"
+        case .loading: "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
+        case .indexing: "building indexes…"
+        case .checking: "checking references and keys…"
+        case .finished: "finished in \(duration(progress.seconds))"
+        }
+        lines.append(phase)
+        for line in lines { out += "\u{1B}[2K" + line + "\n" }
+        drawnLines = lines.count
+        FileHandle.standardError.write(Data(out.utf8))
+    }
+
+    // MARK: Plain lines
+
+    private mutating func writeLines(_ progress: ImportProgress) {
+        var out = ""
+        if progress.phase != lastPhase {
+            lastPhase = progress.phase
+            out += "[\(duration(progress.seconds))] \(progress.phase.rawValue)\n"
+        }
+        for file in progress.files where file.isComplete && !reportedComplete.contains(file.name) {
+            reportedComplete.insert(file.name)
+            out += "[\(duration(progress.seconds))] \(file.name): \(file.rowsCommitted) rows"
+            out += file.skipped > 0 ? ", \(file.skipped) skipped\n" : "\n"
+        }
+        let now = ContinuousClock.now
+        if now - lastLine >= .seconds(5),
+           let current = progress.files.first(where: { !$0.isComplete && $0.bytesRead > 0 }) {
+            lastLine = now
+            out += "[\(duration(progress.seconds))] \(current.name): \(current.rowsCommitted) rows, \(percent(current.fraction))\n"
+        }
+        if !out.isEmpty { FileHandle.standardError.write(Data(out.utf8)) }
+    }
+
+    // MARK: JSON
+
+    private func json(_ progress: ImportProgress) -> String {
+        let files = progress.files.map { file in
+            "\"\(file.name)\": {\"bytes\": \(file.bytesRead), \"total_bytes\": \(file.totalBytes), \"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), \"complete\": \(file.isComplete)}"
+        }
+        return "{\"progress\": {\"phase\": \"\(progress.phase.rawValue)\", \"fraction\": \(formatted(progress.fraction, decimals: 4)), \"seconds\": \(formatted(progress.seconds, decimals: 3)), \"files\": {\(files.joined(separator: ", "))}}}"
+    }
+}
+
+/// `12.3M`, `45.6k`, `789`.
+func count(_ value: Int) -> String {
+    switch value {
+    case 1_000_000...: formatted(Double(value) / 1e6, decimals: 2) + "M"
+    case 10_000...: formatted(Double(value) / 1e3, decimals: 1) + "k"
+    default: String(value)
+    }
+}
+
+func percent(_ fraction: Double) -> String {
+    let text = String(Int((fraction * 100).rounded(.down))) + "%"
+    return String(repeating: " ", count: max(0, 4 - text.count)) + text
+}
+
+func duration(_ seconds: Double) -> String {
+    seconds < 60 ? formatted(seconds, decimals: 1) + " s" : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Turns Ctrl-C (SIGINT) into cancellation: the first one calls `onInterrupt` (the import then stops at the next
+/// batch boundary and records where), a second one exits at once with status 130 (the database is still
+/// consistent: only whole batches are ever committed). Restores the default handling when released.
+final class InterruptHandler {
+    private let source: any DispatchSourceSignal
+    private let count = InterruptCount()
+
+    init(onInterrupt: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let count = count
+        source.setEventHandler {
+            if count.value.add(1, ordering: .relaxed).newValue == 1 {
+                FileHandle.standardError.write(Data(
+                    "\ninterrupted: stopping at the next batch boundary (Ctrl-C again to quit at once)\n".utf8))
+                onInterrupt()
+            } else {
+                exit(130)
+            }
+        }
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}
+
+/// How many SIGINTs arrived.
+private final class InterruptCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// What Ctrl-C cancels, once there is something: a Ctrl-C that comes first is remembered and applied when the
+/// action is set (so the handler can be installed before the import exists).
+final class CancellationTarget: Sendable {
+    private let state = Mutex<(action: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
+
+    /// Sets what to cancel; runs it at once if a Ctrl-C already came.
+    func set(_ action: @escaping @Sendable () -> Void) {
+        let requested = state.withLock { state in
+            state.action = action
+            return state.requested
+        }
+        if requested { action() }
+    }
+
+    /// Cancels whatever is set, now or when it is set.
+    func cancel() {
+        let action = state.withLock { state in
+            state.requested = true
+            return state.action
+        }
+        action?()
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import Switchyard
+import SwitchyardTesting
+import Testing
+@testable import SwitchyardTransit
+
+@Suite("switchyard import, status and sample-feed")
+struct ImportCommandTests {
+    private static let batchSize = 100
+
+    private func scratch(_ name: String = #function) -> String {
+        let path = NSTemporaryDirectory() + "switchyard-cli-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("sample-feed, import with --progress json (the last line is the summary), status")
+    func importAndStatus() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let generated = try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/feed.zip"])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let imported = try await SwitchyardProcess.run([
+            "import", folder + "/feed.zip", "--database", folder + "/feed.sqlite", "--progress", "json",
+        ])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let lines = imported.standardOutput.split(separator: "\n")
+        let last = try #require(lines.last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["state"] as? String == "complete")
+        let files = try #require(summary["files"] as? [String: [String: Any]])
+        let stopTimes = try #require(files["stop_times.txt"])
+        #expect((stopTimes["records"] as? Int ?? 0) > 0)
+        #expect(stopTimes["records"] as? Int == stopTimes["imported"] as? Int)
+        #expect(summary["seconds"] is Double)
+        #expect(lines.dropLast().allSatisfy { $0.hasPrefix("{\"progress\"") })
+        let status = try await SwitchyardProcess.run(["status", folder + "/feed.sqlite"])
+        #expect(status.status == 0)
+        #expect(status.standardOutput.contains("complete"))
+        #expect(status.standardOutput.contains("stop_times.txt"))
+    }
+
+    @Test("clean errors for a corrupt zip, a missing file, an occupied database")
+    func errors() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("not a zip".utf8).write(to: URL(fileURLWithPath: folder + "/bad.zip"))
+        let corrupt = try await SwitchyardProcess.run(["import", folder + "/bad.zip", "--database", folder + "/a.sqlite"])
+        #expect(corrupt.status == 1)
+        #expect(corrupt.standardError.contains("error: \(folder)/bad.zip"))
+        let missing = try await SwitchyardProcess.run(["import", folder + "/nothing.zip", "--database", folder + "/a.sqlite"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot open the feed"))
+        _ = try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/feed"])
+        let first = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/b.sqlite", "--progress", "none"])
+        #expect(first.status == 0)
+        let again = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/b.sqlite"])
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("--resume"))
+    }
+
+    @Test("SIGINT and SIGKILL at random points, then --resume: identical tables", .timeLimit(.minutes(2)))
+    func interruptAndResume() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feed = folder + "/feed.zip"
+        #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", feed]).status == 0)
+        let reference = folder + "/reference.sqlite"
+        let complete = try await SwitchyardProcess.run(
+            ["import", feed, "--database", reference, "--batch-size", String(Self.batchSize), "--progress", "none"])
+        #expect(complete.status == 0, "\(complete.standardError)")
+        let expected = try DatabaseContent(reference)
+        let total = try ImportStatus.read(reference).files.reduce(0) { $0 + $1.rows }
+
+        var random = SeededRandomNumberGenerator.forTest("interruptAndResume")
+        for (round, signal) in [SIGINT, SIGKILL, SIGINT, SIGKILL].enumerated() {
+            let database = folder + "/db-\(round).sqlite"
+            var arguments = ["import", feed, "--database", database, "--batch-size", String(Self.batchSize), "--progress", "none"]
+            // Interrupt twice per round at random amounts of committed rows, then let --resume finish.
+            for attempt in 0..<2 {
+                let threshold = Int.random(in: 0..<(total * 3 / 4), using: &random)
+                let status = try await runUntil(arguments, database: database, rows: threshold, then: signal)
+                if signal == SIGINT {
+                    #expect([0, 130].contains(status), "round \(round) attempt \(attempt): exit \(status)")
+                }
+                let record = try ImportStatus.read(database)
+                for file in record.files where file.state != "complete" {
+                    #expect(file.rows % Self.batchSize == 0, "\(file.name): \(file.rows) rows are whole batches")
+                }
+                if signal == SIGINT && status == 130 { #expect(record.state == "interrupted") }
+                if !arguments.contains("--resume") { arguments.append("--resume") }
+            }
+            let resumed = try await SwitchyardProcess.run(arguments)
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            #expect(try DatabaseContent(database) == expected, "round \(round) (signal \(signal))")
+        }
+    }
+
+    /// Runs `switchyard` with `arguments`, sends `signal` once `rows` rows are committed in `database` (read
+    /// through the import record as any reader would; with `rows == 0`, as soon as the record exists), and
+    /// returns the exit status.
+    private func runUntil(_ arguments: [String], database: String, rows: Int, then signal: Int32) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = SwitchyardProcess.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let exited = Exited()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = {
+                exited.set()
+                continuation.resume(returning: $0.terminationStatus)
+            }
+            do { try process.run() } catch { continuation.resume(throwing: error); return }
+            Task {
+                // The child announces the import on standard error once it handles Ctrl-C.
+                var announced = ""
+                while !announced.contains("importing") {
+                    let handle = errors.fileHandleForReading
+                    guard let data = try? await BlockingExecutor.shared.run({ handle.availableData }) else { return }
+                    if data.isEmpty { return }
+                    announced += String(decoding: data, as: UTF8.self)
+                }
+                while !exited.isSet {
+                    if let status = try? ImportStatus.read(database), status.files.reduce(0, { $0 + $1.rows }) >= rows {
+                        kill(process.processIdentifier, signal)
+                        return
+                    }
+                    await Task.yield()
+                }
+            }
+        }
+        return status
+    }
+}
+
+private final class Exited: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+}
