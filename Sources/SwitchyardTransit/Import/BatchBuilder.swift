@@ -9,12 +9,19 @@ struct BatchBuilder {
     let source: String
     let capacity: Int
     private(set) var batch: RowBatch
+    // The layout's columns as plain arrays, so the per-field loop copies no `String` (no retain/release).
+    private let fieldIndexes: [Int]
+    private let types: [GTFSColumnType]
+    private let required: [Bool]
 
     init(layout: TableLayout, source: String, capacity: Int) {
         self.layout = layout
         self.source = source
         self.capacity = capacity
         batch = RowBatch(layout: layout, capacity: capacity)
+        fieldIndexes = layout.columns.map(\.fieldIndex)
+        types = layout.columns.map(\.type)
+        required = layout.columns.map(\.isRequired)
     }
 
     var isFull: Bool { batch.rowCount >= capacity }
@@ -24,12 +31,13 @@ struct BatchBuilder {
     mutating func add(_ record: CSVRecordView) -> ImportProblem? {
         let firstCell = batch.cells.count
         let firstText = batch.text.count
-        for column in layout.columns {
-            let bytes = record[column.fieldIndex].bytes
-            if let reason = append(bytes, as: column) {
+        for column in 0..<fieldIndexes.count {
+            let bytes = record[fieldIndexes[column]].bytes
+            if let reason = append(bytes, type: types[column], isRequired: required[column]) {
                 batch.cells.removeSubrange(firstCell...)
                 batch.text.removeSubrange(firstText...)
-                let problem = ImportProblem(file: layout.file.fileName, line: record.line, field: column.name, reason: reason)
+                let problem = ImportProblem(
+                    file: layout.file.fileName, line: record.line, field: layout.columns[column].name, reason: reason)
                 add(problem)
                 return problem
             }
@@ -54,13 +62,14 @@ struct BatchBuilder {
     }
 
     /// Appends one cell; returns why the value is rejected, if it is.
-    private mutating func append(_ bytes: UnsafeRawBufferPointer, as column: TableLayout.Column) -> String? {
-        if column.type != .text ? GTFSValueParsing.isBlank(bytes) : bytes.isEmpty {
-            if column.isRequired { return "required value is empty" }
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, type: GTFSColumnType, isRequired: Bool) -> String? {
+        if type != .text ? GTFSValueParsing.isBlank(bytes) : bytes.isEmpty {
+            if isRequired { return "required value is empty" }
             batch.cells.append(.null)
             return nil
         }
-        switch column.type {
+        switch type {
         case .text:
             let offset = batch.text.count
             guard offset + bytes.count <= Int(UInt32.max) else { return "batch text overflow" }

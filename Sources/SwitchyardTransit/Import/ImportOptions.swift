@@ -10,10 +10,11 @@ public struct ImportOptions: Sendable, Hashable {
         case replace
     }
 
-    /// The default rows per transaction, chosen by `switchyard-bench import` (the batch-size sweep): commits of
-    /// 10k–100k rows all run within a few percent of each other, smaller ones cost more, larger ones hold more
-    /// memory and lose more work to an interruption.
-    public static let defaultBatchSize = 20_000
+    /// The default rows per transaction, chosen by `switchyard-bench import`'s batch-size sweep: from 1 000 to
+    /// 100 000 rows per commit the load rate stays within the run-to-run noise (1.16–1.30 M rows/s, WAL commits
+    /// do not sync), so the default is the smallest size in the best measured band — small batches keep memory
+    /// low, let `switchyard status` readers see progress often, and lose little work to an interruption.
+    public static let defaultBatchSize = 5_000
 
     /// New, resume or replace.
     public var mode: Mode
@@ -29,6 +30,7 @@ public struct ImportOptions: Sendable, Hashable {
     /// boundary).
     var interruptAfterBatches: Int?
 
+    /// Options with the defaults above (a new import, batches of ``defaultBatchSize``, skipping malformed records).
     public init(
         mode: Mode = .new, batchSize: Int = ImportOptions.defaultBatchSize, strict: Bool = false,
         bufferedBatches: Int = 2, problemExamples: Int = 5
