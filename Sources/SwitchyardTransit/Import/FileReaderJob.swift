@@ -67,20 +67,21 @@ struct FileReaderJob: Sendable {
 }
 
 /// Malformed records the CSV reader skipped, handed from its report callback to the reader job's loop.
-/// The callback runs on the reading thread before the next record; the lock makes the hand-over `Sendable`.
+/// The callback runs on the reading thread before the next record; the isolation makes the hand-over `Sendable`,
+/// and the counter lets the loop skip the lock while nothing was posted.
 private final class ProblemInbox: Sendable {
-    private let errors = Mutex<[StreamError]>([])
+    private let errors = Isolated<[StreamError]>([], label: "skipped records")
     private let count = Atomic<Int>(0)
 
     var hasPosts: Bool { count.load(ordering: .relaxed) > 0 }
 
     func post(_ error: StreamError) {
-        errors.withLock { $0.append(error) }
+        errors.withValue { $0.append(error) }
         count.add(1, ordering: .relaxed)
     }
 
     func take() -> [StreamError] {
-        let taken = errors.withLock { errors in
+        let taken = errors.withValue { errors in
             let taken = errors
             errors.removeAll()
             return taken

@@ -1,21 +1,32 @@
-import Synchronization
+import Switchyard
 
 /// A snapshot of a running import: the phase, and per file how far reading and committing have come.
 public struct ImportProgress: Sendable, Hashable {
     /// What the import is doing.
     public enum Phase: String, Sendable, Hashable {
-        case preparing, loading, indexing, checking, finished
+        /// Opening the database and the import record.
+        case preparing
+        /// Reading files and committing batches.
+        case loading
+        /// Building indexes (the first checks run meanwhile).
+        case indexing
+        /// Checking references and keys.
+        case checking
+        /// Done: complete, interrupted or failed (see the summary).
+        case finished
     }
 
     /// One file's progress.
     public struct File: Sendable, Hashable {
         /// The GTFS file name, e.g. `stop_times.txt`.
         public var name: String
-        /// Uncompressed bytes read so far, and the file's size.
+        /// Uncompressed bytes read so far (the reader runs up to two batches ahead of the commits).
         public var bytesRead: Int64
+        /// The file's size in bytes (uncompressed).
         public var totalBytes: Int64
-        /// Records read and rows committed (in this run and, for a resumed import, before it).
+        /// Records committed or skipped (in this run and, for a resumed import, before it).
         public var recordsRead: Int
+        /// Rows committed to the table (in this run and, for a resumed import, before it).
         public var rowsCommitted: Int
         /// Records skipped so far (see the summary for reasons).
         public var skipped: Int
@@ -24,6 +35,7 @@ public struct ImportProgress: Sendable, Hashable {
         /// Rows committed by this run, and the seconds this run has spent on the file so far, from its first read
         /// to its last commit (for rows/s and ETA).
         public var rowsThisRun: Int
+        /// See `rowsThisRun`.
         public var secondsThisRun: Double
 
         /// The fraction of the file read, 0...1.
@@ -47,7 +59,8 @@ public struct ImportProgress: Sendable, Hashable {
     }
 }
 
-/// Where the reader and writer jobs post progress; read by anyone. O(1) per update under one small lock.
+/// Where the reader and writer jobs post progress; read by anyone. O(1) per update under one small lock
+/// (an `Isolated`, whose pthread-based lock Thread Sanitizer models).
 final class ProgressBoard: Sendable {
     private struct State {
         var phase = ImportProgress.Phase.preparing
@@ -61,11 +74,11 @@ final class ProgressBoard: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Isolated(State(), label: "import progress")
     private let started = ContinuousClock.now
 
     func setFiles(_ files: [(name: String, size: Int64, counter: ByteCounter, done: ImportRecord.FileState?)]) {
-        state.withLock { state in
+        state.withValue { state in
             state.files = files.map { item in
                 ImportProgress.File(
                     name: item.name, bytesRead: 0, totalBytes: item.size, recordsRead: item.done?.records ?? 0,
@@ -80,13 +93,13 @@ final class ProgressBoard: Sendable {
     }
 
     func setPhase(_ phase: ImportProgress.Phase) {
-        state.withLock { $0.phase = phase }
+        state.withValue { $0.phase = phase }
     }
 
     /// Registers a stream to finish (after a last snapshot) when the import ends; returns its key, or nil if the
     /// import already ended (the stream then gets the last snapshot and finishes at once).
     func observe(_ continuation: AsyncStream<ImportProgress>.Continuation) -> UInt64? {
-        let registered: UInt64? = state.withLock { state in
+        let registered: UInt64? = state.withValue { state in
             guard !state.isFinished else { return nil }
             state.nextObserver += 1
             state.observers[state.nextObserver] = continuation
@@ -100,12 +113,12 @@ final class ProgressBoard: Sendable {
     }
 
     func stopObserving(_ key: UInt64) {
-        _ = state.withLock { $0.observers.removeValue(forKey: key) }
+        _ = state.withValue { $0.observers.removeValue(forKey: key) }
     }
 
     /// The import ended: phase `finished`, and every progress stream gets the last snapshot and finishes.
     func finish() {
-        let observers = state.withLock { state in
+        let observers = state.withValue { state in
             state.phase = .finished
             state.isFinished = true
             defer { state.observers.removeAll() }
@@ -120,7 +133,7 @@ final class ProgressBoard: Sendable {
 
     /// The writer committed `batch`.
     func committed(_ batch: RowBatch) {
-        state.withLock { state in
+        state.withValue { state in
             guard let index = state.index[batch.layout.file.fileName] else { return }
             let now = ContinuousClock.now
             if state.startedOnFile[index] == nil { state.startedOnFile[index] = now }
@@ -135,14 +148,14 @@ final class ProgressBoard: Sendable {
 
     /// The reader started on `file`.
     func startedReading(_ file: String) {
-        state.withLock { state in
+        state.withValue { state in
             guard let index = state.index[file] else { return }
             state.startedOnFile[index] = ContinuousClock.now
         }
     }
 
     var snapshot: ImportProgress {
-        state.withLock { state in
+        state.withValue { state in
             var files = state.files
             let now = ContinuousClock.now
             for index in files.indices {
