@@ -12,7 +12,8 @@ import Switchyard
 /// Opening reads only the archive's central directory or the folder's listing; file contents are streamed later,
 /// one file at a time, in fixed memory (``input(for:counter:)``). A feed whose files all sit in one sub-folder
 /// (`feed.zip/gtfs/stops.txt`) is read from that folder. Files GTFS does not define, and files outside that folder,
-/// are listed in ``ignoredFiles`` and not imported.
+/// are listed in ``ignoredFiles`` and not imported. Hidden files of a folder (names starting with `.`) are not
+/// listed.
 ///
 /// Immutable and `Sendable`.
 public struct GTFSFeed: Sendable {
@@ -146,7 +147,7 @@ public struct GTFSFeed: Sendable {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
-                if name != "." && name != ".." { names.append(name) }
+                if !name.hasPrefix(".") { names.append(name) }     // hidden files (and . and ..) are not the feed's
             }
             for name in names.sorted() {
                 let child = relative.isEmpty ? name : relative + "/" + name

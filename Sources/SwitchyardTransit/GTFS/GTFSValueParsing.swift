@@ -44,12 +44,8 @@ enum GTFSValueParsing {
     /// An optionally signed decimal integer that fits in 64 bits.
     static func integer(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, ValueError> {
         let field = trimmed(bytes)
-        var index = 0
-        var negative = false
-        if let first = field.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            negative = first == UInt8(ascii: "-")
-            index = 1
-        }
+        let (negative, start) = sign(of: field)
+        var index = start
         guard index < field.count else { return .failure(ValueError(field, "is not an integer")) }
         var value: Int64 = 0
         while index < field.count {
@@ -68,12 +64,8 @@ enum GTFSValueParsing {
     /// an exact fast path (the value is correctly rounded); anything else goes through `Double(String)`.
     static func real(_ bytes: UnsafeRawBufferPointer) -> Result<Double, ValueError> {
         let field = trimmed(bytes)
-        var index = 0
-        var negative = false
-        if let first = field.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            negative = first == UInt8(ascii: "-")
-            index = 1
-        }
+        let (negative, start) = sign(of: field)
+        var index = start
         var mantissa: Int64 = 0
         var digits = 0
         var fractionDigits = 0
@@ -115,6 +107,12 @@ enum GTFSValueParsing {
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }
         return value
+    }
+
+    /// Whether `field` starts with `-`, and where its digits start (after a `-` or `+`).
+    private static func sign(of field: UnsafeRawBufferPointer) -> (negative: Bool, digitsStart: Int) {
+        guard let first = field.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") else { return (false, 0) }
+        return (first == UInt8(ascii: "-"), 1)
     }
 
     private static func twoDigits(_ high: UInt8, _ low: UInt8) -> Int64? {

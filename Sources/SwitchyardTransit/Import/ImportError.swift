@@ -26,6 +26,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// The full explanation, naming the feed, file, line, field or database concerned.
     public let message: String
 
+    /// An error of `kind` explained by `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

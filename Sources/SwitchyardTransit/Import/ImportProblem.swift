@@ -9,6 +9,7 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. `'8:5:00' is not a time (H:MM:SS)`.
     public let reason: String
 
+    /// A problem with the record of `file` starting on `line`.
     public init(file: String, line: Int, field: String?, reason: String) {
         self.file = file
         self.line = line

@@ -12,9 +12,11 @@ public struct ImportStatus: Sendable, Hashable {
         public var name: String
         /// `pending`, `loading`, `complete`.
         public var state: String
-        /// Rows committed to its table, records read, and records skipped (all as of the last committed batch).
+        /// Rows committed to its table, as of the last committed batch.
         public var rows: Int
+        /// Records read (committed or skipped), as of the last committed batch.
         public var records: Int
+        /// Records skipped, as of the last committed batch.
         public var skipped: Int
         /// The file's size in bytes.
         public var size: Int
