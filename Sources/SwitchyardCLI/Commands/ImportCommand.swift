@@ -104,14 +104,19 @@ struct ImportCommand: AsyncParsableCommand {
             renderer.cancel()
             _ = await renderer.value
             fail(error.message)
+        } catch is CancellationError {
+            // Ctrl-C before the import record was written: nothing was imported.
+            _ = await renderer.value
+            FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
+            throw ExitCode(130)
         }
         _ = await renderer.value
-        withExtendedLifetime(interrupts) {}
         if style == .json {
             print(summary.json)
         } else {
             print(SummaryText.render(summary))
         }
+        withExtendedLifetime(interrupts) {}      // Ctrl-C stays handled until the summary is out
         if summary.state == "interrupted" {
             FileHandle.standardError.write(Data("""
                 stopped; the database holds every batch committed so far. Continue with:

@@ -75,7 +75,7 @@ struct ImportProgressRenderer {
         case .loading: "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
         case .indexing: "building indexes…"
         case .checking: "checking references and keys…"
-        case .finished: "finished in \(duration(progress.seconds))"
+        case .finished: "ended after \(duration(progress.seconds))"
         }
         lines.append(phase)
         for line in lines { out += "\u{1B}[2K" + line + "\n" }

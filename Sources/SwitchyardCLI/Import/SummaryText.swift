@@ -41,8 +41,7 @@ enum SummaryText {
             }
         }
         lines.append("")
-        let rate = summary.seconds > 0 ? " (\(count(Int(Double(totalImported) / summary.seconds))) rows/s this run)" : ""
-        lines.append("\(summary.state) in \(duration(summary.seconds))\(rate): \(summary.database)")
+        lines.append("\(summary.state) in \(duration(summary.seconds)): \(summary.database)")
         return lines.joined(separator: "\n")
     }
 
