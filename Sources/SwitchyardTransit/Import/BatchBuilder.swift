@@ -24,7 +24,9 @@ struct BatchBuilder {
         required = layout.columns.map(\.isRequired)
     }
 
-    var isFull: Bool { batch.rowCount >= capacity }
+    /// Whether the batch holds `capacity` records, imported or skipped (so a file of nothing but malformed
+    /// records still moves in bounded batches).
+    var isFull: Bool { batch.records >= capacity }
 
     /// Adds `record` as a row, or as a problem if a value is invalid; returns the problem, if any.
     @discardableResult

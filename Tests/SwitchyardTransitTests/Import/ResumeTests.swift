@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SwitchyardTesting
 @testable import SwitchyardTransit
@@ -47,6 +46,31 @@ struct ResumeTests {
         }
     }
 
+    @Test("the quirks feed (skipped records included), stopped after each batch in turn, then resumed: identical")
+    func resumeWithProblems() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let feed = scratch.file("feed.zip")
+        try QuirksFeed.writeZip(feed, folder: "gtfs")
+        let uninterrupted = try await GTFSImporter(
+            feed: try GTFSFeed.open(feed), database: scratch.file("reference.sqlite"),
+            options: ImportOptions(batchSize: 2)).run()
+        let expected = try DatabaseContent(scratch.file("reference.sqlite"))
+        for stop in 0..<16 {
+            let database = scratch.file("db-\(stop).sqlite")
+            var options = ImportOptions(batchSize: 2)
+            options.interruptAfterBatches = stop
+            let first = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
+            if first.state == "interrupted" {
+                let resumed = try await GTFSImporter(
+                    feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(mode: .resume, batchSize: 2)).run()
+                #expect(resumed.state == "complete")
+                #expect(resumed.files == uninterrupted.files, "the summary counts the whole import")
+            }
+            #expect(try DatabaseContent(database) == expected, "stopped after \(stop) batches")
+        }
+    }
+
     @Test("cancelling the task stops at a batch boundary and records the interruption", .timeLimit(.minutes(1)))
     func cancelTask() async throws {
         let scratch = ScratchFolder()
@@ -66,7 +90,7 @@ struct ResumeTests {
         let summary = try await work.value
         #expect(["interrupted", "complete"].contains(summary.state))
         for file in try ImportStatus.read(database).files where file.state != "complete" {
-            #expect(file.rows % Self.batchSize == 0, "\(file.name): whole batches")
+            #expect(file.records % Self.batchSize == 0, "\(file.name): whole batches")
         }
         let resumed = try await GTFSImporter(
             feed: try GTFSFeed.open(feed), database: database,
@@ -85,37 +109,24 @@ struct ResumeTests {
         let database = scratch.file("db.sqlite")
         let importer = GTFSImporter(
             feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: 50))
-        let done = DoneFlag()
-        let work = Task {
-            defer { done.set() }
-            return try await importer.run()
-        }
+        let work = Task { try await importer.run() }
         var last: [String: Int] = [:]
         var observations = 0
-        while !done.isSet {
-            // Until the import record exists there is nothing to read; after that, a read must never fail.
-            guard (try? ImportStatus.read(database)) != nil || observations > 0 else {
-                await Task.yield()
+        // Read the database (as another reader would) each time the import reports progress, until it ends.
+        for await _ in importer.progressUpdates(interval: .milliseconds(1), minimumChange: 0) {
+            guard let status = try? ImportStatus.read(database) else {
+                #expect(observations == 0, "once the import record exists, reading it never fails")
                 continue
             }
-            let status = try ImportStatus.read(database)
             observations += 1
             for file in status.files {
                 #expect(file.rows >= last[file.name, default: 0], "\(file.name) never shrinks")
-                if file.state != "complete" { #expect(file.rows % 50 == 0, "\(file.name): \(file.rows) is whole batches") }
+                if file.state != "complete" { #expect(file.records % 50 == 0, "\(file.name): \(file.records) records are whole batches") }
                 last[file.name] = file.rows
             }
-            await Task.yield()
         }
         let summary = try await work.value
         #expect(summary.state == "complete")
         #expect(observations > 1)
     }
-}
-
-/// Set once, read from anywhere.
-private final class DoneFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
 }
