@@ -45,11 +45,11 @@ struct SampleFeedCommand: AsyncParsableCommand {
     }
 
     /// The sample feed of `profile` in the temporary folder, generated once and reused while its marker file says
-    /// it is the same profile and seed (a feed folder holds only what the generator writes).
+    /// it is the same profile, seed and generator output version (the marker is a hidden file, which feeds ignore).
     static func cachedSample(_ profile: SampleFeedProfile, quiet: Bool) async throws -> String {
         let folder = NSTemporaryDirectory() + "switchyard-sample-\(profile.name)-\(profile.seed)"
         let marker = folder + "/.switchyard-sample"
-        let expected = "\(profile)\n"
+        let expected = "generator \(SampleFeedGenerator.outputVersion)\n\(profile)\n"
         if (try? String(contentsOfFile: marker, encoding: .utf8)) == expected { return folder }
         if !quiet {
             FileHandle.standardError.write(Data("generating the \(profile.name) sample feed in \(folder) (once)…\n".utf8))

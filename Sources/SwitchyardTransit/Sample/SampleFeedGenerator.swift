@@ -26,6 +26,10 @@ public struct SampleFeedStatistics: Sendable, Hashable {
 ///   stops, stops → parent stations, frequencies → trips, transfers → stops); stop times are grouped by trip with
 ///   increasing `stop_sequence` and non-decreasing times; trips are in departure order within each route.
 public enum SampleFeedGenerator {
+    /// The generator's output version: bumped whenever a change alters the bytes a profile produces (the pinned
+    /// hash of `tiny` in the tests changes with it), so feeds cached on disk can tell they are stale.
+    public static let outputVersion = 1
+
     /// The files of a feed, in the order they are generated.
     public static let fileNames = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt",

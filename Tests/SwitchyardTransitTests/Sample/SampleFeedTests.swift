@@ -3,6 +3,14 @@ import Testing
 
 @Suite("Sample feed generator")
 struct SampleFeedTests {
+    /// A profile between tiny and small (about 25 k stop_times): big enough for late-night trips and quoting
+    /// cases, small enough to generate and parse quickly under Thread Sanitizer.
+    static let midsize: SampleFeedProfile = {
+        var profile = SampleFeedProfile.stopTimes(25_000)
+        profile.agencies = 8     // every hand-written agency name, quoted ones included
+        return profile
+    }()
+
     // MARK: Determinism
 
     @Test("the same profile gives the same bytes; another seed gives other bytes")
@@ -18,8 +26,8 @@ struct SampleFeedTests {
         #expect(other.hash != first.hash)
         #expect(other.sink["stop_times.txt"] != first.sink["stop_times.txt"])
 
-        let small = try Generated(.small)
-        #expect(try Generated(.small).hash == small.hash)
+        let midsize = try Generated(Self.midsize)
+        #expect(try Generated(Self.midsize).hash == midsize.hash)
     }
 
     /// Pins the exact output of `tiny`, so a platform (or a change) that formats or draws differently is caught.
@@ -34,7 +42,7 @@ struct SampleFeedTests {
 
     // MARK: Shape of the files
 
-    @Test("every file has its header and every row as many fields", arguments: [SampleFeedProfile.tiny, .small])
+    @Test("every file has its header and every row as many fields", arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func wellFormed(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         #expect(feed.sink.files.map(\.name) == SampleFeedGenerator.fileNames)
@@ -54,7 +62,7 @@ struct SampleFeedTests {
     }
 
     @Test("references resolve, stop times are grouped and ordered, trips follow departure order",
-          arguments: [SampleFeedProfile.tiny, .small])
+          arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func integrity(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         let agencies = feed.column("agency.txt", "agency_id")
@@ -122,7 +130,7 @@ struct SampleFeedTests {
             previous = (trip, sequence, departure, distance)
         }
         #expect(seenTrips == Set(tripIDs), "every trip has stop times, and only those")
-        if profile == .small { #expect(latest >= 24 * 3600, "some trips run past midnight") }
+        if profile == Self.midsize { #expect(latest >= 24 * 3600, "some trips run past midnight") }
 
         // Trips in departure order within each route.
         var lastDeparture: [String: Int] = [:]
@@ -148,7 +156,7 @@ struct SampleFeedTests {
 
     @Test("quoting: names with commas and quotes round-trip")
     func quoting() throws {
-        let feed = try Generated(.small)
+        let feed = try Generated(Self.midsize)
         let names = feed.column("stops.txt", "stop_name")
         #expect(names.contains { $0.contains(",") })
         #expect(names.contains { $0.contains("\"") })
@@ -158,7 +166,7 @@ struct SampleFeedTests {
 
     // MARK: Counts
 
-    @Test("statistics count the rows written; expectedRecords predicts them", arguments: [SampleFeedProfile.tiny, .small])
+    @Test("statistics count the rows written; expectedRecords predicts them", arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func statistics(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         for file in feed.sink.files {
@@ -212,12 +220,12 @@ struct SampleFeedTests {
     @Test("output is streamed in bounded chunks; a throwing sink stops generation")
     func streaming() throws {
         var chunks = ChunkSink()
-        _ = try SampleFeedGenerator.generate(.small, into: &chunks)
+        _ = try SampleFeedGenerator.generate(Self.midsize, into: &chunks)
         #expect(chunks.largest <= 2 * 64 * 1024)
         #expect(chunks.writes > 10)
 
         var failing = ChunkSink(failAfterWrites: 3)
-        #expect(throws: ChunkSink.Stop.self) { _ = try SampleFeedGenerator.generate(.small, into: &failing) }
+        #expect(throws: ChunkSink.Stop.self) { _ = try SampleFeedGenerator.generate(Self.midsize, into: &failing) }
         #expect(failing.writes == 3)
         #expect(!failing.finished)
     }
