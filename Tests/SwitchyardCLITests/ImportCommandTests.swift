@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Switchyard
 import SwitchyardTesting
 import Testing
@@ -74,14 +73,19 @@ struct ImportCommandTests {
         let total = try ImportStatus.read(reference).files.reduce(0) { $0 + $1.rows }
 
         var random = SeededRandomNumberGenerator.forTest("interruptAndResume")
+        var interruptions = 0
         for (round, signal) in [SIGINT, SIGKILL].enumerated() {
             let database = folder + "/db-\(round).sqlite"
-            var arguments = ["import", feed, "--database", database, "--batch-size", String(Self.batchSize), "--progress", "none"]
+            var arguments = ["import", feed, "--database", database, "--batch-size", String(Self.batchSize)]
             // Interrupt three times per round at random amounts of committed rows, then let --resume finish.
             for attempt in 0..<3 {
                 let threshold = Int.random(in: 0..<(total * 3 / 4), using: &random)
-                let status = try await runUntil(arguments, database: database, rows: threshold, then: signal)
-                let record = try ImportStatus.read(database)
+                let status = try await runUntil(arguments, rows: threshold, then: signal)
+                guard let record = try? ImportStatus.read(database) else {
+                    // Killed before the import record was written: nothing was imported, nothing to resume.
+                    #expect(signal == SIGKILL && !arguments.contains("--resume"), "round \(round) attempt \(attempt)")
+                    continue
+                }
                 if signal == SIGINT {
                     // 130: stopped at a batch boundary; 0: finished first; killed by the signal (2) only once
                     // the import is complete and the process is on its way out.
@@ -98,57 +102,57 @@ struct ImportCommandTests {
                     }
                 }
                 if signal == SIGINT && status == 130 { #expect(record.state == "interrupted") }
+                if !record.isComplete { interruptions += 1 }
                 if !arguments.contains("--resume") { arguments.append("--resume") }
             }
-            let resumed = try await SwitchyardProcess.run(arguments)
+            let resumed = try await SwitchyardProcess.run(arguments + ["--progress", "none"])
             #expect(resumed.status == 0, "\(resumed.standardError)")
             #expect(try DatabaseContent(database) == expected, "round \(round) (signal \(signal))")
         }
+        #expect(interruptions > 0, "at least one signal landed before the import was complete")
+        print("interruptAndResume: \(interruptions) of 6 signals landed mid-import")
     }
 
-    /// Runs `switchyard` with `arguments`, sends `signal` once `rows` rows are committed in `database` (read
-    /// through the import record as any reader would; with `rows == 0`, as soon as the record exists), and
-    /// returns the exit status.
-    private func runUntil(_ arguments: [String], database: String, rows: Int, then signal: Int32) async throws -> Int32 {
+    /// Runs `switchyard` with `arguments` plus JSON progress after every batch, sends `signal` once a progress
+    /// line reports `rows` committed rows (reading the child's output as it comes: no polling), and returns the
+    /// exit status.
+    private func runUntil(_ arguments: [String], rows: Int, then signal: Int32) async throws -> Int32 {
         let process = Process()
         process.executableURL = SwitchyardProcess.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let exited = Exited()
+        process.arguments = arguments + ["--progress", "json", "--progress-interval", "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = {
-                exited.set()
-                continuation.resume(returning: $0.terminationStatus)
-            }
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error); return }
+            let pid = process.processIdentifier
+            let handle = output.fileHandleForReading
             Task {
-                // The child announces the import on standard error once it handles Ctrl-C.
-                var announced = ""
-                while !announced.contains("importing") {
-                    let handle = errors.fileHandleForReading
-                    guard let data = try? await BlockingExecutor.shared.run({ handle.availableData }) else { return }
-                    if data.isEmpty { return }
-                    announced += String(decoding: data, as: UTF8.self)
-                }
-                // Another process's database has no event to wait on: poll it, 500 times a second at most, so the
-                // poll does not take a core from the child (or from other tests).
-                while !exited.isSet {
-                    if let status = try? ImportStatus.read(database), status.files.reduce(0, { $0 + $1.rows }) >= rows {
-                        kill(process.processIdentifier, signal)
-                        return
+                // Progress lines come on standard output; the first is printed once Ctrl-C is handled.
+                var pending = ""
+                var signalled = false
+                while let data = try? await BlockingExecutor.shared.run({ handle.availableData }), !data.isEmpty {
+                    pending += String(decoding: data, as: UTF8.self)
+                    while let newline = pending.firstIndex(of: "\n") {
+                        let line = pending[..<newline]
+                        pending = String(pending[pending.index(after: newline)...])
+                        if !signalled, line.hasPrefix("{\"progress\""), Self.committedRows(line) >= rows {
+                            kill(pid, signal)
+                            signalled = true
+                        }
                     }
-                    try? await Task.sleep(for: .milliseconds(2))
                 }
             }
         }
         return status
     }
-}
 
-private final class Exited: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
+    /// The rows committed over all files in one `--progress json` line.
+    private static func committedRows(_ line: Substring) -> Int {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let progress = object["progress"] as? [String: Any],
+              let files = progress["files"] as? [String: [String: Any]] else { return 0 }
+        return files.values.reduce(0) { $0 + ($1["rows"] as? Int ?? 0) }
+    }
 }

@@ -41,6 +41,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "How to show progress: auto (a bar on a terminal, plain lines otherwise), bar, lines, json, none.")
     var progress: String = "auto"
 
+    @Option(help: "Milliseconds between progress updates at most (default: 100 for the bar, 500 for json and lines).")
+    var progressInterval: Int?
+
     @Option(help: "Generate a sample feed of this profile first and import it (\(SampleFeedProfile.all.map(\.name).joined(separator: ", "))); implies --replace.")
     var sample: String?
 
@@ -49,6 +52,9 @@ struct ImportCommand: AsyncParsableCommand {
             throw ValidationError("--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'")
         }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
+        if let progressInterval, progressInterval < 1 {
+            throw ValidationError("--progress-interval must be at least 1 (milliseconds), got \(progressInterval)")
+        }
         guard !(resume && replace) else { throw ValidationError("--resume and --replace exclude each other") }
         if let sample {
             guard SampleFeedProfile.named(sample) != nil else {
@@ -91,7 +97,8 @@ struct ImportCommand: AsyncParsableCommand {
         let renderer = Task {
             var renderer = ImportProgressRenderer(style: style)
             var last: ImportProgress?
-            for await progress in importer.progressUpdates(interval: .milliseconds(style == .json ? 500 : 100)) {
+            let interval = progressInterval ?? (style == .bar || style == .auto ? 100 : 500)
+            for await progress in importer.progressUpdates(interval: .milliseconds(interval)) {
                 renderer.render(progress)
                 last = progress
             }
