@@ -35,7 +35,9 @@ struct ImportProgressRenderer {
         switch style {
         case .bar: drawBars(progress)
         case .lines: writeLines(progress)
-        case .json: print(json(progress))
+        case .json:
+            // Unbuffered: one line per update as it happens, also into a pipe (print would buffer it).
+            FileHandle.standardOutput.write(Data((json(progress) + "\n").utf8))
         case .auto, .none: break
         }
     }

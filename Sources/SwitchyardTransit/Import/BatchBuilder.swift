@@ -6,7 +6,6 @@ import Switchyard
 /// Owned by one reader job. O(fields) per record, no allocation per record besides the batch's amortised growth.
 struct BatchBuilder {
     let layout: TableLayout
-    let source: String
     let capacity: Int
     private(set) var batch: RowBatch
     // The layout's columns as plain arrays, so the per-field loop copies no `String` (no retain/release).
@@ -14,9 +13,8 @@ struct BatchBuilder {
     private let types: [GTFSColumnType]
     private let required: [Bool]
 
-    init(layout: TableLayout, source: String, capacity: Int) {
+    init(layout: TableLayout, capacity: Int) {
         self.layout = layout
-        self.source = source
         self.capacity = capacity
         batch = RowBatch(layout: layout, capacity: capacity)
         fieldIndexes = layout.columns.map(\.fieldIndex)

@@ -15,8 +15,6 @@ final class FeedWriter {
     private var rowsPerStatement = 1
     private let insertProblem: SQLiteStatement
     private let updateFile: SQLiteStatement
-    /// Rows committed so far by this writer (all files).
-    private(set) var rowsCommitted = 0
 
     init(database: SQLiteConnection) throws {
         self.database = database
@@ -57,7 +55,6 @@ final class FeedWriter {
             try updateFile.bind(.text(batch.layout.file.fileName), at: 6)
             try updateFile.step()
         }
-        rowsCommitted += batch.rowCount
     }
 
     /// Creates the file's table (or adds extra columns a resumed file's table lacks) and its insert statement.

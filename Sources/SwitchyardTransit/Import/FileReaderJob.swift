@@ -55,7 +55,7 @@ struct FileReaderJob: Sendable {
 
     private func makeBuilder(header: [String], source: String) throws -> BatchBuilder {
         let layout = try TableLayout(file: file, header: header, source: source)
-        return BatchBuilder(layout: layout, source: source, capacity: options.batchSize)
+        return BatchBuilder(layout: layout, capacity: options.batchSize)
     }
 
     private func drain(_ inbox: ProblemInbox, into builder: inout BatchBuilder) {
