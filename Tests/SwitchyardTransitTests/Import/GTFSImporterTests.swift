@@ -58,11 +58,14 @@ struct GTFSImporterTests {
         let checks = Dictionary(uniqueKeysWithValues: summary.checks.map { ($0.name, $0) })
         #expect(checks["duplicate stops.stop_id"]?.count == 1)
         #expect(checks["duplicate stops.stop_id"]?.examples == ["S2"])
+        #expect(checks["duplicate stop_times.trip_id+stop_sequence"]?.count == 1)
+        #expect(checks["duplicate stop_times.trip_id+stop_sequence"]?.examples == ["T3/2"])
+        #expect(checks["duplicate trips.trip_id"]?.count == 0)   // its index was built UNIQUE: no scan
         #expect(checks["stop_times.trip_id → trips.trip_id"]?.count == 1)
         #expect(checks["stop_times.trip_id → trips.trip_id"]?.examples == ["T9"])
         #expect(checks["trips.service_id → calendar.service_id or calendar_dates.service_id"]?.count == 0)
         #expect(summary.json.hasPrefix("{\"state\": \"complete\""))
-        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 10, \"imported\": 7, \"skipped\": 3"))
+        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 11, \"imported\": 8, \"skipped\": 3"))
     }
 
     @Test("strict mode stops at the first malformed record, naming file, line and field")

@@ -21,7 +21,7 @@ enum QuirksFeed {
         "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type,x_network_color\nR1,A1,U2,\"Pankow – Ruhleben\",1,red\nR2,A1,100,Bus 100,3,\n",
         "trips.txt": "route_id,service_id,trip_id,trip_headsign,direction_id\nR1,WD,T1,Ruhleben,0\nR1,WD,T2,Pankow,1\nR2,WE,T3,Zoo,0\n",
         // Interleaved trips, a one-digit hour, hours past 24, a bad time, a ragged row, an empty required field,
-        // and a reference to a trip that does not exist.
+        // a reference to a trip that does not exist, and a repeated (trip_id, stop_sequence).
         "stop_times.txt": """
             trip_id,arrival_time,departure_time,stop_id,stop_sequence
             T1,8:05:00,8:05:30,S1a,1
@@ -34,6 +34,7 @@ enum QuirksFeed {
             ,09:00:00,09:00:00,S2,5
             T9,10:00:00,10:00:00,S2,1
             T3,10:00:00,10:00:00,S1a,2
+            T3,10:05:00,10:05:00,S2,2
 
             """,
         "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20250101,20251231\n",
@@ -47,7 +48,7 @@ enum QuirksFeed {
     /// Records per file (lines after the header) and how many of them are malformed.
     static let expected: [String: (records: Int, skipped: Int)] = [
         "agency.txt": (1, 0), "stops.txt": (5, 1), "routes.txt": (2, 0), "trips.txt": (3, 0),
-        "stop_times.txt": (10, 3), "calendar.txt": (1, 0), "calendar_dates.txt": (3, 0),
+        "stop_times.txt": (11, 3), "calendar.txt": (1, 0), "calendar_dates.txt": (3, 0),
     ]
 
     /// Writes the feed as a folder at `path`, optionally inside `folder`.
