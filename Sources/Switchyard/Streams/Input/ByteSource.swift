@@ -26,10 +26,10 @@ extension FileReader: ByteSource {}
 
 /// A ``ByteSource`` handed from one blocking read to the next, possibly on different threads.
 ///
-/// Unchecked-Sendable invariant: the `AsyncByteReader` that owns the box awaits each read before it starts the next
-/// (its `read` is a `mutating` async method), so the source is used by one thread at a time, and each hand-over
-/// passes through `BlockingExecutor`'s lock and a continuation resumption, which order the accesses. Exercised
-/// under Thread Sanitizer by `ByteSourceTests` (asynchronous reads of a stateful source).
+/// Exercised under Thread Sanitizer by `ByteSourceTests` (asynchronous reads of a stateful source).
+/// Unchecked-Sendable invariant: the `AsyncByteReader` that owns the box awaits each read before it starts the
+/// next (its `read` is a `mutating` async method), so one thread at a time uses the source, and each hand-over
+/// passes through `BlockingExecutor`'s lock and a continuation resumption, which order the accesses.
 struct SerializedByteSource: @unchecked Sendable {
     let source: any ByteSource
 }

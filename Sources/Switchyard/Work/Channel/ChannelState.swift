@@ -5,9 +5,9 @@ import DequeModule
 /// Continuations are resumed and dropped elements released after the lock is released (`Effects`), so no user code
 /// and no deinitializer runs under it.
 ///
-/// Unchecked-Sendable invariant: every stored `var` is read and written only between `condition.lock()` and
-/// `condition.unlock()` (each method below brackets its whole access). Exercised under Thread Sanitizer by
-/// `BoundedChannelTests` (async and blocking producers and consumers on several threads, randomized).
+/// Exercised under Thread Sanitizer by `BoundedChannelTests` (async and blocking producers and consumers on several
+/// threads, randomized). Unchecked-Sendable invariant: every stored `var` is read and written only between
+/// `condition.lock()` and `condition.unlock()` (each method below brackets its whole access).
 final class ChannelState<Element: Sendable>: @unchecked Sendable {
     enum Waiter<Value> {
         case async(UInt64, CheckedContinuation<Value, any Error>)
