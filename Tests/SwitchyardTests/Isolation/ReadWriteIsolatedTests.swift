@@ -6,26 +6,6 @@ import Testing
 
 @Suite("ReadWriteIsolated", .timeLimit(.minutes(1)))
 struct ReadWriteIsolatedTests {
-    /// Two fields a writer always changes together: a reader that sees them differ saw a torn write.
-    struct Pair: Sendable { var a = 0, b = 0 }
-
-    @Test("exact results under contention, and readers never see a torn write")
-    func exactUnderContention() async {
-        let writers = 4, writes = 10_000
-        let pair = ReadWriteIsolated(Pair(), label: "pair")
-        let torn = SharedCounter()
-        await onThreads(writers + 4) { index in
-            if index < writers {
-                for _ in 0..<writes { pair.write { $0.a += 1; $0.b += 1 } }
-            } else {
-                for _ in 0..<writes { if pair.read({ $0.a != $0.b }) { torn.add() } }
-            }
-        }
-        #expect(torn.value == 0)
-        let final = await pair.read { $0 }
-        #expect(final.a == writers * writes && final.b == writers * writes)
-    }
-
     @Test("readers really overlap: two readers are inside at once")
     func readersOverlap() async {
         let value = ReadWriteIsolated(0, label: "overlap")

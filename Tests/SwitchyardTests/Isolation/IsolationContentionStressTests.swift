@@ -1,0 +1,69 @@
+import Foundation
+import Switchyard
+import SwitchyardTesting
+import Synchronization
+import Testing
+
+/// Exact results of both isolation types under heavy contention: many threads, tasks and enqueued accesses at once.
+/// These flood the cooperative pool and the CPU; CI runs suites named `…StressTests` apart from the rest (see `.ci/run`)
+/// so that ordering tests elsewhere are not starved behind them.
+@Suite("Isolation: contention stress", .timeLimit(.minutes(1)))
+struct IsolationContentionStressTests {
+    /// Two fields a writer always changes together: a reader that sees them differ saw a torn write.
+    struct Pair: Sendable { var a = 0, b = 0 }
+
+    @Test("exact results under contention: threads × synchronous writes")
+    func exactUnderThreadContention() async {
+        let threads = 8, writes = 20_000
+        let counter = Isolated(0, label: "counter")
+        await onThreads(threads) { _ in
+            for _ in 0..<writes { counter.withValue { $0 += 1 } }
+        }
+        #expect(await counter.read { $0 } == threads * writes)
+    }
+
+    @Test("exact results with synchronous, asynchronous and enqueued writes racing")
+    func exactUnderMixedForms() async {
+        let perForm = 5_000
+        let counter = Isolated(0, label: "mixed")
+        let enqueued = Expectation("enqueued writes ran", expectedCount: .exactly(perForm))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await onThreads(2) { _ in
+                    for _ in 0..<perForm / 2 { counter.withValue { $0 += 1 } }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<perForm / 4 { await counter.withValue { $0 += 1 } }
+                }
+            }
+            group.addTask {
+                await onThreads(1) { _ in
+                    for _ in 0..<perForm {
+                        counter.enqueue({ $0 += 1 }, deliveringOn: .task()) { _ in enqueued.fulfill() }
+                    }
+                }
+            }
+        }
+        await enqueued.fulfillment(within: .seconds(30))
+        #expect(await counter.read { $0 } == 3 * perForm)
+    }
+
+    @Test("exact results under contention, and readers never see a torn write")
+    func exactUnderContention() async {
+        let writers = 4, writes = 10_000
+        let pair = ReadWriteIsolated(Pair(), label: "pair")
+        let torn = SharedCounter()
+        await onThreads(writers + 4) { index in
+            if index < writers {
+                for _ in 0..<writes { pair.write { $0.a += 1; $0.b += 1 } }
+            } else {
+                for _ in 0..<writes { if pair.read({ $0.a != $0.b }) { torn.add() } }
+            }
+        }
+        #expect(torn.value == 0)
+        let final = await pair.read { $0 }
+        #expect(final.a == writers * writes && final.b == writers * writes)
+    }
+}
