@@ -83,7 +83,8 @@ final class ProgressAggregate: @unchecked Sendable {
 ///
 /// An update is delivered when at least `interval` has passed since the previous delivery and the fraction moved by
 /// at least `minimumChange`; an update held back only by time is delivered when the interval ends; completion
-/// (every job finished) is always delivered at once. Deliveries are in order (one `AsyncStream`).
+/// (every job finished) is always delivered at once. Deliveries are in order (one `AsyncStream`), yielded after the
+/// engine lock is released.
 ///
 /// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held (the
 /// trailing-delivery task takes it). Exercised under Thread Sanitizer by `IntrospectionTests`.
@@ -95,6 +96,7 @@ final class ProgressObserver: @unchecked Sendable {
     private let markDelivered: @Sendable () -> Void
     private let sleep: @Sendable (Duration) async throws -> Void
     private let continuation: AsyncStream<WorkProgress>.Continuation
+    private let outbox = OrderedOutbox<WorkProgress>()
     private var lastDelivered: WorkProgress?
     private var latest: WorkProgress?
     private var trailingScheduled = false
@@ -114,16 +116,16 @@ final class ProgressObserver: @unchecked Sendable {
 
     func offer(_ progress: WorkProgress, _ transaction: inout Transaction) {
         latest = progress
-        guard let previous = lastDelivered else { return deliver(progress) }
+        guard let previous = lastDelivered else { return deliver(progress, &transaction) }
         if progress == previous { return }
-        if progress.isFinished { return deliver(progress) }
+        if progress.isFinished { return deliver(progress, &transaction) }
         if abs(progress.fractionCompleted - previous.fractionCompleted) < minimumChange
             && progress.totalJobs == previous.totalJobs
         {
             return
         }
         let elapsed = elapsedSinceLast() ?? interval
-        if elapsed >= interval { return deliver(progress) }
+        if elapsed >= interval { return deliver(progress, &transaction) }
         if trailingScheduled { return }
         trailingScheduled = true
         let remaining = interval - elapsed
@@ -131,20 +133,24 @@ final class ProgressObserver: @unchecked Sendable {
         transaction.actions.append {
             Task.detached {
                 try? await sleep(remaining)
-                Engine.perform { _ in self.trailingFired() }
+                Engine.perform { transaction in self.trailingFired(&transaction) }
             }
         }
     }
 
-    private func trailingFired() {
+    private func trailingFired(_ transaction: inout Transaction) {
         trailingScheduled = false
-        if let latest, latest != lastDelivered { deliver(latest) }
+        if let latest, latest != lastDelivered { deliver(latest, &transaction) }
     }
 
-    private func deliver(_ progress: WorkProgress) {
+    /// Records the delivery now and yields after the engine lock is released (see ``OrderedOutbox``: a stream's
+    /// `onTermination` takes the engine lock while its task's status lock is held).
+    private func deliver(_ progress: WorkProgress, _ transaction: inout Transaction) {
         lastDelivered = progress
         markDelivered()
-        continuation.yield(progress)
+        if outbox.append(progress) {
+            transaction.actions.append { [outbox, continuation] in outbox.drain { continuation.yield($0) } }
+        }
     }
 }
 

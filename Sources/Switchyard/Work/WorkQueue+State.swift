@@ -33,7 +33,7 @@ extension WorkQueue {
         case .cancelled: cancelledCount += 1
         case .failed, .timedOut, .dependencyFailed: failedCount += 1
         }
-        emit(.finished, job)
+        emit(.finished, job, &transaction)
         progress.jobFinished(completedUnits: remainingUnits, &transaction)
         if live.isEmpty && !idleWaiters.isEmpty {
             let waiters = idleWaiters
@@ -81,9 +81,12 @@ extension WorkQueue {
         return result
     }
 
-    /// Emits a lifecycle event if anyone observes.
-    func emit(_ kind: JobEvent.Kind, _ job: JobNode) {
+    /// Emits a lifecycle event if anyone observes. The event is built now, under the lock, and handed to the
+    /// observers' streams after it (see ``OrderedOutbox``), in the order events happened. Lock held.
+    func emit(_ kind: JobEvent.Kind, _ job: JobNode, _ transaction: inout Transaction) {
         guard events.isActive else { return }
-        events.emit(JobEvent(job: job, kind: kind))
+        if eventOutbox.append(JobEvent(job: job, kind: kind)) {
+            transaction.actions.append { [events, eventOutbox] in eventOutbox.drain { events.emit($0) } }
+        }
     }
 }

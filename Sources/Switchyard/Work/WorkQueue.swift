@@ -36,8 +36,8 @@ import DequeModule
 ///
 /// Thread-safe: every method may be called from any thread or task.
 // Unchecked-Sendable invariant: `name`, `scheduler`, `maximumPending`, `overflowPolicy`, `propagation`,
-// `events` and `progress` are immutable references; every `var` is read and written only while the engine lock
-// is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+// `events`, `eventOutbox` and `progress` are immutable references; every `var` is read and written only while the
+// engine lock is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     /// What `submit` does when ``maximumPending`` jobs are already pending.
     public enum OverflowPolicy: Sendable, Hashable {
@@ -80,6 +80,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     let scheduler: SchedulerNode
     let propagation: [TaskLocalPropagation]
     let events = ObserverList<JobEvent>()
+    /// Events built under the engine lock, waiting to be handed to `events` after it.
+    let eventOutbox = OrderedOutbox<JobEvent>()
     let progress = ProgressAggregate()
 
     var live = JobList(.live)

@@ -35,7 +35,7 @@ extension Engine {
             job.blockers += 1
             transaction.timers.append(job)
         }
-        queue.emit(.submitted, job)
+        queue.emit(.submitted, job, &transaction)
         if let group = job.group, group.isCancelled { immediate = .cancelled }
         if let immediate {
             job.cancelRequested = true
@@ -117,7 +117,7 @@ extension Engine {
                 job.timerGeneration += 1
                 job.blockers += 1
                 transaction.timers.append(job)
-                queue.emit(.retrying, job)
+                queue.emit(.retrying, job, &transaction)
                 return
             }
         }
@@ -271,7 +271,7 @@ extension Engine {
         perform { transaction in
             guard job.phase == .running, job.attempts == attempt, !job.timedOut else { return }
             job.timedOut = true
-            job.queue.emit(.timedOut, job)
+            job.queue.emit(.timedOut, job, &transaction)
             if let task = job.task { transaction.actions.append { task.cancel() } }
         }
     }

@@ -24,7 +24,7 @@ extension Engine {
                 let priority = JobPriority(level: new).taskPriority
                 transaction.actions.append { task.escalatePriority(to: priority) }
             }
-            node.queue.emit(.priorityChanged, node)
+            node.queue.emit(.priorityChanged, node, &transaction)
             for edge in node.dependencies where edge.node.phase != .finished {
                 edge.node.inherited[old] -= 1
                 edge.node.inherited[new] += 1

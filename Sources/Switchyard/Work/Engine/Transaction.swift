@@ -128,7 +128,7 @@ enum Engine {
         queue.runningCount += 1
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
-        queue.emit(.started, job)
+        queue.emit(.started, job, &transaction)
         if let worker = transaction.reusableWorker, worker.canRun(job) {
             transaction.reusableWorker = nil
             worker.assign(job)
