@@ -71,13 +71,7 @@ struct EngineSuite: BenchmarkSuite {
         }
         record(report, "tiny/OperationQueue", operationQueue)
 
-        let ours = runner.nanosecondsPerOperationAsync(operations: jobs) { n in
-            let queue = WorkQueue(name: "tiny")
-            var handles: [Job<Void, Never>] = []
-            handles.reserveCapacity(n)
-            for _ in 0..<n { handles.append(try! queue.trySubmit("tiny") {}) }
-            for handle in handles { try! await handle.value }
-        }
+        let ours = runner.nanosecondsPerOperationAsync(operations: jobs) { await Self.tinyWorkQueueJobs($0) }
         record(
             report, "tiny/WorkQueue", ours, anchor: ("Task", task), goal: "ratio <= 2",
             met: ours.median <= 2 * task.median)
@@ -86,6 +80,15 @@ struct EngineSuite: BenchmarkSuite {
         record(
             report, "tiny/WorkQueue vs OperationQueue", ours, anchor: ("OperationQueue", operationQueue),
             goal: "ratio <= 0.2", met: ours.median * 5 <= operationQueue.median)
+    }
+
+    /// Submits `n` empty jobs to a fresh queue, then awaits each.
+    static func tinyWorkQueueJobs(_ n: Int) async {
+        let queue = WorkQueue(name: "tiny")
+        var handles: [Job<Void, Never>] = []
+        handles.reserveCapacity(n)
+        for _ in 0..<n { handles.append(try! queue.trySubmit("tiny") {}) }
+        for handle in handles { try! await handle.value }
     }
 
     // MARK: Graphs: chains, fan-in, fan-out
@@ -215,7 +218,8 @@ struct EngineSuite: BenchmarkSuite {
         ChildProcess.probe("\(kind):\(count)")
     }
 
-    /// Runs in the child process: prints resident bytes per pending job or per parked task.
+    /// Runs in the child process: prints resident bytes per pending job or per parked task; `tiny-jobs:<rounds>`
+    /// (for profilers, not a suite case) prints the tiny-job case's median ns per job.
     static func probe(_ specification: String) {
         let parts = specification.split(separator: ":")
         guard parts.count == 2, let count = Int(parts[1]) else { return }
@@ -250,6 +254,10 @@ struct EngineSuite: BenchmarkSuite {
             let after = PeakMemory.currentBytes() ?? 0
             print(Double(after - base) / Double(count))
             keepAlive.append(tasks)
+        case "tiny-jobs":
+            // For profilers: `count` rounds of the tiny-job case (100k jobs each); prints the median ns per job.
+            let runner = Runner(repetitions: count, warmups: 1, scale: 1)
+            print(runner.nanosecondsPerOperationAsync(operations: 100_000) { await tinyWorkQueueJobs($0) }.median)
         default:
             _ = before
         }
