@@ -66,9 +66,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     @usableFromInline
     let policyMutex = RawMutex()
     @usableFromInline
-    var policy: EvictionPolicy<Key, Value>
+    @exclusivity(unchecked) var policy: EvictionPolicy<Key, Value>
     @usableFromInline
-    var removalCounts = [UInt64](repeating: 0, count: CacheRemovalReason.allCases.count)
+    @exclusivity(unchecked) var removalCounts = [UInt64](repeating: 0, count: CacheRemovalReason.allCases.count)
     /// Set once any entry may expire: from then on reads consult the clock.
     @usableFromInline
     let mayExpire: Atomic<Bool>

@@ -27,26 +27,26 @@ final class CacheEntry<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
     @usableFromInline
     let hash: Int
     @usableFromInline
-    var value: Value
+    @exclusivity(unchecked) var value: Value
     @usableFromInline
-    var cost: Int
+    @exclusivity(unchecked) var cost: Int
     /// Nanoseconds on the cache's clock after which the entry is expired; `Int64.max` when it never expires.
     @usableFromInline
-    var expiresAt: Int64
+    @exclusivity(unchecked) var expiresAt: Int64
     @usableFromInline
-    var isDiscardable: Bool
+    @exclusivity(unchecked) var isDiscardable: Bool
 
     @usableFromInline
-    var segment = CacheSegment.none
+    @exclusivity(unchecked) var segment = CacheSegment.none
     /// Links of the policy list the entry is in. Unowned: the stripe's table owns resident entries, and an entry
     /// leaves its list before it leaves the table.
     @usableFromInline
-    unowned(unsafe) var previous: CacheEntry?
+    @exclusivity(unchecked) unowned(unsafe) var previous: CacheEntry?
     @usableFromInline
-    unowned(unsafe) var next: CacheEntry?
+    @exclusivity(unchecked) unowned(unsafe) var next: CacheEntry?
     /// Position in the expiry heap, or -1 when the entry never expires.
     @usableFromInline
-    var heapIndex = -1
+    @exclusivity(unchecked) var heapIndex = -1
 
     @inlinable
     init(key: Key, hash: Int, value: Value, cost: Int, expiresAt: Int64, isDiscardable: Bool) {

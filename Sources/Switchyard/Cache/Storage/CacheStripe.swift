@@ -20,13 +20,13 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     @usableFromInline
     let mutex = RawMutex()
     @usableFromInline
-    var table: [Key: Entry] = [:]
+    @exclusivity(unchecked) var table: [Key: Entry] = [:]
     @usableFromInline
-    var reads: [Entry] = []
+    @exclusivity(unchecked) var reads: [Entry] = []
     @usableFromInline
-    var hits: UInt64 = 0
+    @exclusivity(unchecked) var hits: UInt64 = 0
     @usableFromInline
-    var misses: UInt64 = 0
+    @exclusivity(unchecked) var misses: UInt64 = 0
 
     /// Buffers an access; returns false when the buffer is full (the access is dropped). Lock held.
     @inlinable
