@@ -20,11 +20,11 @@ public final class JobGroup: @unchecked Sendable {
     /// The group's name.
     public let name: String
     let progress = ProgressAggregate()
-    var members = JobList(.group)
-    var isCancelled = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var notifications: [(Delivery, @Sendable () -> Void)] = []
-    private var blockingWaiters: [BlockingSignal] = []
+    @exclusivity(unchecked) var members = JobList(.group)
+    @exclusivity(unchecked) var isCancelled = false
+    @exclusivity(unchecked) private var waiters: [CheckedContinuation<Void, Never>] = []
+    @exclusivity(unchecked) private var notifications: [(Delivery, @Sendable () -> Void)] = []
+    @exclusivity(unchecked) private var blockingWaiters: [BlockingSignal] = []
 
     /// An empty group.
     public init(name: String) { self.name = name }
@@ -121,7 +121,7 @@ public final class JobGroup: @unchecked Sendable {
 /// Exercised under Thread Sanitizer by `CancellationTests`.
 final class BlockingSignal: @unchecked Sendable {
     private let condition = PlatformCondition()
-    private var fired = false
+    @exclusivity(unchecked) private var fired = false
 
     /// Sets the flag and wakes the waiter.
     func fire() {

@@ -42,8 +42,8 @@ public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
 /// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressAggregate: @unchecked Sendable {
-    private(set) var progress = WorkProgress.zero
-    private var observers: [UInt64: ProgressObserver] = [:]
+    @exclusivity(unchecked) private(set) var progress = WorkProgress.zero
+    @exclusivity(unchecked) private var observers: [UInt64: ProgressObserver] = [:]
 
     func jobAdded(isFirst: Bool, _ transaction: inout Transaction) {
         if isFirst { progress = .zero }
@@ -97,9 +97,9 @@ final class ProgressObserver: @unchecked Sendable {
     private let sleep: @Sendable (Duration) async throws -> Void
     private let continuation: AsyncStream<WorkProgress>.Continuation
     private let outbox = OrderedOutbox<WorkProgress>()
-    private var lastDelivered: WorkProgress?
-    private var latest: WorkProgress?
-    private var trailingScheduled = false
+    @exclusivity(unchecked) private var lastDelivered: WorkProgress?
+    @exclusivity(unchecked) private var latest: WorkProgress?
+    @exclusivity(unchecked) private var trailingScheduled = false
 
     init<C: Clock>(
         interval: Duration, minimumChange: Double, clock: C,
@@ -160,7 +160,7 @@ final class ProgressObserver: @unchecked Sendable {
 /// engine lock. Exercised under Thread Sanitizer by `IntrospectionTests`.
 private final class ClockMark<C: Clock>: @unchecked Sendable where C.Duration == Duration {
     let clock: C
-    var last: C.Instant?
+    @exclusivity(unchecked) var last: C.Instant?
     init(clock: C) { self.clock = clock }
     func elapsed() -> Duration? { last.map { $0.duration(to: clock.now) } }
     func mark() { last = clock.now }

@@ -84,18 +84,18 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     let eventOutbox = OrderedOutbox<JobEvent>()
     let progress = ProgressAggregate()
 
-    var live = JobList(.live)
-    var pendingCount = 0
-    var readyCount = 0
-    var runningCount = 0
-    var succeededCount = 0
-    var failedCount = 0
-    var cancelledCount = 0
-    var epoch = QueueEpoch()
-    var lastBarrier: JobNode?
-    var reservedRoom = 0
-    var roomWaiters = Deque<(identifier: UInt64, continuation: CheckedContinuation<Bool, Never>)>()
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    @exclusivity(unchecked) var live = JobList(.live)
+    @exclusivity(unchecked) var pendingCount = 0
+    @exclusivity(unchecked) var readyCount = 0
+    @exclusivity(unchecked) var runningCount = 0
+    @exclusivity(unchecked) var succeededCount = 0
+    @exclusivity(unchecked) var failedCount = 0
+    @exclusivity(unchecked) var cancelledCount = 0
+    @exclusivity(unchecked) var epoch = QueueEpoch()
+    @exclusivity(unchecked) var lastBarrier: JobNode?
+    @exclusivity(unchecked) var reservedRoom = 0
+    @exclusivity(unchecked) var roomWaiters = Deque<(identifier: UInt64, continuation: CheckedContinuation<Bool, Never>)>()
+    @exclusivity(unchecked) var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A queue.
     /// - Parameters:

@@ -73,47 +73,47 @@ class JobNode: @unchecked Sendable {
     let isBarrier: Bool
     let submittedAt: ContinuousClock.Instant
 
-    var phase = JobPhase.waiting
+    @exclusivity(unchecked) var phase = JobPhase.waiting
     /// Unfinished dependencies + hold + timer + barrier wait: the job becomes ready when this reaches zero.
-    var blockers = 0
-    var isHeld = false
-    var timerWait = TimerWait.none
+    @exclusivity(unchecked) var blockers = 0
+    @exclusivity(unchecked) var isHeld = false
+    @exclusivity(unchecked) var timerWait = TimerWait.none
     /// Incremented whenever a timer is armed, so a late or stale timer never fires or registers for a newer wait.
-    var timerGeneration = 0
+    @exclusivity(unchecked) var timerGeneration = 0
     /// Waits of this running job's body on jobs that have not started and share a scheduler node with it.
-    var blockedWaits = 0
+    @exclusivity(unchecked) var blockedWaits = 0
     /// The scheduler nodes counted as blocked by this job (set on its first counted wait).
-    var blockedPath: [SchedulerNode] = []
+    @exclusivity(unchecked) var blockedPath: [SchedulerNode] = []
     /// Incremented when an attempt ends, retiring its counted waits.
-    var blockGeneration = 0
+    @exclusivity(unchecked) var blockGeneration = 0
     /// For a barrier: the epoch of earlier jobs it still waits for.
-    var awaitedEpoch: QueueEpoch?
-    var requestedLevel: Int
-    var effectiveLevel: Int
+    @exclusivity(unchecked) var awaitedEpoch: QueueEpoch?
+    @exclusivity(unchecked) var requestedLevel: Int
+    @exclusivity(unchecked) var effectiveLevel: Int
     /// How many dependents and awaiters contribute each priority level (escalation).
-    var inherited = SIMD8<Int32>()
-    var dependencies: [JobEdge] = []
-    var dependents: [JobEdge] = []
-    var bucketLinks = JobLinks()
-    var liveLinks = JobLinks()
-    var groupLinks = JobLinks()
-    var group: JobGroup?
-    var epoch: QueueEpoch?
-    var task: Task<Void, Never>?
+    @exclusivity(unchecked) var inherited = SIMD8<Int32>()
+    @exclusivity(unchecked) var dependencies: [JobEdge] = []
+    @exclusivity(unchecked) var dependents: [JobEdge] = []
+    @exclusivity(unchecked) var bucketLinks = JobLinks()
+    @exclusivity(unchecked) var liveLinks = JobLinks()
+    @exclusivity(unchecked) var groupLinks = JobLinks()
+    @exclusivity(unchecked) var group: JobGroup?
+    @exclusivity(unchecked) var epoch: QueueEpoch?
+    @exclusivity(unchecked) var task: Task<Void, Never>?
     /// The worker running the current attempt.
-    var worker: Worker?
-    var timer: Task<Void, Never>?
-    var timing: JobTiming?
-    var taskLocals: CapturedTaskLocals?
-    var cancelRequested = false
-    var timedOut = false
-    var attempts = 0
-    var startedAt: ContinuousClock.Instant?
-    var progressCompleted: Int64 = 0
-    var progressTotal: Int64 = 1
-    var awaiters: [JobAwaiter] = []
-    var completionHandlers: [@Sendable () -> Void] = []
-    var outcome: JobOutcome?
+    @exclusivity(unchecked) var worker: Worker?
+    @exclusivity(unchecked) var timer: Task<Void, Never>?
+    @exclusivity(unchecked) var timing: JobTiming?
+    @exclusivity(unchecked) var taskLocals: CapturedTaskLocals?
+    @exclusivity(unchecked) var cancelRequested = false
+    @exclusivity(unchecked) var timedOut = false
+    @exclusivity(unchecked) var attempts = 0
+    @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
+    @exclusivity(unchecked) var progressCompleted: Int64 = 0
+    @exclusivity(unchecked) var progressTotal: Int64 = 1
+    @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
+    @exclusivity(unchecked) var completionHandlers: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var outcome: JobOutcome?
     /// Set (releasing) once `outcome` and the typed result are final, so readers that see it (acquiring) may read
     /// them without the lock.
     let isDone = Atomic<Bool>(false)
@@ -181,11 +181,11 @@ final class JobTiming: Sendable {
 /// The jobs of a queue submitted between two barriers. Guarded by the engine lock.
 final class QueueEpoch {
     /// Jobs of this epoch that have not finished.
-    var unfinished = 0
+    @exclusivity(unchecked) var unfinished = 0
     /// The barrier submitted after this epoch, waiting for `unfinished` to reach zero.
-    var barrier: JobNode?
+    @exclusivity(unchecked) var barrier: JobNode?
     /// Jobs that were to run after a barrier that was cancelled before this epoch drained: they still wait for it.
-    var deferred: [JobNode] = []
+    @exclusivity(unchecked) var deferred: [JobNode] = []
 }
 
 /// A job node with a typed body and result.
@@ -194,9 +194,9 @@ final class QueueEpoch {
 /// once the job can no longer run; `value` and `failure` are written by the job's task during an attempt and read
 /// only after the finish transition, which happens after the write under the engine lock.
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
-    var body: (@Sendable () async throws(Failure) -> Success)?
-    var value: Success?
-    var failure: Failure?
+    @exclusivity(unchecked) var body: (@Sendable () async throws(Failure) -> Success)?
+    @exclusivity(unchecked) var value: Success?
+    @exclusivity(unchecked) var failure: Failure?
 
     init(
         identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,

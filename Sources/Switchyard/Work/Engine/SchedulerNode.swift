@@ -19,23 +19,23 @@ final class SchedulerNode {
     let name: String
     let isLeaf: Bool
     let parent: SchedulerNode?
-    var width: Int
-    var weight: Int
-    var credits: Int
-    var running = 0
-    var isSuspended = false
+    @exclusivity(unchecked) var width: Int
+    @exclusivity(unchecked) var weight: Int
+    @exclusivity(unchecked) var credits: Int
+    @exclusivity(unchecked) var running = 0
+    @exclusivity(unchecked) var isSuspended = false
     /// Leaf: one FIFO of ready jobs per level.
-    var buckets: [JobList]
+    @exclusivity(unchecked) var buckets: [JobList]
     /// Inner: one FIFO of offering children per level.
-    var children: [SchedulerList]
+    @exclusivity(unchecked) var children: [SchedulerList]
     /// The level of the parent's list this node is in, or -1.
-    var listedLevel = -1
-    var listNext: SchedulerNode?
-    unowned(unsafe) var listPrev: SchedulerNode?
+    @exclusivity(unchecked) var listedLevel = -1
+    @exclusivity(unchecked) var listNext: SchedulerNode?
+    @exclusivity(unchecked) unowned(unsafe) var listPrev: SchedulerNode?
     /// Running jobs below this node that are waiting for a job which has not started and needs this node's slots.
-    var blockedAwaiting = 0
+    @exclusivity(unchecked) var blockedAwaiting = 0
     /// Root only: set while the root is in the current transaction's dispatch list.
-    var isMarkedForDispatch = false
+    @exclusivity(unchecked) var isMarkedForDispatch = false
 
     init(name: String, isLeaf: Bool, width: Int, parent: SchedulerNode?, weight: Int) {
         precondition(width >= 1, "Switchyard: the width of \"\(name)\" must be at least 1 (got \(width))")

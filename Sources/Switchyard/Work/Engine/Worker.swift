@@ -20,18 +20,18 @@ final class Worker: @unchecked Sendable {
     let level: Int
     let isBlocking: Bool
     /// The worker's task, once created (set just after creation, possibly after the first job started).
-    var task: Task<Void, Never>?
-    var current: JobNode?
-    var run = 0
+    @exclusivity(unchecked) var task: Task<Void, Never>?
+    @exclusivity(unchecked) var current: JobNode?
+    @exclusivity(unchecked) var run = 0
     /// Cleared when the task's priority was escalated: it no longer matches `level`.
-    var matchesLevel = true
+    @exclusivity(unchecked) var matchesLevel = true
     /// While idle: the parked task's continuation (nil while it is still on its way to park).
-    var continuation: CheckedContinuation<JobNode, Never>?
+    @exclusivity(unchecked) var continuation: CheckedContinuation<JobNode, Never>?
     /// A job handed to the worker while it was on its way to park.
-    var handoff: JobNode?
+    @exclusivity(unchecked) var handoff: JobNode?
 
     /// The job the worker was created for, until its task takes it (then nil: a parked worker keeps no job).
-    var first: JobNode?
+    @exclusivity(unchecked) var first: JobNode?
 
     /// Lock held: the worker is created for `job` as it starts.
     init(first job: JobNode, level: Int) {
@@ -179,7 +179,7 @@ final class IdleWorkers: @unchecked Sendable {
     /// The most parked workers of one kind.
     static let limit = max(2, activeProcessorCount())
 
-    private var lists = Array(repeating: [Worker](), count: JobPriority.levelCount * 2)
+    @exclusivity(unchecked) private var lists = Array(repeating: [Worker](), count: JobPriority.levelCount * 2)
 
     /// Parks `worker` if there is room. Lock held.
     func park(_ worker: Worker) -> Bool {
