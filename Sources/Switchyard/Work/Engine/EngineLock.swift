@@ -10,7 +10,7 @@
 ///
 /// The stored `var`s of the classes it guards (job and scheduler nodes, queues, workers, groups, progress) are
 /// marked `@exclusivity(unchecked)`: the lock already makes every access exclusive, and the dynamic check costs a
-/// thread-local lookup per access; removing them made tiny jobs about a quarter cheaper). An access made without
+/// thread-local lookup per access (removing them made tiny jobs about a quarter cheaper). An access made without
 /// the lock is a data race, which the Thread Sanitizer run reports.
 ///
 /// A ``RawMutex``: an adaptive pthread mutex (it spins briefly before sleeping: the engine's critical sections are
