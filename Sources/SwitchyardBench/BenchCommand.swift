@@ -39,7 +39,9 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         if let probe = ProcessInfo.processInfo.environment["SWITCHYARD_BENCH_PROBE"] {
             // A child process of a suite's memory case.
-            if probe.hasPrefix("import:") {
+            if probe.hasPrefix("cache-mix:") {
+                CacheSuite.probe(probe)
+            } else if probe.hasPrefix("import:") {
                 ImportSuite.probe(zip: String(probe.dropFirst("import:".count)))
             } else if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {
                 StreamsSuite.probe(kind: String(probe[..<colon]), path: String(probe[probe.index(after: colon)...]))

@@ -26,25 +26,52 @@ struct CacheSuite: BenchmarkSuite {
         CacheAdapter(Cache(name: "bench", countLimit: capacity, policy: policy, memoryPressure: nil))
     }
 
-    private func mix(threads: Int, readPercent: Int, _ runner: Runner, _ report: Report) {
-        let operations = 1_000_000
-        // Zipf(0.9) over 10× the capacity: a working set that mostly fits, with a long tail of misses.
-        let keys = CacheTraces.zipf(length: operations, keys: 10 * capacity, exponent: 0.9)
-        let label = "mix \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
-        func measure(_ make: () -> any BenchCache) -> Sample {
-            let cache = make()
-            for key in keys.prefix(capacity * 2) { cache.set(key, key) }  // warm
-            return runner.nanosecondsPerOperation(operations: operations / threads, threads: threads) { thread, n in
-                let offset = thread * (keys.count / max(threads, 1))
-                for index in 0..<n {
-                    let key = keys[(offset + index) % keys.count]
-                    if (index % 100) < readPercent {
-                        if cache.get(key) == nil { cache.set(key, key) }
-                    } else {
-                        cache.set(key, index)
-                    }
+    private static let mixOperations = 1_000_000
+
+    /// Zipf(0.9) over 10× the capacity: a working set that mostly fits, with a long tail of misses.
+    private static func mixKeys(capacity: Int) -> [Int] {
+        CacheTraces.zipf(length: mixOperations, keys: 10 * capacity, exponent: 0.9)
+    }
+
+    /// One get/set mix on `cache`: warmed with the first 2 × capacity keys, then `threads` threads each replay
+    /// their share of `keys` (a get, and a set on a miss, `readPercent` times in 100; else a set).
+    private static func measureMix(
+        _ cache: any BenchCache, keys: [Int], capacity: Int, threads: Int, readPercent: Int, _ runner: Runner
+    ) -> Sample {
+        for key in keys.prefix(capacity * 2) { cache.set(key, key) }  // warm
+        return runner.nanosecondsPerOperation(operations: mixOperations / threads, threads: threads) { thread, n in
+            let offset = thread * (keys.count / max(threads, 1))
+            for index in 0..<n {
+                let key = keys[(offset + index) % keys.count]
+                if (index % 100) < readPercent {
+                    if cache.get(key) == nil { cache.set(key, key) }
+                } else {
+                    cache.set(key, index)
                 }
             }
+        }
+    }
+
+    /// For profilers, not a suite case (`SWITCHYARD_BENCH_PROBE=cache-mix:<read percent>:<threads>[:lru]`):
+    /// 20 rounds of one mix on `Cache`; prints the median ns per operation.
+    static func probe(_ specification: String) {
+        let parts = specification.split(separator: ":")
+        guard parts.count >= 3, let readPercent = Int(parts[1]), let threads = Int(parts[2]) else { return }
+        let capacity = CacheSuite().capacity
+        let policy: CachePolicy = parts.count > 3 && parts[3] == "lru" ? .leastRecentlyUsed : .frequencyAware
+        let cache = CacheAdapter(Cache(name: "probe", countLimit: capacity, policy: policy, memoryPressure: nil))
+        let runner = Runner(repetitions: 20, warmups: 1, scale: 1)
+        let sample = measureMix(
+            cache, keys: mixKeys(capacity: capacity), capacity: capacity, threads: threads, readPercent: readPercent,
+            runner)
+        print(sample.median)
+    }
+
+    private func mix(threads: Int, readPercent: Int, _ runner: Runner, _ report: Report) {
+        let keys = Self.mixKeys(capacity: capacity)
+        let label = "mix \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
+        func measure(_ make: () -> any BenchCache) -> Sample {
+            Self.measureMix(make(), keys: keys, capacity: capacity, threads: threads, readPercent: readPercent, runner)
         }
         let dictionary = measure { MutexDictionaryCache() }
         let lru = measure { PlainLRUCache(capacity: capacity) }
