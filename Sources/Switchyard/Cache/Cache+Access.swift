@@ -11,32 +11,31 @@ extension Cache {
         let stripe = stripes[index]
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         stripe.mutex.lock()
-        guard let entry = stripe.table[key] else {
+        guard let slot = stripe.table.find(key, hash: hash) else {
             stripe.misses += 1
             stripe.mutex.unlock()
             return nil
         }
-        if entry.expiresAt <= time {
+        let tag = stripe.table.slots[slot].tag
+        if stripe.table.slots[slot].expiresAt <= time {
             stripe.misses += 1
             stripe.mutex.unlock()
-            removeExpired(entry, at: time)
+            removeExpired(tag, at: time)
             return nil
         }
-        let value = entry.value
+        let value = stripe.table.slots[slot].value
         stripe.hits += 1
         if policyMutex.tryLock() {
             // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this stripe's
             // buffered reads, then this one, in order.
-            var changes = Changes()
-            applyBufferedReads(of: stripe, &changes.released)
-            policy.recordAccess(entry)
+            applyBufferedReads(of: stripe)
+            policy.recordAccess(EvictionPolicy.node(of: tag))
             stripe.mutex.unlock()
-            if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads(&changes) }
+            if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
             policyMutex.unlock()
-            withExtendedLifetime(changes) {}  // released entries go after the locks
         } else {
             let wasEmpty = stripe.reads.isEmpty
-            let buffered = stripe.buffer(entry)
+            let buffered = stripe.buffer(tag)
             stripe.mutex.unlock()
             if wasEmpty && buffered { pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed) }
         }
@@ -50,12 +49,13 @@ extension Cache {
     /// The value for `key` if live, without counting or recording a use.
     @inlinable
     func peek(_ key: Key) -> Value? {
-        let stripe = stripes[key.hashValue & stripeMask]
+        let hash = key.hashValue
+        let stripe = stripes[hash & stripeMask]
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         stripe.mutex.lock()
         defer { stripe.mutex.unlock() }
-        guard let entry = stripe.table[key], entry.expiresAt > time else { return nil }
-        return entry.value
+        guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else { return nil }
+        return stripe.table.slots[slot].value
     }
 
     /// Stores `value` for `key`, replacing (and notifying) any previous value, then evicts until the limits hold.
@@ -84,38 +84,39 @@ extension Cache {
         let stripe = stripes[hash & stripeMask]
         var changes = Changes()
         policyMutex.lock()
-        drainBufferedReads(&changes)
-        removeDue(at: time, &changes)
+        if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
+        if !policy.expiry.isEmpty { removeDue(at: time, &changes) }
         stripe.mutex.lock()
         let stored: Bool
-        if let entry = stripe.table[key] {
-            changes.record(entry, .replaced)
-            entry.value = value
-            entry.expiresAt = expiresAt
-            entry.isDiscardable = isDiscardable
+        if let slot = stripe.table.find(key, hash: hash) {
+            let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
+            let replaced = stripe.table.slots[slot].value
+            stripe.table.slots[slot].value = value
+            stripe.table.slots[slot].expiresAt = expiresAt
             stripe.mutex.unlock()
-            policy.changeCost(of: entry, to: cost)
-            reschedule(entry)
+            changes.record(key, replaced, cost: policy.nodes[node].cost, .replaced)
+            policy.nodes[node].expiresAt = expiresAt
+            policy.nodes[node].isDiscardable = isDiscardable
+            policy.changeCost(of: node, to: cost)
+            policy.reschedule(node)
             if policy.fits(cost: cost) {
-                policy.recordAccess(entry)
+                policy.recordAccess(node)
                 evictOverflow(candidates: 0, &changes)
             } else {
-                unlink(entry, .evicted, &changes)
+                unlink(node, .evicted, &changes)
             }
-            stored = entry.segment != .none
+            stored = policy.nodes[node].segment != .none
         } else if !policy.fits(cost: cost) {
             stripe.mutex.unlock()
-            changes.removals.append(CacheRemoval(key: key, value: value, cost: cost, reason: .evicted))
+            changes.record(key, value, cost: cost, .evicted)
             stored = false
         } else {
-            let entry = Entry(
-                key: key, hash: hash, value: value, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
-            stripe.table[key] = entry
+            let node = policy.allocate(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
+            stripe.table.insert(key: key, hash: hash, value: value, expiresAt: expiresAt, tag: policy.tag(of: node))
             stripe.mutex.unlock()
-            let candidates = policy.insert(entry)
-            if expiresAt != .max { policy.expiry.insert(entry) }
+            let candidates = policy.insert(node)
             evictOverflow(candidates: candidates, &changes)
-            stored = entry.segment != .none
+            stored = policy.nodes[node].segment != .none
         }
         finish(&changes)
         policyMutex.unlock()
@@ -129,19 +130,25 @@ extension Cache {
     @inlinable
     public func removeValue(forKey key: Key) -> Value? {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        let stripe = stripes[key.hashValue & stripeMask]
+        let hash = key.hashValue
+        let stripe = stripes[hash & stripeMask]
         var changes = Changes()
         policyMutex.lock()
-        drainBufferedReads(&changes)
+        if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
         stripe.mutex.lock()
-        let entry = stripe.table.removeValue(forKey: key)
-        stripe.mutex.unlock()
         var result: Value?
-        if let entry {
-            policy.remove(entry)
-            let live = entry.expiresAt > time
-            if live { result = entry.value }
-            changes.record(entry, live ? .removed : .expired)
+        if let slot = stripe.table.find(key, hash: hash) {
+            let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
+            let live = stripe.table.slots[slot].expiresAt > time
+            let (removedKey, value) = stripe.table.remove(at: slot)
+            stripe.mutex.unlock()
+            let cost = policy.nodes[node].cost
+            policy.remove(node)
+            policy.free(node)
+            if live { result = value }
+            changes.record(removedKey, value, cost: cost, live ? .removed : .expired)
+        } else {
+            stripe.mutex.unlock()
         }
         finish(&changes)
         policyMutex.unlock()
@@ -170,13 +177,15 @@ extension Cache {
         precondition((0...1).contains(fraction), "Cache \"\(name)\": trim fraction must be in 0...1")
         var changes = Changes()
         policyMutex.lock()
-        drainBufferedReads(&changes)
+        drainBufferedReads()
         let targetCount = Int(Double(policy.count) * fraction)
         let targetCost = Int(Double(policy.totalCost) * fraction)
         func satisfied() -> Bool { policy.count <= targetCount && policy.totalCost <= targetCost }
-        let entries = policy.entriesColdestFirst()
-        for entry in entries where entry.isDiscardable && !satisfied() { unlink(entry, .pressure, &changes) }
-        for entry in entries where entry.segment != .none && !satisfied() { unlink(entry, .pressure, &changes) }
+        // No node is allocated while trimming, so a freed node keeps segment `.none` and is skipped.
+        let nodes = policy.nodesColdestFirst()
+        for node in nodes where policy.nodes[node].isDiscardable && !satisfied() { unlink(node, .pressure, &changes) }
+        for node in nodes where !satisfied() { unlink(node, .pressure, &changes) }
+        if policy.count == 0 { releaseStorage() }
         finish(&changes)
         policyMutex.unlock()
         deliver(changes)
@@ -187,8 +196,9 @@ extension Cache {
     func purge(_ reason: CacheRemovalReason) {
         var changes = Changes()
         policyMutex.lock()
-        drainBufferedReads(&changes)
-        for entry in policy.entriesColdestFirst() { unlink(entry, reason, &changes) }
+        drainBufferedReads()
+        for node in policy.nodesColdestFirst() { unlink(node, reason, &changes) }
+        releaseStorage()
         finish(&changes)
         policyMutex.unlock()
         deliver(changes)

@@ -39,16 +39,14 @@ import Synchronization
 ///   entries with a time-to-live); ``removeAll()`` and ``trim(toFraction:)`` are O(n).
 ///
 /// Unchecked-Sendable invariant: `policy` and `removalCounts` are read and written only while `policyMutex` is
-/// held; each stripe's state only while that stripe's mutex is held (see ``CacheStripe``); entries follow the
-/// rule in ``CacheEntry``; every other stored property is immutable or atomic. Lock order: policy, then one
-/// stripe; a thread holding a stripe lock only ever *tries* the policy lock. Exercised under Thread Sanitizer by
-/// `CacheStressTests`. The lock-guarded stored properties here, in ``CacheStripe`` and in ``CacheEntry`` are
-/// `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks (a thread-local lookup
-/// per access) cost half of a get/set.
+/// held; each stripe's state only while that stripe's mutex is held (see ``CacheStripe``); every other stored
+/// property is immutable or atomic. An entry's key, value and expiry live in its stripe's table and change only
+/// while both the policy lock and that stripe's lock are held, so a reader holding the stripe lock alone sees
+/// them whole. Lock order: policy, then one stripe; a thread holding a stripe lock only ever *tries* the policy
+/// lock. Exercised under Thread Sanitizer by `CacheStressTests`. The lock-guarded stored properties here and in
+/// ``CacheStripe`` are `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks
+/// (a thread-local lookup per access) cost half of a get/set.
 public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    @usableFromInline
-    typealias Entry = CacheEntry<Key, Value>
-
     /// The name used in `description`, in the load queue's name and in load jobs' names.
     public let name: String
     /// How victims are chosen.
@@ -66,9 +64,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     @usableFromInline
     let pendingStripes = Atomic<UInt64>(0)
     @usableFromInline
-    let policyMutex = RawMutex()
+    let policyMutex = SpinLock()
     @usableFromInline
-    @exclusivity(unchecked) var policy: EvictionPolicy<Key, Value>
+    @exclusivity(unchecked) var policy: EvictionPolicy
     @usableFromInline
     @exclusivity(unchecked) var removalCounts = [UInt64](repeating: 0, count: CacheRemovalReason.allCases.count)
     /// Set once any entry may expire: from then on reads consult the clock.
@@ -156,7 +154,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         precondition(costLimit.map { $0 >= 0 } ?? true, "Cache \"\(name)\": costLimit must be ≥ 0")
         var changes = Changes()
         policyMutex.lock()
-        drainBufferedReads(&changes)
+        drainBufferedReads()
         policy.setLimits(count: countLimit, cost: costLimit)
         evictOverflow(candidates: 0, &changes)
         policyMutex.unlock()
@@ -188,7 +186,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     }
 
     @inlinable
-    func withPolicy<Result>(_ body: (EvictionPolicy<Key, Value>) -> Result) -> Result {
+    func withPolicy<Result>(_ body: (EvictionPolicy) -> Result) -> Result {
         policyMutex.lock()
         defer { policyMutex.unlock() }
         return body(policy)

@@ -4,7 +4,7 @@ import Testing
 
 /// Threads hammer one cache with random operations; checks the invariants that must hold whatever the
 /// interleaving. Run under Thread Sanitizer by `.ci/run`: this is the test behind the cache's unchecked-Sendable
-/// invariants (stripes, policy lock, entries, `RawMutex`).
+/// invariants (stripes, policy lock, tables, read buffers, `SpinLock`).
 @Suite("Cache: concurrency stress")
 struct CacheStressTests {
     @Test("random operations from several threads keep the limits and never return another key's value",
@@ -51,5 +51,43 @@ struct CacheStressTests {
         #expect(Int(removals) == removedCount.value)
         cache.removeAll()
         #expect(cache.count == 0 && cache.totalCost == 0)
+    }
+
+    @Test("expiring entries and whole-cache removals racing with reads keep every value with its key")
+    func expiryAndRemoveAll() async {
+        var seeds = SeededRandomNumberGenerator.forTest("CacheStressTests.expiryAndRemoveAll")
+        let removedCount = SharedCounter()
+        let cache = Cache<Int, Int>(countLimit: 40, memoryPressure: nil) { _ in removedCount.add() }
+        let violations = SharedCounter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                var random = SeededRandomNumberGenerator(seed: seeds.next())
+                group.addTask {
+                    for step in 0..<20_000 {
+                        let key = Int(random.next() % 100)
+                        switch random.next() % 40 {
+                        case 0..<24:
+                            if let value = cache.value(forKey: key), value % 1_000 != key { violations.add() }
+                        case 24..<32:
+                            // Lifetimes of a few microseconds: entries expire while others read them.
+                            cache.setValue(
+                                step * 1_000 + key, forKey: key, timeToLive: .microseconds(Int(random.next() % 50) + 1))
+                        case 32..<38:
+                            cache.setValue(step * 1_000 + key, forKey: key)
+                        case 38:
+                            cache.removeAll()  // frees the node storage while other threads read and buffer
+                        default:
+                            cache.removeExpired()
+                        }
+                        if cache.count > 40 { violations.add() }
+                    }
+                }
+            }
+        }
+        #expect(violations.value == 0)
+        let removals = cache.statistics.removals.values.reduce(0, +)
+        #expect(Int(removals) == removedCount.value)
+        cache.removeAll()
+        #expect(cache.count == 0)
     }
 }

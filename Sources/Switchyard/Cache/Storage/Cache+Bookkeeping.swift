@@ -1,22 +1,31 @@
 import Synchronization
 
-/// What one operation changed, collected under the locks and acted on after them.
+/// What one operation removed, collected under the locks and acted on after them: the removals are notified,
+/// and the removed keys and values are released (a value's deinit may run arbitrary code, so never under a
+/// lock). The first removal is stored inline: the usual write evicts at most one entry and allocates nothing.
 @usableFromInline
-struct CacheChanges<Key: Hashable & Sendable, Value: Sendable> {
-    /// Removals to notify, in order.
+struct CacheChanges<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
-    var removals: [CacheRemoval<Key, Value>] = []
-    /// Entries whose last reference may be dropped here; released after the locks (a value's deinit may run
-    /// arbitrary code).
+    var first: CacheRemoval<Key, Value>?
+    /// Removals after the first, in order.
     @usableFromInline
-    var released: [CacheEntry<Key, Value>] = []
+    var more: [CacheRemoval<Key, Value>] = []
 
     @inlinable
     init() {}
 
     @inlinable
-    mutating func record(_ entry: CacheEntry<Key, Value>, _ reason: CacheRemovalReason) {
-        removals.append(CacheRemoval(key: entry.key, value: entry.value, cost: entry.cost, reason: reason))
+    mutating func record(_ key: Key, _ value: Value, cost: Int, _ reason: CacheRemovalReason) {
+        let removal = CacheRemoval(key: key, value: value, cost: cost, reason: reason)
+        if first == nil { first = removal } else { more.append(removal) }
+    }
+
+    /// Calls `body` with each removal, in order.
+    @inlinable
+    func forEach(_ body: (CacheRemoval<Key, Value>) -> Void) {
+        guard let first else { return }
+        body(first)
+        for removal in more { body(removal) }
     }
 }
 
@@ -42,28 +51,25 @@ extension Cache {
 
     /// Applies the buffered reads of every stripe that has some. Policy lock held.
     @inlinable
-    func drainBufferedReads(_ changes: inout Changes) {
+    func drainBufferedReads() {
         var bits = pendingStripes.exchange(0, ordering: .relaxed)
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1
             let stripe = stripes[index]
             stripe.mutex.lock()
-            applyBufferedReads(of: stripe, &changes.released)
+            applyBufferedReads(of: stripe)
             stripe.mutex.unlock()
         }
     }
 
-    /// Applies and clears `stripe`'s buffered reads. Policy lock and `stripe`'s lock held.
+    /// Applies and clears `stripe`'s buffered reads, skipping entries that have left. Policy lock and
+    /// `stripe`'s lock held.
     @inlinable
-    func applyBufferedReads(of stripe: CacheStripe<Key, Value>, _ released: inout [Entry]) {
+    func applyBufferedReads(of stripe: CacheStripe<Key, Value>) {
         guard !stripe.reads.isEmpty else { return }
-        for entry in stripe.reads {
-            if entry.segment == .none {
-                released.append(entry)  // possibly its last reference
-            } else {
-                policy.recordAccess(entry)
-            }
+        for tag in stripe.reads {
+            if let node = policy.node(ofLive: tag) { policy.recordAccess(node) }
         }
         stripe.reads.removeAll(keepingCapacity: true)
     }
@@ -71,79 +77,86 @@ extension Cache {
     /// Evicts until the limits hold. Policy lock held.
     @inlinable
     func evictOverflow(candidates: Int, _ changes: inout Changes) {
-        guard policy.isOverLimit else { return }
-        var victims: [Entry] = []
-        policy.evictOverflow(candidates: candidates, into: &victims)
-        for victim in victims {
-            removeFromTable(victim)
-            changes.record(victim, .evicted)
+        var candidates = candidates
+        while policy.isOverLimit, let victim = policy.nextVictim(candidates: &candidates) {
+            unlink(victim, .evicted, &changes)
         }
     }
 
-    /// Removes a resident entry from the policy and its stripe's table. Policy lock held.
+    /// Removes a resident node's entry from the policy and its stripe's table, and frees the node. Policy lock
+    /// held.
     @inlinable
-    func unlink(_ entry: Entry, _ reason: CacheRemovalReason, _ changes: inout Changes) {
-        guard entry.segment != .none else { return }
-        policy.remove(entry)
-        removeFromTable(entry)
-        changes.record(entry, reason)
-    }
-
-    /// Takes `entry` out of its stripe's table if it is still there. Policy lock held.
-    @inlinable
-    func removeFromTable(_ entry: Entry) {
-        let stripe = stripes[entry.hash & stripeMask]
+    func unlink(_ node: Int, _ reason: CacheRemovalReason, _ changes: inout Changes) {
+        guard policy.nodes[node].segment != .none else { return }
+        let tag = policy.tag(of: node)
+        let hash = policy.nodes[node].hash
+        let cost = policy.nodes[node].cost
+        policy.remove(node)
+        policy.free(node)
+        let stripe = stripes[hash & stripeMask]
         stripe.mutex.lock()
-        if stripe.table[entry.key] === entry { stripe.table.removeValue(forKey: entry.key) }
+        guard let slot = stripe.table.find(tag: tag, hash: hash) else {
+            stripe.mutex.unlock()
+            preconditionFailure("Cache \"\(name)\": a resident entry is missing from its table")
+        }
+        let (key, value) = stripe.table.remove(at: slot)
         stripe.mutex.unlock()
+        changes.record(key, value, cost: cost, reason)
     }
 
     /// Removes every entry whose time-to-live ran out by `time`. Policy lock held.
     @inlinable
     func removeDue(at time: Int64, _ changes: inout Changes) {
-        while let first = policy.expiry.first, first.expiresAt <= time {
+        while let first = policy.firstToExpire, policy.nodes[first].expiresAt <= time {
             unlink(first, .expired, &changes)
-        }
-    }
-
-    /// Puts a resident entry whose expiry changed in its place in the expiry heap. Policy lock held.
-    @inlinable
-    func reschedule(_ entry: Entry) {
-        if entry.expiresAt == .max {
-            policy.expiry.remove(entry)
-        } else if entry.heapIndex >= 0 {
-            policy.expiry.update(entry)
-        } else {
-            policy.expiry.insert(entry)
         }
     }
 
     /// Adds the operation's removal counts to the cache's. Policy lock held.
     @inlinable
     func finish(_ changes: inout Changes) {
-        for removal in changes.removals { removalCounts[removal.reason.index] += 1 }
+        changes.forEach { removalCounts[$0.reason.index] += 1 }
     }
 
     /// Removes an entry a reader found expired, if it is still the resident one. Lock not held.
     @inlinable
-    func removeExpired(_ entry: Entry, at time: Int64) {
+    func removeExpired(_ tag: UInt64, at time: Int64) {
         var changes = Changes()
         policyMutex.lock()
-        if entry.segment != .none && entry.expiresAt <= time { unlink(entry, .expired, &changes) }
+        if let node = policy.node(ofLive: tag), policy.nodes[node].expiresAt <= time {
+            unlink(node, .expired, &changes)
+        }
         finish(&changes)
         policyMutex.unlock()
         deliver(changes)
     }
 
-    /// Tells the removal handler about the operation's removals. No lock held.
+    /// After every entry was removed: clears the read buffers and gives back the tables' and the policy's
+    /// memory. Policy lock held. - Complexity: O(stripes).
+    @usableFromInline
+    func releaseStorage() {
+        // Every table is empty, so no reader can buffer a tag of a removed entry from here on; clearing the
+        // buffers leaves no old tag that a reused node index could be confused with.
+        for stripe in stripes {
+            stripe.mutex.lock()
+            stripe.reads = []
+            stripe.table.removeAll()
+            stripe.mutex.unlock()
+        }
+        pendingStripes.store(0, ordering: .relaxed)
+        policy.releaseNodes()
+    }
+
+    /// Tells the removal handler about the operation's removals, then releases the removed keys and values. No
+    /// lock held.
     @inlinable
     func deliver(_ changes: consuming Changes) {
-        guard !changes.removals.isEmpty, let onRemoval else { return }
-        let removals = changes.removals
+        guard changes.first != nil, let onRemoval else { return }
         if let removalDelivery {
-            removalDelivery.deliver { for removal in removals { onRemoval(removal) } }
+            let removals = changes
+            removalDelivery.deliver { removals.forEach(onRemoval) }
         } else {
-            for removal in removals { onRemoval(removal) }
+            changes.forEach(onRemoval)
         }
     }
 }

@@ -11,11 +11,11 @@
 /// LRU mode: one list; the least recently used entry is evicted first.
 ///
 /// Capacity is measured in entries when a count limit is set, otherwise in cost; both limits are enforced.
+///
+/// Entries are ``CacheNode``s in one array, linked by index (no object per entry); the stripes' tables refer to
+/// them by tag (``tag(of:)``).
 @usableFromInline
-struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
-    @usableFromInline
-    typealias Entry = CacheEntry<Key, Value>
-
+struct EvictionPolicy {
     @usableFromInline
     let isFrequencyAware: Bool
     @usableFromInline
@@ -27,13 +27,17 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
     @usableFromInline
     var totalCost = 0
 
-    /// The window (frequency-aware mode) or the only list (LRU mode).
     @usableFromInline
-    var window = CacheEntryList<Key, Value>()
+    var nodes: [CacheNode] = []
+    /// Head of the free-node list (linked through `next`), or -1.
     @usableFromInline
-    var probation = CacheEntryList<Key, Value>()
+    var freeNodes: Int32 = -1
+    /// Least and most recent node of each segment's list, by `CacheSegment.rawValue`; -1 when empty. The window
+    /// (frequency-aware mode) or the only list (LRU mode) is `.window`.
     @usableFromInline
-    var protected = CacheEntryList<Key, Value>()
+    var heads: [Int32] = [-1, -1, -1, -1]
+    @usableFromInline
+    var tails: [Int32] = [-1, -1, -1, -1]
     @usableFromInline
     var windowWeight = 0
     @usableFromInline
@@ -44,9 +48,9 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
     var protectedMaximum = Int.max
     @usableFromInline
     var sketch: FrequencySketch
-    /// Entries that expire, by expiry time.
+    /// Nodes that expire, as a binary min-heap by expiry time (see `EvictionPolicy+Expiry`).
     @usableFromInline
-    var expiry = ExpiryHeap<Key, Value>()
+    var expiry: [Int32] = []
     @usableFromInline
     var random: UInt64 = 0x2545_F491_4F6C_DD1D
 
@@ -64,7 +68,7 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
     var measuresCount: Bool { countLimit != nil || costLimit == nil }
 
     @inlinable
-    func weight(_ entry: Entry) -> Int { measuresCount ? 1 : entry.cost }
+    func weight(_ node: Int) -> Int { measuresCount ? 1 : nodes[node].cost }
 
     @inlinable
     mutating func computeBudgets() {
@@ -77,7 +81,7 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
         protectedMaximum = (maximum - min(maximum, windowMaximum)) / 5 * 4
     }
 
-    /// Changes the limits; the caller then evicts with ``evictOverflow(candidates:into:)``.
+    /// Changes the limits; the caller then evicts until ``isOverLimit`` is false.
     @inlinable
     mutating func setLimits(count: Int?, cost: Int?) {
         let wasCountMeasured = measuresCount
@@ -87,10 +91,10 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
         if wasCountMeasured != measuresCount {  // the segments' weights are in the other unit now
             windowWeight = 0
             protectedWeight = 0
-            var entry = window.first
-            while let current = entry { windowWeight += weight(current); entry = current.next }
-            entry = protected.first
-            while let current = entry { protectedWeight += weight(current); entry = current.next }
+            var node = first(.window)
+            while let current = node { windowWeight += weight(current); node = successor(of: current) }
+            node = first(.protected)
+            while let current = node { protectedWeight += weight(current); node = successor(of: current) }
         }
         if isFrequencyAware, let countLimit { sketch.ensureCapacity(countLimit) }
     }
@@ -110,128 +114,120 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
         return true
     }
 
+    /// The next node of its list (more recent), or nil.
+    @inlinable
+    func successor(of node: Int) -> Int? {
+        let next = nodes[node].next
+        return next >= 0 ? Int(next) : nil
+    }
+
     // MARK: Transitions
 
-    /// Adds a new entry as the most recently used of the window; returns how many entries left the window for
-    /// probation (the candidates, at probation's most recent end).
+    /// Adds a new node (from ``allocate(hash:cost:expiresAt:isDiscardable:)``) as the most recently used of the
+    /// window; returns how many nodes left the window for probation (the candidates, at probation's most recent
+    /// end).
     @inlinable
-    mutating func insert(_ entry: Entry) -> Int {
+    mutating func insert(_ node: Int) -> Int {
         count += 1
-        totalCost += entry.cost
-        entry.segment = .window
-        window.append(entry)
-        windowWeight += weight(entry)
+        totalCost += nodes[node].cost
+        append(node, to: .window)
+        windowWeight += weight(node)
+        if nodes[node].expiresAt != .max { reschedule(node) }
         guard isFrequencyAware else { return 0 }
         if countLimit == nil && !sketch.fits(count) { sketch.ensureCapacity(count * 2) }
-        sketch.increment(entry.hash)
+        sketch.increment(nodes[node].hash)
         var candidates = 0
-        while windowWeight > windowMaximum, let oldest = window.first, oldest !== entry {
-            window.remove(oldest)
+        while windowWeight > windowMaximum, let oldest = first(.window), oldest != node {
+            unlinkFromList(oldest)
             windowWeight -= weight(oldest)
-            oldest.segment = .probation
-            probation.append(oldest)
+            append(oldest, to: .probation)
             candidates += 1
         }
         return candidates
     }
 
-    /// Records a use of a resident entry.
+    /// Records a use of a resident node.
     @inlinable
-    mutating func recordAccess(_ entry: Entry) {
-        switch entry.segment {
+    mutating func recordAccess(_ node: Int) {
+        switch nodes[node].segment {
         case .none:
             return
-        case .window:
-            window.moveToEnd(entry)
+        case .window, .protected:
+            moveToEnd(node)
         case .probation:
-            probation.remove(entry)
-            entry.segment = .protected
-            protected.append(entry)
-            protectedWeight += weight(entry)
-            while protectedWeight > protectedMaximum, let oldest = protected.first, oldest !== entry {
-                protected.remove(oldest)
+            unlinkFromList(node)
+            append(node, to: .protected)
+            protectedWeight += weight(node)
+            while protectedWeight > protectedMaximum, let oldest = first(.protected), oldest != node {
+                unlinkFromList(oldest)
                 protectedWeight -= weight(oldest)
-                oldest.segment = .probation
-                probation.append(oldest)
+                append(oldest, to: .probation)
             }
-        case .protected:
-            protected.moveToEnd(entry)
         }
-        if isFrequencyAware { sketch.increment(entry.hash) }
+        if isFrequencyAware { sketch.increment(nodes[node].hash) }
     }
 
-    /// A resident entry's cost changes to `cost`.
+    /// A resident node's cost changes to `cost`.
     @inlinable
-    mutating func changeCost(of entry: Entry, to cost: Int) {
-        let oldWeight = weight(entry)
-        totalCost += cost - entry.cost
-        entry.cost = cost
-        let delta = weight(entry) - oldWeight
-        switch entry.segment {
+    mutating func changeCost(of node: Int, to cost: Int) {
+        let oldWeight = weight(node)
+        totalCost += cost - nodes[node].cost
+        nodes[node].cost = cost
+        let delta = weight(node) - oldWeight
+        switch nodes[node].segment {
         case .window: windowWeight += delta
         case .protected: protectedWeight += delta
         case .probation, .none: break
         }
     }
 
-    /// Takes a resident entry out of the policy (and the expiry heap).
+    /// Takes a resident node out of the lists, the expiry heap and the totals. The caller then frees it
+    /// (``free(_:)``) once its table entry is gone.
     @inlinable
-    mutating func remove(_ entry: Entry) {
-        switch entry.segment {
+    mutating func remove(_ node: Int) {
+        switch nodes[node].segment {
         case .none:
             return
         case .window:
-            window.remove(entry)
-            windowWeight -= weight(entry)
-        case .probation:
-            probation.remove(entry)
+            windowWeight -= weight(node)
         case .protected:
-            protected.remove(entry)
-            protectedWeight -= weight(entry)
+            protectedWeight -= weight(node)
+        case .probation:
+            break
         }
-        entry.segment = .none
-        expiry.remove(entry)
+        unlinkFromList(node)
+        nodes[node].segment = .none
+        removeFromExpiry(node)
         count -= 1
-        totalCost -= entry.cost
+        totalCost -= nodes[node].cost
     }
 
     // MARK: Choosing victims
 
-    /// Evicts until both limits hold, appending the evicted entries to `victims`. `candidates` is what the last
-    /// ``insert(_:)`` returned (0 otherwise). - Complexity: O(evicted entries).
+    /// The node to evict next while over a limit, or nil when the cache is empty. `candidates` is what the last
+    /// ``insert(_:)`` returned (0 otherwise); it counts down as candidates are turned away.
     @inlinable
-    mutating func evictOverflow(candidates: Int, into victims: inout [Entry]) {
-        var candidates = candidates
-        while isOverLimit {
-            let victim = probation.first ?? (isFrequencyAware ? nil : window.first)
-            let candidate = candidates > 0 ? probation.last : nil
-            let evicted: Entry
-            if let victim, let candidate, victim !== candidate {
-                if admits(candidate, over: victim) {
-                    evicted = victim
-                } else {
-                    evicted = candidate
-                    candidates -= 1
-                }
-            } else if let victim {
-                if candidate === victim { candidates -= 1 }
-                evicted = victim
-            } else if let coldest = protected.first ?? window.first {
-                evicted = coldest
-            } else {
-                return
-            }
-            remove(evicted)
-            victims.append(evicted)
+    mutating func nextVictim(candidates: inout Int) -> Int? {
+        let victim = first(.probation) ?? (isFrequencyAware ? nil : first(.window))
+        let candidate = candidates > 0 ? last(.probation) : nil
+        if let victim, let candidate, victim != candidate {
+            if admits(candidate, over: victim) { return victim }
+            candidates -= 1
+            return candidate
         }
+        if let victim {
+            if candidate == victim { candidates -= 1 }
+            return victim
+        }
+        return first(.protected) ?? first(.window)
     }
 
     /// Whether the candidate should replace the victim: it is estimated more frequent. Among frequent ties a
     /// rare random admission keeps an attacker from pinning the cache with crafted hash collisions.
     @inlinable
-    mutating func admits(_ candidate: Entry, over victim: Entry) -> Bool {
-        let candidateFrequency = sketch.frequency(candidate.hash)
-        let victimFrequency = sketch.frequency(victim.hash)
+    mutating func admits(_ candidate: Int, over victim: Int) -> Bool {
+        let candidateFrequency = sketch.frequency(nodes[candidate].hash)
+        let victimFrequency = sketch.frequency(nodes[victim].hash)
         if candidateFrequency > victimFrequency { return true }
         guard candidateFrequency >= 6 else { return false }
         random ^= random << 13
@@ -240,22 +236,29 @@ struct EvictionPolicy<Key: Hashable & Sendable, Value: Sendable> {
         return random & 127 == 0
     }
 
-    /// Every resident entry, coldest first: probation, then the window, then protected, each least recent first.
+    /// Every resident node, coldest first: probation, then the window, then protected, each least recent first.
     /// - Complexity: O(count).
     @inlinable
-    func entriesColdestFirst() -> [Entry] {
-        var result: [Entry] = []
+    func nodesColdestFirst() -> [Int] {
+        var result: [Int] = []
         result.reserveCapacity(count)
-        func appendAll(_ list: CacheEntryList<Key, Value>) {
-            var entry = list.first
-            while let current = entry {
+        for segment in [CacheSegment.probation, .window, .protected] {
+            var node = first(segment)
+            while let current = node {
                 result.append(current)
-                entry = current.next
+                node = successor(of: current)
             }
         }
-        appendAll(probation)
-        appendAll(window)
-        appendAll(protected)
         return result
+    }
+
+    /// Forgets every node (all must have been removed); gives back the node storage's memory.
+    @inlinable
+    mutating func releaseNodes() {
+        precondition(count == 0, "Cache: releasing nodes of a non-empty policy")
+        // Generations must keep growing across reuse of an index, so buffered tags taken before stay dead: the
+        // array is emptied only when nothing can still hold a tag (the caller drained every buffer first).
+        nodes = []
+        freeNodes = -1
     }
 }

@@ -1,10 +1,11 @@
 /// A count-min sketch of 4-bit counters that estimates how often each key was seen recently: the "TinyLFU"
 /// admission filter of the frequency-aware policy.
 ///
-/// Each key maps to four counters (double hashing over one table of 64-bit words, 16 counters per word); its
-/// estimate is the smallest of them, so collisions can only overestimate. Counters saturate at 15. After
-/// `sampleSize` increments every counter is halved ("aging"), so the sketch follows popularity that shifts over
-/// time instead of remembering the distant past forever.
+/// Each key maps to four counters, all in one 64-byte block of the table of 64-bit words (16 counters per word;
+/// each row picks one word of its pair in the block), so an update touches one cache line; its estimate is the
+/// smallest of the four, so collisions can only overestimate. Counters saturate at 15. After `sampleSize`
+/// increments every counter is halved ("aging"), so the sketch follows popularity that shifts over time instead
+/// of remembering the distant past forever.
 ///
 /// Guarded by the cache's policy lock. - Complexity: O(1) per `increment` and `frequency`; an aging pass is
 /// O(table size) once every `sampleSize` increments, so O(1) amortized.
@@ -50,15 +51,16 @@ struct FrequencySketch {
     /// Counts one occurrence of the key with this hash.
     @inlinable
     mutating func increment(_ hash: Int) {
-        let (first, step) = FrequencySketch.hashes(hash)
+        let mixed = FrequencySketch.mix(hash)
+        let base = FrequencySketch.block(mixed, mask)
         var added = false
-        for row in 0..<4 {
-            let combined = first &+ UInt64(row) &* step
-            let index = Int(truncatingIfNeeded: combined >> 32) & mask
-            let shift = (combined >> 60) << 2  // one of 16 counters in the word
-            if (table[index] >> shift) & 0xF < 0xF {
-                table[index] &+= 1 << shift
-                added = true
+        table.withUnsafeMutableBufferPointer { table in
+            for row in 0..<4 {
+                let (index, shift) = FrequencySketch.counter(row, of: mixed, in: base)
+                if (table[index] &>> shift) & 0xF < 0xF {
+                    table[index] &+= 1 &<< shift
+                    added = true
+                }
             }
         }
         guard added else { return }
@@ -69,15 +71,29 @@ struct FrequencySketch {
     /// The estimated recent count of the key with this hash, 0...15.
     @inlinable
     func frequency(_ hash: Int) -> Int {
-        let (first, step) = FrequencySketch.hashes(hash)
+        let mixed = FrequencySketch.mix(hash)
+        let base = FrequencySketch.block(mixed, mask)
         var result: UInt64 = 0xF
         for row in 0..<4 {
-            let combined = first &+ UInt64(row) &* step
-            let index = Int(truncatingIfNeeded: combined >> 32) & mask
-            let shift = (combined >> 60) << 2
-            result = min(result, (table[index] >> shift) & 0xF)
+            let (index, shift) = FrequencySketch.counter(row, of: mixed, in: base)
+            result = min(result, (table[index] &>> shift) & 0xF)
         }
         return Int(result)
+    }
+
+    /// The first word of the key's block: eight words (one 64-byte line) that hold all four of its counters, so
+    /// an update touches one cache line rather than four.
+    @inlinable
+    static func block(_ mixed: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: mixed &>> 32) & mask & ~7
+    }
+
+    /// Row `row`'s counter: one word of the row's pair in the block, and one of its 16 counters.
+    @inlinable
+    static func counter(_ row: Int, of mixed: UInt64, in base: Int) -> (index: Int, shift: UInt64) {
+        let word = base + row &* 2 + Int(truncatingIfNeeded: (mixed &>> UInt64(row)) & 1)
+        let shift = ((mixed &>> UInt64(8 + row &* 4)) & 0xF) &<< 2
+        return (word, shift)
     }
 
     /// Halves every counter.
@@ -87,17 +103,13 @@ struct FrequencySketch {
         additions /= 2
     }
 
-    /// Two independent 64-bit hashes of `hash` (SplitMix64 finalizers), the second odd.
+    /// A well-mixed 64-bit hash of `hash` (the SplitMix64 finalizer): keys whose hashes differ in a few bits
+    /// land in unrelated blocks and counters.
     @inlinable
-    static func hashes(_ hash: Int) -> (UInt64, UInt64) {
+    static func mix(_ hash: Int) -> UInt64 {
         var x = UInt64(bitPattern: Int64(hash))
-        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
-        x ^= x >> 31
-        var y = x &+ 0x9E37_79B9_7F4A_7C15
-        y = (y ^ (y >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        y = (y ^ (y >> 27)) &* 0x94D0_49BB_1331_11EB
-        y ^= y >> 31
-        return (x, y | 1)
+        x = (x ^ (x &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return x ^ (x &>> 31)
     }
 }

@@ -1,0 +1,149 @@
+/// Which part of the eviction policy holds an entry.
+@usableFromInline
+enum CacheSegment: UInt8 {
+    /// Not in the cache (removed, evicted, never admitted, or a free node).
+    case none
+    /// The admission window (frequency-aware mode), or the only list (LRU mode).
+    case window
+    /// Main space, seen once there: the first place victims are taken from.
+    case probation
+    /// Main space, accessed again while in probation.
+    case protected
+}
+
+/// The eviction policy's record of one entry: its place in a list and in the expiry heap, and what the policy
+/// decides by (hash, cost, expiry, discardability). Nodes live in one array, linked by index; a removed node is
+/// reused by a later entry, with its generation bumped so stale references to it are recognised.
+///
+/// Guarded by the cache's policy lock.
+@usableFromInline
+struct CacheNode {
+    /// Links of the segment list the node is in (least recent first); -1 at the ends. A free node's `next`
+    /// links the free list.
+    @usableFromInline
+    var previous: Int32 = -1
+    @usableFromInline
+    var next: Int32 = -1
+    /// Position in the expiry heap, or -1.
+    @usableFromInline
+    var heapIndex: Int32 = -1
+    /// Bumped each time the node is freed (see ``EvictionPolicy/tag(of:)``).
+    @usableFromInline
+    var generation: UInt32 = 0
+    @usableFromInline
+    var segment = CacheSegment.none
+    @usableFromInline
+    var isDiscardable = false
+    @usableFromInline
+    var hash: Int
+    @usableFromInline
+    var cost: Int
+    /// Nanoseconds on the cache's clock after which the entry is expired; `Int64.max` when it never expires.
+    @usableFromInline
+    var expiresAt: Int64
+
+    @inlinable
+    init(hash: Int, cost: Int, expiresAt: Int64, isDiscardable: Bool) {
+        self.hash = hash
+        self.cost = cost
+        self.expiresAt = expiresAt
+        self.isDiscardable = isDiscardable
+    }
+}
+
+/// Node storage and the intrusive segment lists. Every operation is O(1).
+extension EvictionPolicy {
+    /// The reference to `node` that stripes keep: its index and generation. A tag outlives its entry harmlessly:
+    /// once the node is freed (and perhaps reused), ``node(ofLive:)`` no longer accepts it.
+    @inlinable
+    func tag(of node: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: node) | UInt64(nodes[node].generation) &<< 32
+    }
+
+    /// The node `tag` names, if it still holds the entry it was taken from.
+    @inlinable
+    func node(ofLive tag: UInt64) -> Int? {
+        let node = EvictionPolicy.node(of: tag)
+        guard node < nodes.count, nodes[node].generation == UInt32(truncatingIfNeeded: tag &>> 32),
+            nodes[node].segment != .none
+        else { return nil }
+        return node
+    }
+
+    /// The node index in `tag`, live or not.
+    @inlinable
+    static func node(of tag: UInt64) -> Int { Int(truncatingIfNeeded: tag & 0xFFFF_FFFF) }
+
+    /// A node for a new entry, not yet in any list: a freed one if there is one.
+    @inlinable
+    mutating func allocate(hash: Int, cost: Int, expiresAt: Int64, isDiscardable: Bool) -> Int {
+        guard freeNodes >= 0 else {
+            precondition(nodes.count < Int(UInt32.max), "Cache: more than 2^32 - 1 entries")
+            nodes.append(CacheNode(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable))
+            return nodes.count - 1
+        }
+        let node = Int(freeNodes)
+        freeNodes = nodes[node].next
+        nodes[node].hash = hash
+        nodes[node].cost = cost
+        nodes[node].expiresAt = expiresAt
+        nodes[node].isDiscardable = isDiscardable
+        nodes[node].previous = -1
+        nodes[node].next = -1
+        return node
+    }
+
+    /// Returns a node taken out of the policy (``remove(_:)``) to the free list; its tags stop being live.
+    @inlinable
+    mutating func free(_ node: Int) {
+        nodes[node].generation &+= 1
+        nodes[node].segment = .none
+        nodes[node].next = freeNodes
+        freeNodes = Int32(truncatingIfNeeded: node)
+    }
+
+    /// The least recent node of `segment`'s list.
+    @inlinable
+    func first(_ segment: CacheSegment) -> Int? {
+        let head = heads[Int(segment.rawValue)]
+        return head >= 0 ? Int(head) : nil
+    }
+
+    /// The most recent node of `segment`'s list.
+    @inlinable
+    func last(_ segment: CacheSegment) -> Int? {
+        let tail = tails[Int(segment.rawValue)]
+        return tail >= 0 ? Int(tail) : nil
+    }
+
+    /// Puts `node` at the most recent end of `segment`'s list and marks it as in that segment.
+    @inlinable
+    mutating func append(_ node: Int, to segment: CacheSegment) {
+        let list = Int(segment.rawValue)
+        let tail = tails[list]
+        nodes[node].segment = segment
+        nodes[node].previous = tail
+        nodes[node].next = -1
+        if tail >= 0 { nodes[Int(tail)].next = Int32(truncatingIfNeeded: node) } else { heads[list] = Int32(truncatingIfNeeded: node) }
+        tails[list] = Int32(truncatingIfNeeded: node)
+    }
+
+    /// Takes `node` out of the list of its segment (its segment is left as is).
+    @inlinable
+    mutating func unlinkFromList(_ node: Int) {
+        let list = Int(nodes[node].segment.rawValue)
+        let previous = nodes[node].previous
+        let next = nodes[node].next
+        if previous >= 0 { nodes[Int(previous)].next = next } else { heads[list] = next }
+        if next >= 0 { nodes[Int(next)].previous = previous } else { tails[list] = previous }
+    }
+
+    /// Makes `node` the most recent of its segment's list.
+    @inlinable
+    mutating func moveToEnd(_ node: Int) {
+        guard tails[Int(nodes[node].segment.rawValue)] != Int32(truncatingIfNeeded: node) else { return }
+        let segment = nodes[node].segment
+        unlinkFromList(node)
+        append(node, to: segment)
+    }
+}
