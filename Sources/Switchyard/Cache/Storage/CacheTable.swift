@@ -66,8 +66,21 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// The slot index of `key`, or nil.
-    @inlinable
+    @inlinable @inline(__always)
     func find(_ key: Key, hash: Int) -> Int? {
+        firstSlot(hash: hash) { slots[$0].key == key }
+    }
+
+    /// The slot index of the entry with policy tag `tag` (and hash `hash`), or nil.
+    @inlinable
+    func find(tag: UInt64, hash: Int) -> Int? {
+        firstSlot(hash: hash) { slots[$0].tag == tag }
+    }
+
+    /// Probes from the home bucket of `hash` for the first slot index with that hash's fragment that `matches`;
+    /// nil at the first empty bucket.
+    @inlinable @inline(__always)
+    func firstSlot(hash: Int, where matches: (Int) -> Bool) -> Int? {
         let fragment = CacheTable.fragment(hash)
         return buckets.withUnsafeBufferPointer { buckets in
             let mask = buckets.count - 1
@@ -77,27 +90,10 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
                 if word == 0 { return nil }
                 if word & 0xFFFF_FFFF_0000_0000 == fragment {
                     let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
-                    if slots[index].key == key { return index }
+                    if matches(index) { return index }
                 }
                 bucket = (bucket + 1) & mask
             }
-        }
-    }
-
-    /// The slot index of the entry with policy tag `tag` (and hash `hash`), or nil.
-    @inlinable
-    func find(tag: UInt64, hash: Int) -> Int? {
-        let fragment = CacheTable.fragment(hash)
-        let mask = buckets.count - 1
-        var bucket = home(fragment)
-        while true {
-            let word = buckets[bucket]
-            if word == 0 { return nil }
-            if word & 0xFFFF_FFFF_0000_0000 == fragment {
-                let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
-                if slots[index].tag == tag { return index }
-            }
-            bucket = (bucket + 1) & mask
         }
     }
 
