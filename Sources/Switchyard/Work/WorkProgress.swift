@@ -148,9 +148,7 @@ final class ProgressObserver: @unchecked Sendable {
     private func deliver(_ progress: WorkProgress, _ transaction: inout Transaction) {
         lastDelivered = progress
         markDelivered()
-        if outbox.append(progress) {
-            transaction.actions.append { [outbox, continuation] in outbox.drain { continuation.yield($0) } }
-        }
+        transaction.deliverAfterUnlock(progress, through: outbox) { [continuation] in continuation.yield($0) }
     }
 }
 

@@ -85,8 +85,8 @@ extension WorkQueue {
     /// observers' streams after it (see ``OrderedOutbox``), in the order events happened. Lock held.
     func emit(_ kind: JobEvent.Kind, _ job: JobNode, _ transaction: inout Transaction) {
         guard events.isActive else { return }
-        if eventOutbox.append(JobEvent(job: job, kind: kind)) {
-            transaction.actions.append { [events, eventOutbox] in eventOutbox.drain { events.emit($0) } }
+        transaction.deliverAfterUnlock(JobEvent(job: job, kind: kind), through: eventOutbox) { [events] in
+            events.emit($0)
         }
     }
 }

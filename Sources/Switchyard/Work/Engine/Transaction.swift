@@ -36,6 +36,17 @@ struct Transaction {
     }
 }
 
+extension Transaction {
+    /// Queues `item` in `outbox` (under the engine lock, so in the order things happened) and, when that makes
+    /// this transaction the outbox's drainer, hands every queued item to `deliver` once the lock is released.
+    /// The one way the engine yields to streams: never under the lock (see ``OrderedOutbox``). Lock held.
+    mutating func deliverAfterUnlock<Item: Sendable>(
+        _ item: Item, through outbox: OrderedOutbox<Item>, to deliver: @escaping (Item) -> Void
+    ) {
+        if outbox.append(item) { actions.append { outbox.drain(deliver) } }
+    }
+}
+
 /// A list that stores its first two elements inline: no allocation for up to two elements.
 struct SmallList<Element> {
     private var first: Element?
