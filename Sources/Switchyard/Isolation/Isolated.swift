@@ -201,9 +201,10 @@ public final class Isolated<Value>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func leave(emitting: Bool) {
-        if emitting, observers.isActive { observers.emit(storage.pointee) }
+        let drains = emitting && observers.isActive && observers.enqueue(storage.pointee)
         lock.exclusiveOwner.store(0, ordering: .relaxed)
         lock.unlockExclusive()
+        if drains { observers.drainQueued() }  // after unlocking: see `ObserverList`
     }
 
     @usableFromInline

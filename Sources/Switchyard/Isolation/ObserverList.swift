@@ -2,12 +2,13 @@ import Synchronization
 
 /// The observers of an isolation type's value: each gets the value after every write, in write order.
 ///
-/// Emissions are serialized by the owner (an isolation type emits while it still holds its lock exclusively; the
-/// work engine drains an ``OrderedOutbox``), so every observer sees values in the order they happened.
-///
-/// `emit` yields with no lock of the list held: yielding takes the receiving task's status lock, and cancelling
-/// that task runs the stream's `onTermination` (which calls `remove`, taking the list's lock) under the same
-/// status lock. The observers are kept in an array replaced on every change, so `emit` only retains it.
+/// Values reach observers with no lock held. Handing a value to an `AsyncStream` takes the receiving task's status
+/// lock, and cancelling that task runs its cancellation handlers under the same status lock: the stream's
+/// `onTermination` (which calls `remove`, taking this list's lock), and any handler of the user's, which may well
+/// access the observed value and so wait for the owner's lock. So the owner ``enqueue(_:)``s each written value
+/// while it still holds its lock exclusively (which puts values in write order) and calls ``drainQueued()`` after
+/// releasing it; the work engine drains its own ``OrderedOutbox`` and calls ``emit(_:)``. The observers are kept
+/// in an array replaced on every change, so a delivery only retains it.
 @usableFromInline
 final class ObserverList<Value>: Sendable {
     struct Observer: Sendable {
@@ -21,7 +22,16 @@ final class ObserverList<Value>: Sendable {
         var observers: [(identifier: UInt64, observer: Observer)] = []
     }
 
+    /// Written values not yet handed to observers, each with the observers registered when it was written.
+    private struct Queue {
+        var items: [(observers: [(identifier: UInt64, observer: Observer)], value: Value)] = []
+        var isDraining = false
+    }
+
     private let entries = PlatformLock(Entries())
+    // Values queue only while someone observes, which `values()` allows only for `Sendable` values; the queue's
+    // lock hands them from the writer to the draining thread.
+    private let queue = PlatformLock(Queue())
     @usableFromInline let count = Atomic<Int>(0)
 
     @usableFromInline
@@ -60,6 +70,37 @@ final class ObserverList<Value>: Sendable {
     func emit(_ value: Value) {
         let observers = entries.withLock { $0.observers }
         for entry in observers { entry.observer.yield(value) }
+    }
+
+    /// Queues `value` for the current observers. Call while holding the owner's lock exclusively, then, if this
+    /// returned true, call ``drainQueued()`` once that lock is released (this caller is the drainer; otherwise the
+    /// thread already draining delivers the value). - Complexity: O(1) amortized.
+    @usableFromInline
+    func enqueue(_ value: Value) -> Bool {
+        let observers = entries.withLock { $0.observers }
+        return queue.withLock { queue in
+            queue.items.append((observers, value))
+            if queue.isDraining { return false }
+            queue.isDraining = true
+            return true
+        }
+    }
+
+    /// Hands every queued value to its observers, in write order, holding no lock; returns when the queue is
+    /// empty. Call only after ``enqueue(_:)`` returned true. - Complexity: O(values × observers).
+    @usableFromInline
+    func drainQueued() {
+        while true {
+            let batch = queue.withLock { queue in
+                if queue.items.isEmpty { queue.isDraining = false }
+                defer { queue.items = [] }
+                return queue.items
+            }
+            if batch.isEmpty { return }
+            for item in batch {
+                for entry in item.observers { entry.observer.yield(item.value) }
+            }
+        }
     }
 
     /// Ends every observer's stream (the owner is going away).

@@ -254,9 +254,10 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func leaveExclusive() {
-        if observers.isActive { observers.emit(value) }
+        let drains = observers.isActive && observers.enqueue(value)
         lock.exclusiveOwner.store(0, ordering: .relaxed)
         lock.unlockExclusive()
+        if drains { observers.drainQueued() }  // after unlocking: see `ObserverList`
     }
 
     @usableFromInline
