@@ -54,7 +54,9 @@ extension Cache {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         stripe.mutex.lock()
         defer { stripe.mutex.unlock() }
-        guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else { return nil }
+        guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else {
+            return nil
+        }
         return stripe.table.slots[slot].value
     }
 
@@ -90,11 +92,11 @@ extension Cache {
         let stored: Bool
         if let slot = stripe.table.find(key, hash: hash) {
             let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
-            let replaced = stripe.table.slots[slot].value
+            let (storedKey, replaced) = (stripe.table.slots[slot].key, stripe.table.slots[slot].value)
             stripe.table.slots[slot].value = value
             stripe.table.slots[slot].expiresAt = expiresAt
             stripe.mutex.unlock()
-            changes.record(key, replaced, cost: policy.nodes[node].cost, .replaced)
+            changes.record(storedKey, replaced, cost: policy.nodes[node].cost, .replaced)
             policy.nodes[node].expiresAt = expiresAt
             policy.nodes[node].isDiscardable = isDiscardable
             policy.changeCost(of: node, to: cost)

@@ -121,11 +121,12 @@ extension EvictionPolicy {
     mutating func append(_ node: Int, to segment: CacheSegment) {
         let list = Int(segment.rawValue)
         let tail = tails[list]
+        let index = Int32(truncatingIfNeeded: node)
         nodes[node].segment = segment
         nodes[node].previous = tail
         nodes[node].next = -1
-        if tail >= 0 { nodes[Int(tail)].next = Int32(truncatingIfNeeded: node) } else { heads[list] = Int32(truncatingIfNeeded: node) }
-        tails[list] = Int32(truncatingIfNeeded: node)
+        if tail >= 0 { nodes[Int(tail)].next = index } else { heads[list] = index }
+        tails[list] = index
     }
 
     /// Takes `node` out of the list of its segment (its segment is left as is).
