@@ -169,8 +169,10 @@ extension WorkQueue {
 
     /// The value of a finished, successful input job. Its task was created after the input finished.
     private static func inputValue<Value, Failure>(_ node: TypedJobNode<Value, Failure>) -> Value {
-        guard let value = node.value else { preconditionFailure("WorkQueue: input \"\(node.name)\" has no value") }
-        return value
+        guard case .succeeded = node.outcome else {
+            preconditionFailure("WorkQueue: input \"\(node.name)\" has no value")
+        }
+        return node.successValue
     }
 
     /// How a submission accounts for the pending-job bound.

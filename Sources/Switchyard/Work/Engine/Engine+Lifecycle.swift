@@ -196,8 +196,8 @@ extension Engine {
             if !handlers.isEmpty { transaction.actions.append { for handler in handlers { handler() } } }
             node.awaiters = []
             node.completionHandlers = []
-            if !node.dependencies.isEmpty { transaction.discarded.append(node.dependencies) }
-            if !node.dependents.isEmpty { transaction.discarded.append(node.dependents) }
+            if !node.dependencies.isEmpty { transaction.discardedValues.append(node.dependencies) }
+            if !node.dependents.isEmpty { transaction.discardedValues.append(node.dependents) }
             if let timing = node.timing { transaction.discarded.append(timing) }
             if let locals = node.taskLocals { transaction.discarded.append(locals) }
             node.dependencies = []
@@ -205,7 +205,7 @@ extension Engine {
             node.timing = nil
             node.awaitedEpoch = nil
             node.taskLocals = nil
-            node.discardBody(into: &transaction)
+            if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
             node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
             queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
         }

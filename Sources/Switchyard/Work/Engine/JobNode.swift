@@ -58,26 +58,34 @@ struct JobAwaiter {
     var generation: Int
 }
 
-/// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the body and the typed result.
+/// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the typed body.
 ///
 /// Unchecked-Sendable invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
-/// (``engineLock``), except that the job's own task runs the body and writes the typed result between the
-/// lock-protected start and finish transitions (published to readers by that finish). Exercised under Thread
-/// Sanitizer by `WorkQueueStressTests`.
-// Unchecked-Sendable invariant: see above (engine lock; the running task owns the typed result).
+/// (``engineLock``), except that the job's own task runs the body and writes `value` between the lock-protected
+/// start and finish transitions (published to readers by that finish). Exercised under Thread Sanitizer by
+/// `WorkQueueStressTests`.
+///
+/// The one-byte fields sit together: stored properties are laid out in declaration order, and scattering them
+/// between word-sized ones cost about 30 padding bytes per job.
+// Unchecked-Sendable invariant: see above (engine lock; the running task owns `value` while it runs).
 class JobNode: @unchecked Sendable {
     let identifier: UInt64
     let name: String
     let queue: WorkQueue
+    let submittedAt: ContinuousClock.Instant
     let isBlocking: Bool
     let isBarrier: Bool
-    let submittedAt: ContinuousClock.Instant
-
     @exclusivity(unchecked) var phase = JobPhase.waiting
-    /// Unfinished dependencies + hold + timer + barrier wait: the job becomes ready when this reaches zero.
-    @exclusivity(unchecked) var blockers = 0
     @exclusivity(unchecked) var isHeld = false
     @exclusivity(unchecked) var timerWait = TimerWait.none
+    @exclusivity(unchecked) var cancelRequested = false
+    @exclusivity(unchecked) var timedOut = false
+    /// Set (releasing) once `outcome` and `value` are final, so readers that see it (acquiring) may read them
+    /// without the lock.
+    let isDone = Atomic<Bool>(false)
+
+    /// Unfinished dependencies + hold + timer + barrier wait: the job becomes ready when this reaches zero.
+    @exclusivity(unchecked) var blockers = 0
     /// Incremented whenever a timer is armed, so a late or stale timer never fires or registers for a newer wait.
     @exclusivity(unchecked) var timerGeneration = 0
     /// Waits of this running job's body on jobs that have not started and share a scheduler node with it.
@@ -105,8 +113,6 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var timer: Task<Void, Never>?
     @exclusivity(unchecked) var timing: JobTiming?
     @exclusivity(unchecked) var taskLocals: CapturedTaskLocals?
-    @exclusivity(unchecked) var cancelRequested = false
-    @exclusivity(unchecked) var timedOut = false
     @exclusivity(unchecked) var attempts = 0
     @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
     @exclusivity(unchecked) var progressCompleted: Int64 = 0
@@ -114,9 +120,9 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
     @exclusivity(unchecked) var completionHandlers: [@Sendable () -> Void] = []
     @exclusivity(unchecked) var outcome: JobOutcome?
-    /// Set (releasing) once `outcome` and the typed result are final, so readers that see it (acquiring) may read
-    /// them without the lock.
-    let isDone = Atomic<Bool>(false)
+    /// The value of the last successful attempt, boxed from the job's `Success` type (read it only once `outcome`
+    /// is `.succeeded`). A failure's error is in `outcome`.
+    @exclusivity(unchecked) var value: Any = ()
 
     init(
         identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,
@@ -151,6 +157,9 @@ class JobNode: @unchecked Sendable {
 
     /// Moves the body (and everything it captured) into `transaction`, to be released after the lock.
     func discardBody(into transaction: inout Transaction) {}
+
+    /// Releases the body; called by the job's own task after the lock hold that finished the job.
+    func clearBody() {}
 }
 
 /// How one attempt of a job's body ended.
@@ -188,15 +197,19 @@ final class QueueEpoch {
     @exclusivity(unchecked) var deferred: [JobNode] = []
 }
 
-/// A job node with a typed body and result.
+/// A job node with a typed body.
 ///
-/// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared under the engine lock
-/// once the job can no longer run; `value` and `failure` are written by the job's task during an attempt and read
-/// only after the finish transition, which happens after the write under the engine lock.
+/// The result lives in ``JobNode/value`` as an existential (and a failure in ``JobNode/outcome``), not in stored
+/// properties of type `Success?` and `Failure?`: this class's methods are not specialized (they are reached through
+/// its vtable), and each access to a generic optional field asked the runtime for `Optional<Success>` metadata, a
+/// hash lookup that cost about a tenth of a tiny job. The body keeps its own type (a thick function: no metadata is
+/// needed to call or release it).
+///
+/// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
+/// once the job can no longer run, or by the job's own task after the lock hold that finished the job (see
+/// ``Engine/endAttempt(of:end:retryAllowed:on:)``). Only the job's task reads it.
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
     @exclusivity(unchecked) var body: (@Sendable () async throws(Failure) -> Success)?
-    @exclusivity(unchecked) var value: Success?
-    @exclusivity(unchecked) var failure: Failure?
 
     init(
         identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,
@@ -211,34 +224,39 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
     override func runAttempt() async -> AttemptEnd {
         guard let body else { return .failure(CancellationError()) }
         do throws(Failure) {
-            value = try await body()  // a stale `failure` of an earlier attempt is ignored: `outcome` decides
+            value = try await body()  // boxed with `Success`'s metadata, which `self` carries: no lookup
             return .success
         } catch {
-            failure = error
             return .failure(error)
         }
     }
 
     override func discardBody(into transaction: inout Transaction) {
         if let body {
-            transaction.discarded.append(body)
+            transaction.discardedValues.append(body)
             self.body = nil
         }
     }
 
+    override func clearBody() { body = nil }
+
     /// The result; call only once `outcome` is set (under the lock, or after a wait that observed it).
     var result: Result<Success, JobError<Failure>> {
-        if case .succeeded = outcome { return .success(value.unsafelyUnwrapped) }
+        if case .succeeded = outcome { return .success(successValue) }
         return .failure(error)
     }
 
     /// The value of a job that succeeded. Call only once `outcome` is `.succeeded`.
-    var successValue: Success { value.unsafelyUnwrapped }
+    var successValue: Success {
+        // The cast cannot fail: `value` was boxed from a `Success` by `runAttempt`.
+        value as! Success
+    }
 
     /// The error of a job that did not succeed; call only once `outcome` is set and not `.succeeded`.
     var error: JobError<Failure> {
         switch outcome {
-        case .failed: .failed(failure!)
+        // `.failed` holds what `runAttempt` caught, a `Failure`.
+        case .failed(let error): .failed(error as! Failure)
         case .cancelled: .cancelled
         case .timedOut: .timedOut
         case .dependencyFailed(let name, let error): .dependencyFailed(dependency: name, error: error)

@@ -4,8 +4,10 @@ import Synchronization
 /// waiters, deliver handlers. Collected under the lock, carried out after it, so no task is created, no
 /// continuation resumed and no user code run while the lock is held.
 ///
-/// The common transaction touches one tree, starts at most one job, resumes at most one waiter and drops a body
-/// and a job, so each list keeps its first two elements inline and allocates only from the third on.
+/// The common transaction touches one tree, starts at most one job and drops a job, so those lists keep their first
+/// two elements inline and allocate only from the third on. Continuations go in plain arrays: `CheckedContinuation`
+/// is a resilient type whose size is unknown at compile time, and holding one inline made every copy and destroy
+/// of a transaction go through runtime metadata (about 5% of a tiny job).
 struct Transaction {
     /// Roots whose trees may be able to start jobs.
     var roots = SmallList<SchedulerNode>()
@@ -14,17 +16,23 @@ struct Transaction {
     /// Jobs whose delay or retry-backoff timer must be started.
     var timers: [JobNode] = []
     /// Waiters to resume with `true` (the job they wait for finished).
-    var resumptions = SmallList<CheckedContinuation<Bool, Never>>()
+    var resumptions: [CheckedContinuation<Bool, Never>] = []
     /// Work to run after unlocking, in order.
     var actions: [() -> Void] = []
     /// A worker that just ended an attempt and may run the next started job instead of a new task.
     var reusableWorker: Worker?
     /// The job handed to `reusableWorker`.
     var reusedJob: JobNode?
-    /// References dropped under the lock, released after it (their deinits may run user code).
-    var discarded = SmallList<Any>()
+    /// Objects dropped under the lock, released after it (their deinits may run user code).
+    var discarded = SmallList<AnyObject>()
+    /// Other values dropped under the lock (edge arrays, bodies of jobs that never finished on their own task),
+    /// released after it.
+    var discardedValues: [Any] = []
+    /// The job whose attempt just ended on this worker: if it finishes, its task releases the body after the lock
+    /// instead of moving it into `discarded` (boxing a generic closure asked the runtime for its type's metadata).
+    var bodyOwner: JobNode?
     /// Parked workers to resume with the job handed to them.
-    var wakeUps = SmallList<(CheckedContinuation<JobNode, Never>, JobNode)>()
+    var wakeUps: [(CheckedContinuation<JobNode, Never>, JobNode)] = []
 
     /// Asks for the tree of `node` to be dispatched before the lock is released.
     mutating func markForDispatch(_ node: SchedulerNode) {
@@ -160,9 +168,9 @@ enum Engine {
 
     /// Creates tasks, timers, and runs deferred actions. Lock not held.
     private static func carryOut(_ transaction: Transaction) {
-        transaction.wakeUps.forEach { $0.0.resume(returning: $0.1) }
+        for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
         if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
-        transaction.resumptions.forEach { $0.resume(returning: true) }
+        for continuation in transaction.resumptions { continuation.resume(returning: true) }
         for job in transaction.timers { startTimer(for: job) }
         for action in transaction.actions { action() }
     }
@@ -177,7 +185,10 @@ enum Engine {
         // A `Task.cancel()` issued for a cancelled or timed-out job may still be on its way: such a task must end.
         let reusable = !job.cancelRequested && !job.timedOut && worker.matchesLevel
         worker.finished(job)
+        transaction.bodyOwner = job
         attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction)
+        transaction.bodyOwner = nil
+        let finished = job.phase == .finished
         if reusable && worker.run < Worker.maximumRun { transaction.reusableWorker = worker }
         dispatchMarkedRoots(&transaction)
         _checkInvariants()
@@ -192,6 +203,8 @@ enum Engine {
         }
         engineLock.unlock()
         carryOut(transaction)
+        // Only this task reads the body, and the job can no longer run: no lock needed.
+        if finished { job.clearBody() }
         return step
     }
 }
