@@ -91,7 +91,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
                 throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
             }
             entries[key] = Entry(node: node, waiters: 1)
-            Engine.admit(node, dependencies: [], options: JobOptions(), &transaction)
+            Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
             return node
         }
     }

@@ -201,6 +201,12 @@ extension WorkQueue {
     func admit(_ node: JobNode, _ dependencies: [Dependency], _ options: JobOptions, _ claim: RoomClaim)
         throws(SubmissionError)
     {
+        if maximumPending == nil && dependencies.isEmpty && options.group == nil && !options.isHeld
+            && !node.isBarrier
+        {
+            Engine.submitPlain(node)  // never waits for the engine lock
+            return
+        }
         try Engine.perform { (transaction) throws(SubmissionError) in
             switch claim {
             case .unbounded:
@@ -212,7 +218,7 @@ extension WorkQueue {
                     throw SubmissionError(code: .full, queue: name, maximumPending: maximumPending)
                 }
             }
-            Engine.admit(node, dependencies: dependencies, options: options, &transaction)
+            Engine.admit(node, dependencies: dependencies, group: options.group, isHeld: options.isHeld, &transaction)
         }
     }
 

@@ -3,11 +3,11 @@ extension Engine {
     /// nothing blocks it. `dependencies` are (node, policy) pairs. Lock held.
     /// - Complexity: O(dependencies) plus escalation of dependencies whose effective priority rises.
     static func admit(
-        _ job: JobNode, dependencies: [Dependency], options: JobOptions, _ transaction: inout Transaction
+        _ job: JobNode, dependencies: [Dependency], group: JobGroup?, isHeld: Bool, _ transaction: inout Transaction
     ) {
         let queue = job.queue
         queue.admitted(job, &transaction)
-        if let group = options.group { group.add(job, &transaction) }
+        if let group { group.add(job, &transaction) }
         if job.isBarrier {
             queue.attachBarrier(job, &transaction)
         } else {
@@ -25,7 +25,7 @@ extension Engine {
             }
             link(upstream, to: job, policy: dependency.policy, &transaction)
         }
-        if options.isHeld {
+        if isHeld {
             job.isHeld = true
             job.blockers += 1
         }
@@ -237,7 +237,7 @@ extension Engine {
         let generation = job.timerGeneration
         let timing = job.timing
         let attempts = job.attempts
-        engineLock.unlock()
+        unlockEngine()
         let sleep: (@Sendable (Duration) async throws -> Void)?
         let duration: Duration
         switch wait {

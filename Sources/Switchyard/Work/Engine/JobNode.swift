@@ -120,6 +120,8 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
     @exclusivity(unchecked) var completionHandlers: [@Sendable () -> Void] = []
     @exclusivity(unchecked) var outcome: JobOutcome?
+    /// The next older job while in the ``Intake`` (see there for who reads and writes it).
+    @exclusivity(unchecked) var intakeNext: UnsafeMutableRawPointer?
     /// The value of the last successful attempt, boxed from the job's `Success` type (read it only once `outcome`
     /// is `.succeeded`). A failure's error is in `outcome`.
     @exclusivity(unchecked) var value: Any = ()

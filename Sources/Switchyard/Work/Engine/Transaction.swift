@@ -99,6 +99,7 @@ enum Engine {
     ) throws(Failure) -> Result {
         var transaction = Transaction()
         engineLock.lock()
+        admitIntake(&transaction)
         let result: Result
         do {
             result = try body(&transaction)
@@ -106,12 +107,14 @@ enum Engine {
             dispatchMarkedRoots(&transaction)
             engineLock.unlock()
             carryOut(transaction)
+            admitPushedWhileHeld()
             throw error
         }
         dispatchMarkedRoots(&transaction)
         _checkInvariants()
         engineLock.unlock()
         carryOut(transaction)
+        admitPushedWhileHeld()
         return result
     }
 
@@ -123,7 +126,7 @@ enum Engine {
     }
 
     /// Starts every job the marked trees can start. Lock held.
-    private static func dispatchMarkedRoots(_ transaction: inout Transaction) {
+    static func dispatchMarkedRoots(_ transaction: inout Transaction) {
         var index = 0
         while index < transaction.roots.count {  // dispatching never marks new roots; the loop is defensive
             let root = transaction.roots[index]
@@ -167,7 +170,7 @@ enum Engine {
     }
 
     /// Creates tasks, timers, and runs deferred actions. Lock not held.
-    private static func carryOut(_ transaction: Transaction) {
+    static func carryOut(_ transaction: Transaction) {
         for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
         if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
         for continuation in transaction.resumptions { continuation.resume(returning: true) }
@@ -182,6 +185,7 @@ enum Engine {
     ) -> WorkerStep {
         var transaction = Transaction()
         engineLock.lock()
+        admitIntake(&transaction)
         // A `Task.cancel()` issued for a cancelled or timed-out job may still be on its way: such a task must end.
         let reusable = !job.cancelRequested && !job.timedOut && worker.matchesLevel
         worker.finished(job)
@@ -203,6 +207,7 @@ enum Engine {
         }
         engineLock.unlock()
         carryOut(transaction)
+        admitPushedWhileHeld()
         // Only this task reads the body, and the job can no longer run: no lock needed.
         if finished { job.clearBody() }
         return step

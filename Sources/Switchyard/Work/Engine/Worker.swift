@@ -88,7 +88,7 @@ extension Engine {
                 }
             }
         }
-        engineLock.unlock()
+        unlockEngine()
         cancels.forEach { $0.cancel() }
         escalations.forEach { $0.0.escalatePriority(to: $0.1) }
     }
@@ -125,18 +125,18 @@ extension Engine {
             engineLock.lock()
             if let job = worker.handoff {
                 worker.handoff = nil
-                engineLock.unlock()
+                unlockEngine()
                 continuation.resume(returning: job)
             } else {
                 worker.continuation = continuation
-                engineLock.unlock()
+                unlockEngine()
             }
         }
         // The dispatcher wrote the job's start state under the lock before resuming us; taking the lock once
         // orders those writes before this task's reads for ThreadSanitizer, which does not model continuation
         // resumption on this toolchain.
         engineLock.lock()
-        engineLock.unlock()
+        unlockEngine()
         return job
     }
 

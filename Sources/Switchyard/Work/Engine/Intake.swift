@@ -1,0 +1,142 @@
+import Synchronization
+
+/// Plain submissions that found the engine lock busy, waiting to be admitted by whoever holds it.
+///
+/// A submitter never waits for the engine lock to admit a plain job (no dependencies, group, hold or barrier, on a
+/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns. Before that, about a
+/// quarter of a tiny job's time went to the submitter spinning on, or sleeping in, the lock its workers held.
+///
+/// **Who admits a pushed job.** Every hold of the engine lock that reads engine state starts by admitting the
+/// intake (``Engine/perform(_:)``, ``Engine/endAttempt(of:end:retryAllowed:on:)``), so no one ever observes engine
+/// state without the jobs submitted before: a `cancelAll()`, `snapshot()` or `state` that follows a submission
+/// sees its job. And every release of the lock is followed by a check of the intake (``Engine/unlockEngine()``).
+/// A submitter pushes, then tries the lock once more: if that fails too, the lock was held after the push, and its
+/// holder's check after unlocking (ordered after the push by sequentially consistent fences) finds the job. So a
+/// pushed job is admitted by the submitter itself or by a lock holder that releases the lock after the push.
+///
+/// **Order.** The intake is a lock-free stack (one compare-and-swap per push); admission takes it whole and
+/// reverses it, so jobs are admitted in push order. Jobs one thread submits are admitted in its submission order
+/// whichever path each takes: a submission that takes the lock admits the intake before its own job.
+///
+/// Unchecked-Sendable invariant: a job's `intakeNext` is written only by its submitter before the releasing
+/// compare-and-swap that publishes it, and read only by the admitter after the acquiring exchange that takes it.
+/// Exercised under Thread Sanitizer by `WorkQueueStressTests` and `IntakeStressTests`.
+final class Intake: @unchecked Sendable {
+    /// The most recently pushed job (retained), linked through `JobNode.intakeNext`; nil when empty.
+    private let head = Atomic<UnsafeMutableRawPointer?>(nil)
+
+    /// Pushes `job`, retaining it until it is taken. Lock-free. - Complexity: O(1) (one CAS, retried on contention).
+    func push(_ job: JobNode) {
+        let pointer = Unmanaged.passRetained(job).toOpaque()
+        var current = head.load(ordering: .relaxed)
+        while true {
+            job.intakeNext = current
+            let (exchanged, original) = head.compareExchange(
+                expected: current, desired: pointer, ordering: .sequentiallyConsistent)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Whether a job is waiting, as far as a lock holder needs to know: a push this load misses is followed by a
+    /// `tryLock` that fails, and the holder's check after unlocking (``mayHaveJobs``) finds it.
+    var isEmptyUnderLock: Bool { head.load(ordering: .relaxed) == nil }
+
+    /// Whether a job may be waiting. Sequentially consistent, so that a check made after releasing the lock sees
+    /// every push made before a failed `tryLock` (see the type's discussion).
+    var mayHaveJobs: Bool {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        return head.load(ordering: .sequentiallyConsistent) != nil
+    }
+
+    /// Takes every waiting job, in push order, and hands each (with the intake's retain moved to `body`'s caller)
+    /// to `body`. - Complexity: O(jobs taken).
+    func takeAll(_ body: (JobNode) -> Void) {
+        guard var pointer = head.exchange(nil, ordering: .sequentiallyConsistent) else { return }
+        // Reverse the stack (newest first) into push order, reusing the links.
+        var reversed: UnsafeMutableRawPointer?
+        while true {
+            let job = Unmanaged<JobNode>.fromOpaque(pointer).takeUnretainedValue()
+            let next = job.intakeNext
+            job.intakeNext = reversed
+            reversed = pointer
+            guard let next else { break }
+            pointer = next
+        }
+        while let current = reversed {
+            let job = Unmanaged<JobNode>.fromOpaque(current).takeRetainedValue()
+            reversed = job.intakeNext
+            job.intakeNext = nil
+            body(job)
+        }
+    }
+}
+
+/// The engine's intake (see ``Intake``).
+let intake = Intake()
+
+extension Engine {
+    /// Admits a plain job (no dependencies, group, hold or barrier; its queue has no pending-job bound) without
+    /// ever waiting for the engine lock: if the lock is busy, its holder admits the job (see ``Intake``).
+    static func submitPlain(_ job: JobNode) {
+        if engineLock.tryLock() {
+            var transaction = Transaction()
+            admitIntake(&transaction)
+            admitPlain(job, &transaction)
+            finishHold(&transaction)
+            return
+        }
+        intake.push(job)
+        // Orders the push before the lock word's read: a holder seen here sees the push when it checks after unlocking.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        guard engineLock.tryLock() else { return }  // held after the push: its holder checks the intake
+        var transaction = Transaction()
+        admitIntake(&transaction)
+        finishHold(&transaction)
+    }
+
+    /// Admits every job waiting in the intake, in push order. Lock held.
+    @inline(__always)
+    static func admitIntake(_ transaction: inout Transaction) {
+        if intake.isEmptyUnderLock { return }
+        intake.takeAll { admitPlain($0, &transaction) }
+    }
+
+    private static func admitPlain(_ job: JobNode, _ transaction: inout Transaction) {
+        admit(job, dependencies: [], group: nil, isHeld: false, &transaction)
+    }
+
+    /// Dispatches, releases the lock and carries out `transaction`, then admits what was pushed meanwhile.
+    /// Lock held on entry, not on return.
+    private static func finishHold(_ transaction: inout Transaction) {
+        dispatchMarkedRoots(&transaction)
+        _checkInvariants()
+        engineLock.unlock()
+        carryOut(transaction)
+        admitPushedWhileHeld()
+    }
+
+    /// Releases the engine lock after a hold that carries out no transaction of its own, and makes sure jobs pushed
+    /// to the intake meanwhile are admitted (see ``Intake``). Lock held on entry, not on return.
+    ///
+    /// Used by the short holds inside the carrying out of a transaction (starting workers, parking, arming timers):
+    /// admitting there could start workers again, recursively, so it is left to a new task, which only happens when
+    /// a submitter raced with such a hold.
+    static func unlockEngine() {
+        engineLock.unlock()
+        if intake.mayHaveJobs { Task.detached { admitPushedWhileHeld() } }
+    }
+
+    /// Admits the intake for as long as it has jobs and the lock is free; when the lock is busy, its holder will.
+    /// Lock not held.
+    static func admitPushedWhileHeld() {
+        while intake.mayHaveJobs && engineLock.tryLock() {
+            var transaction = Transaction()
+            admitIntake(&transaction)
+            dispatchMarkedRoots(&transaction)
+            _checkInvariants()
+            engineLock.unlock()
+            carryOut(transaction)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Switchyard
+import SwitchyardTesting
+import Testing
+
+/// Counts how often each job ran and in what order jobs started.
+private final class RunLedger: Sendable {
+    private struct State {
+        var runs: [Int]
+        var order: [Int] = []
+    }
+
+    private let state: TestMutex<State>
+
+    init(count: Int) { state = TestMutex(State(runs: Array(repeating: 0, count: count))) }
+
+    func ran(_ index: Int) { state.withLock { $0.runs[index] += 1; $0.order.append(index) } }
+    var runs: [Int] { state.withLock { $0.runs } }
+    var order: [Int] { state.withLock { $0.order } }
+}
+
+/// Runs `body(index)` on `count` new OS threads at once (not on the cooperative pool: the bodies never suspend and
+/// may spin), and returns their results in index order once all have returned.
+private func onThreads<Result: Sendable>(
+    _ count: Int, _ body: @escaping @Sendable (Int) -> Result
+) async -> [Result] {
+    let results = TestMutex([Result?](repeating: nil, count: count))
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let remaining = TestMutex(count)
+        for index in 0..<count {
+            Thread.detachNewThread {
+                let result = body(index)
+                results.withLock { $0[index] = result }
+                if remaining.withLock({ $0 -= 1; return $0 == 0 }) { continuation.resume() }
+            }
+        }
+    }
+    return results.withLock { $0.map { $0! } }
+}
+
+/// The engine's intake: plain submissions that find the engine lock busy are admitted by its holder. These tests
+/// keep the lock busy from several threads so that many submissions take that path, and check that none is lost,
+/// run twice, reordered, or invisible to what the submitting thread does next.
+@Suite("Intake stress: plain submissions while the engine lock is busy", .timeLimit(.minutes(1)))
+struct IntakeStressTests {
+    @Test("jobs submitted from many threads at once run exactly once; one cancelled right after submission never runs")
+    func concurrentSubmissions() async throws {
+        var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.concurrentSubmissions")
+        let threads = 4
+        let perThread = 5_000
+        let queues = (0..<3).map { WorkQueue(name: "intake \($0)", width: Int.random(in: 1...3, using: &random)) }
+        let ledger = RunLedger(count: threads * perThread)
+        let seeds = (0..<threads).map { _ in random.next() }
+        let submitted = await onThreads(threads) { thread -> [(index: Int, job: Job<Void, Never>, cancelled: Bool)] in
+            var random = SeededRandomNumberGenerator(seed: seeds[thread])
+            var jobs: [(index: Int, job: Job<Void, Never>, cancelled: Bool)] = []
+            for offset in 0..<perThread {
+                let index = thread * perThread + offset
+                let queue = queues[Int.random(in: 0..<queues.count, using: &random)]
+                var options = JobOptions()
+                if let earlier = jobs.last, Int.random(in: 0..<20, using: &random) == 0 {
+                    // A dependency takes the locked path: it must still be admitted after the plain jobs before it.
+                    options.dependencies = [Dependency(earlier.job, policy: .runAnyway)]
+                }
+                let job = try! queue.trySubmit("job \(index)", options: options) { ledger.ran(index) }
+                let cancel = Int.random(in: 0..<10, using: &random) == 0
+                if cancel { job.cancel() }
+                jobs.append((index, job, cancel))
+            }
+            return jobs
+        }
+        for (index, job, cancelled) in submitted.joined() {
+            let result = await job.result
+            let runs = ledger.runs[index]
+            switch result {
+            case .success:
+                #expect(runs == 1, "job \(index) succeeded after running \(runs) times")
+            case .failure(.cancelled):
+                #expect(cancelled, "job \(index) was cancelled without a cancel")
+                #expect(runs == 0, "job \(index) ran \(runs) times but reports cancelled")
+            case .failure(let error):
+                Issue.record("job \(index) failed: \(error)")
+            }
+        }
+        for queue in queues {
+            await queue.waitUntilIdle()
+            #expect(queue.counts.pending == 0 && queue.counts.running == 0)
+        }
+    }
+
+    @Test("one thread's jobs start in submission order on a width-1 queue, whichever path each submission takes")
+    func submissionOrder() async throws {
+        var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.submissionOrder")
+        let count = 20_000
+        let queue = WorkQueue(name: "ordered", width: 1)
+        let busy = WorkQueue(name: "busy", width: 2)
+        let ledger = RunLedger(count: count)
+        let seed = random.next()
+        // Thread 0 submits the ordered jobs; threads 1 and 2 keep the engine lock busy meanwhile.
+        let done = TestMutex(false)
+        let handles = await onThreads(3) { thread -> [Job<Void, Never>] in
+            if thread > 0 {
+                var noise: [Job<Void, Never>] = []
+                while !done.withLock({ $0 }) {
+                    noise.append(try! busy.trySubmit("noise") {})
+                    if noise.count % 64 == 0 { _ = busy.counts }
+                }
+                return noise
+            }
+            var random = SeededRandomNumberGenerator(seed: seed)
+            var jobs: [Job<Void, Never>] = []
+            for index in 0..<count {
+                jobs.append(try! queue.trySubmit("ordered \(index)") { ledger.ran(index) })
+                if Int.random(in: 0..<100, using: &random) == 0 { _ = queue.counts }  // a locked hold in between
+            }
+            done.withLock { $0 = true }
+            return jobs
+        }
+        for job in handles.joined() { _ = await job.result }
+        let order = ledger.order
+        #expect(order.count == count)
+        let firstOutOfOrder = zip(order, order.dropFirst()).first { $0 >= $1 }
+        #expect(firstOutOfOrder == nil, "job \(firstOutOfOrder.map { "\($0.1)" } ?? "") started after \(firstOutOfOrder.map { "\($0.0)" } ?? "")")
+    }
+
+    @Test("cancelAll right after a burst of submissions cancels every one of them (none is still in the intake)")
+    func cancelAllSeesEverySubmission() async throws {
+        let rounds = 200
+        let busy = WorkQueue(name: "busy", width: 2)
+        let done = TestMutex(false)
+        let ledger = RunLedger(count: rounds * 50)
+        let results = await onThreads(3) { thread -> [Job<Void, Never>] in
+            if thread > 0 {
+                var noise: [Job<Void, Never>] = []
+                while !done.withLock({ $0 }) { noise.append(try! busy.trySubmit("noise") {}) }
+                return noise
+            }
+            var jobs: [Job<Void, Never>] = []
+            for round in 0..<rounds {
+                let queue = WorkQueue(name: "round \(round)", width: 1)
+                queue.suspend()
+                for index in 0..<50 {
+                    let slot = round * 50 + index
+                    jobs.append(try! queue.trySubmit("job \(slot)") { ledger.ran(slot) })
+                }
+                queue.cancelAll()
+                queue.resume()
+            }
+            done.withLock { $0 = true }
+            return jobs
+        }
+        for job in results[0] {
+            let result = await job.result
+            guard case .failure(.cancelled) = result else {
+                Issue.record("\(job.name) was not cancelled: \(result)")
+                continue
+            }
+        }
+        for job in results.dropFirst().joined() { _ = await job.result }
+        #expect(ledger.runs.allSatisfy { $0 == 0 })
+    }
+}
