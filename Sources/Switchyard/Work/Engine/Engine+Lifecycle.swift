@@ -255,15 +255,14 @@ extension Engine {
             do { try await sleep(duration) } catch { return }
             perform { transaction in timerFired(job, generation: generation, &transaction) }
         }
-        perform { _ in
-            if job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
-                && job.timer == nil
-            {
-                job.timer = timer
-            } else {
-                timer.cancel()
-            }
-        }
+        // A bare hold, not `perform`: this runs while a transaction is carried out, and a `perform` here would
+        // admit the intake and carry out its own transaction, which may start timers again, recursively.
+        engineLock.lock()
+        let current = job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
+            && job.timer == nil
+        if current { job.timer = timer }
+        unlockEngine()
+        if !current { timer.cancel() }
     }
 
     /// A job's timeout elapsed: if the same attempt still runs, it is marked timed out and its task cancelled.

@@ -12,7 +12,10 @@ import Synchronization
 /// sees its job. And every release of the lock is followed by a check of the intake (``Engine/unlockEngine()``).
 /// A submitter pushes, then tries the lock once more: if that fails too, the lock was held after the push, and its
 /// holder's check after unlocking (ordered after the push by sequentially consistent fences) finds the job. So a
-/// pushed job is admitted by the submitter itself or by a lock holder that releases the lock after the push.
+/// pushed job is admitted by the submitter itself or by a lock holder that releases the lock after the push (or
+/// by a task that holder starts). The engine's own steps that run while a transaction is carried out (starting
+/// workers, parking, arming timers) take the lock bare and release it with ``Engine/unlockEngine()``, never through
+/// `perform`: admitting there would carry out a transaction inside a transaction, without a bound on the depth.
 ///
 /// **Order.** The intake is a lock-free stack (one compare-and-swap per push); admission takes it whole and
 /// reverses it, so jobs are admitted in push order. Jobs one thread submits are admitted in its submission order
@@ -119,18 +122,28 @@ extension Engine {
     /// Releases the engine lock after a hold that carries out no transaction of its own, and makes sure jobs pushed
     /// to the intake meanwhile are admitted (see ``Intake``). Lock held on entry, not on return.
     ///
-    /// Used by the short holds inside the carrying out of a transaction (starting workers, parking, arming timers):
-    /// admitting there could start workers again, recursively, so it is left to a new task, which only happens when
-    /// a submitter raced with such a hold.
+    /// Used by the short holds inside the carrying out of a transaction (starting workers, parking, arming timers),
+    /// which must never call `perform`: admitting there carries out another transaction, which could start workers
+    /// or timers again, recursively. So it is left to a new task, which only happens when a submitter raced with
+    /// such a hold.
     static func unlockEngine() {
         engineLock.unlock()
         if intake.mayHaveJobs { Task.detached { admitPushedWhileHeld() } }
     }
 
-    /// Admits the intake for as long as it has jobs and the lock is free; when the lock is busy, its holder will.
-    /// Lock not held.
+    /// Admits the intake while it has jobs and the lock is free (when the lock is busy, its holder will), for at
+    /// most ``maximumPasses`` holds: a thread that keeps finding new jobs (a worker about to run its next job, a
+    /// caller of `perform`) then leaves the rest to a new task instead of admitting other threads' jobs
+    /// indefinitely. Lock not held.
     static func admitPushedWhileHeld() {
-        while intake.mayHaveJobs && engineLock.tryLock() {
+        var passes = 0
+        while intake.mayHaveJobs {
+            guard passes < maximumPasses else {
+                Task.detached { admitPushedWhileHeld() }
+                return
+            }
+            guard engineLock.tryLock() else { return }
+            passes += 1
             var transaction = Transaction()
             admitIntake(&transaction)
             dispatchMarkedRoots(&transaction)
@@ -139,4 +152,7 @@ extension Engine {
             carryOut(transaction)
         }
     }
+
+    /// The most admission holds ``admitPushedWhileHeld()`` makes before handing over to a task.
+    static let maximumPasses = 4
 }

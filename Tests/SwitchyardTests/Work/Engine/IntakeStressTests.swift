@@ -38,6 +38,15 @@ private func onThreads<Result: Sendable>(
     return results.withLock { $0.map { $0! } }
 }
 
+/// Takes and releases the engine lock over and over (each `counts` read is one hold) until `done` is set, so that
+/// submissions on other threads often find it busy. Creates no jobs: unbounded noise work would flood the
+/// cooperative pool and starve the tests running alongside.
+private func keepEngineLockBusy(_ queue: WorkQueue, until done: TestMutex<Bool>) {
+    while !done.withLock({ $0 }) {
+        for _ in 0..<64 { _ = queue.counts }
+    }
+}
+
 /// The engine's intake: plain submissions that find the engine lock busy are admitted by its holder. These tests
 /// keep the lock busy from several threads so that many submissions take that path, and check that none is lost,
 /// run twice, reordered, or invisible to what the submitting thread does next.
@@ -93,19 +102,15 @@ struct IntakeStressTests {
         var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.submissionOrder")
         let count = 20_000
         let queue = WorkQueue(name: "ordered", width: 1)
-        let busy = WorkQueue(name: "busy", width: 2)
+        let busy = WorkQueue(name: "busy")
         let ledger = RunLedger(count: count)
         let seed = random.next()
         // Thread 0 submits the ordered jobs; threads 1 and 2 keep the engine lock busy meanwhile.
         let done = TestMutex(false)
         let handles = await onThreads(3) { thread -> [Job<Void, Never>] in
             if thread > 0 {
-                var noise: [Job<Void, Never>] = []
-                while !done.withLock({ $0 }) {
-                    noise.append(try! busy.trySubmit("noise") {})
-                    if noise.count % 64 == 0 { _ = busy.counts }
-                }
-                return noise
+                keepEngineLockBusy(busy, until: done)
+                return []
             }
             var random = SeededRandomNumberGenerator(seed: seed)
             var jobs: [Job<Void, Never>] = []
@@ -123,17 +128,37 @@ struct IntakeStressTests {
         #expect(firstOutOfOrder == nil, "job \(firstOutOfOrder.map { "\($0.1)" } ?? "") started after \(firstOutOfOrder.map { "\($0.0)" } ?? "")")
     }
 
+    @Test("delayed jobs submitted from many threads at once all wait for their delay, then run exactly once")
+    func delayedSubmissions() async throws {
+        let threads = 3
+        let perThread = 2_000
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "delayed", width: 2)
+        let ledger = RunLedger(count: threads * perThread)
+        let submitted = await onThreads(threads) { thread -> [Job<Void, Never>] in
+            (0..<perThread).map { offset in
+                let index = thread * perThread + offset
+                let options = JobOptions().delayed(by: .seconds(1), clock: clock)
+                return try! queue.trySubmit("delayed \(index)", options: options) { ledger.ran(index) }
+            }
+        }
+        try await clock.waitForSleepers(count: threads * perThread)
+        #expect(ledger.runs.allSatisfy { $0 == 0 }, "a delayed job ran before its delay")
+        clock.advance(by: .seconds(1))
+        for job in submitted.joined() { _ = await job.result }
+        #expect(ledger.runs.allSatisfy { $0 == 1 })
+    }
+
     @Test("cancelAll right after a burst of submissions cancels every one of them (none is still in the intake)")
     func cancelAllSeesEverySubmission() async throws {
         let rounds = 200
-        let busy = WorkQueue(name: "busy", width: 2)
+        let busy = WorkQueue(name: "busy")
         let done = TestMutex(false)
         let ledger = RunLedger(count: rounds * 50)
         let results = await onThreads(3) { thread -> [Job<Void, Never>] in
             if thread > 0 {
-                var noise: [Job<Void, Never>] = []
-                while !done.withLock({ $0 }) { noise.append(try! busy.trySubmit("noise") {}) }
-                return noise
+                keepEngineLockBusy(busy, until: done)
+                return []
             }
             var jobs: [Job<Void, Never>] = []
             for round in 0..<rounds {
@@ -156,7 +181,6 @@ struct IntakeStressTests {
                 continue
             }
         }
-        for job in results.dropFirst().joined() { _ = await job.result }
         #expect(ledger.runs.allSatisfy { $0 == 0 })
     }
 }
