@@ -111,12 +111,17 @@ extension Engine {
 
     /// Dispatches, releases the lock and carries out `transaction`, then admits what was pushed meanwhile.
     /// Lock held on entry, not on return.
-    private static func finishHold(_ transaction: inout Transaction) {
+    static func finishHold(_ transaction: inout Transaction) {
+        release(&transaction)
+        admitPushedWhileHeld()
+    }
+
+    /// Dispatches, releases the lock and carries out `transaction`. Lock held on entry, not on return.
+    private static func release(_ transaction: inout Transaction) {
         dispatchMarkedRoots(&transaction)
         _checkInvariants()
         engineLock.unlock()
         carryOut(transaction)
-        admitPushedWhileHeld()
     }
 
     /// Releases the engine lock after a hold that carries out no transaction of its own, and makes sure jobs pushed
@@ -146,10 +151,7 @@ extension Engine {
             passes += 1
             var transaction = Transaction()
             admitIntake(&transaction)
-            dispatchMarkedRoots(&transaction)
-            _checkInvariants()
-            engineLock.unlock()
-            carryOut(transaction)
+            release(&transaction)
         }
     }
 

@@ -29,7 +29,8 @@ struct Transaction {
     /// released after it.
     var discardedValues: [Any] = []
     /// The job whose attempt just ended on this worker: if it finishes, its task releases the body after the lock
-    /// instead of moving it into `discarded` (boxing a generic closure asked the runtime for its type's metadata).
+    /// instead of moving it into `discardedValues` (boxing a generic closure asked the runtime for its type's
+    /// metadata).
     var bodyOwner: JobNode?
     /// Parked workers to resume with the job handed to them.
     var wakeUps: [(CheckedContinuation<JobNode, Never>, JobNode)] = []
@@ -93,7 +94,8 @@ struct SmallList<Element> {
 
 /// The engine's operations. Functions taking `inout Transaction` must be called with the engine lock held.
 enum Engine {
-    /// Locks, runs `body`, dispatches every marked tree, unlocks, then carries out the transaction.
+    /// Locks, admits the intake, runs `body`, dispatches every marked tree, unlocks, carries out the transaction,
+    /// then admits what was pushed to the intake meanwhile (see ``Intake``).
     static func perform<Result, Failure: Error>(
         _ body: (inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -104,17 +106,10 @@ enum Engine {
         do {
             result = try body(&transaction)
         } catch {
-            dispatchMarkedRoots(&transaction)
-            engineLock.unlock()
-            carryOut(transaction)
-            admitPushedWhileHeld()
+            finishHold(&transaction)
             throw error
         }
-        dispatchMarkedRoots(&transaction)
-        _checkInvariants()
-        engineLock.unlock()
-        carryOut(transaction)
-        admitPushedWhileHeld()
+        finishHold(&transaction)
         return result
     }
 
