@@ -38,12 +38,28 @@ private func onThreads<Result: Sendable>(
     return results.withLock { $0.map { $0! } }
 }
 
-/// Takes and releases the engine lock over and over (each `counts` read is one hold) until `done` is set, so that
-/// submissions on other threads often find it busy. Creates no jobs: unbounded noise work would flood the
-/// cooperative pool and starve the tests running alongside.
+/// Jobs per test: 20,000, or a tenth of `SWITCHYARD_STRESS_JOBS` when set. CI sets it for the run where every
+/// engine transition re-checks all unfinished jobs: these tests are quadratic there, and their threads wait for the
+/// engine lock alongside the workers on the cooperative pool, so at the size the other stress tests use they held
+/// the pool long enough for the tests running alongside to time out.
+private let jobBudget =
+    ProcessInfo.processInfo.environment["SWITCHYARD_STRESS_JOBS"].flatMap(Int.init).map { max(100, $0 / 10) }
+    ?? 20_000
+
+/// Takes and releases the engine lock over and over (each `counts` read is one hold), so that submissions on other
+/// threads often find it busy, until `done` is set or `jobBudget` holds were made. Between holds it waits twice as
+/// long as the hold took, so two such threads leave the lock free a third of the time: the engine's workers wait
+/// for it on cooperative-pool threads, and a lock held without pause (each hold visits every unfinished job when
+/// internal checks are on) stalls the pool and every test running alongside. Creates no jobs, for the same reason.
 private func keepEngineLockBusy(_ queue: WorkQueue, until done: TestMutex<Bool>) {
-    while !done.withLock({ $0 }) {
-        for _ in 0..<64 { _ = queue.counts }
+    let clock = ContinuousClock()
+    var holds = 0
+    while holds < jobBudget && !done.withLock({ $0 }) {
+        let start = clock.now
+        _ = queue.counts
+        holds += 1
+        let pauseUntil = start + (clock.now - start) * 3
+        while clock.now < pauseUntil {}
     }
 }
 
@@ -56,7 +72,7 @@ struct IntakeStressTests {
     func concurrentSubmissions() async throws {
         var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.concurrentSubmissions")
         let threads = 4
-        let perThread = 5_000
+        let perThread = jobBudget / threads
         let queues = (0..<3).map { WorkQueue(name: "intake \($0)", width: Int.random(in: 1...3, using: &random)) }
         let ledger = RunLedger(count: threads * perThread)
         let seeds = (0..<threads).map { _ in random.next() }
@@ -100,7 +116,7 @@ struct IntakeStressTests {
     @Test("one thread's jobs start in submission order on a width-1 queue, whichever path each submission takes")
     func submissionOrder() async throws {
         var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.submissionOrder")
-        let count = 20_000
+        let count = jobBudget
         let queue = WorkQueue(name: "ordered", width: 1)
         let busy = WorkQueue(name: "busy")
         let ledger = RunLedger(count: count)
@@ -131,7 +147,7 @@ struct IntakeStressTests {
     @Test("delayed jobs submitted from many threads at once all wait for their delay, then run exactly once")
     func delayedSubmissions() async throws {
         let threads = 3
-        let perThread = 2_000
+        let perThread = jobBudget / 10
         let clock = ManualClock()
         let queue = WorkQueue(name: "delayed", width: 2)
         let ledger = RunLedger(count: threads * perThread)
@@ -151,7 +167,7 @@ struct IntakeStressTests {
 
     @Test("cancelAll right after a burst of submissions cancels every one of them (none is still in the intake)")
     func cancelAllSeesEverySubmission() async throws {
-        let rounds = 200
+        let rounds = jobBudget / 100
         let busy = WorkQueue(name: "busy")
         let done = TestMutex(false)
         let ledger = RunLedger(count: rounds * 50)
