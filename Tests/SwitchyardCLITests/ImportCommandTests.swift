@@ -114,8 +114,11 @@ struct ImportCommandTests {
     }
 
     /// Runs `switchyard` with `arguments` plus JSON progress after every batch, sends `signal` once a progress
-    /// line reports `rows` committed rows (reading the child's output as it comes: no polling), and returns the
-    /// exit status.
+    /// line reports `rows` committed rows, and returns the exit status.
+    ///
+    /// The child's output is read by a dedicated thread with blocking reads (no polling), not by a task: the
+    /// import of the tiny feed takes well under a second, and when other suites keep the cooperative pool busy a
+    /// reader task could wait longer than that to run, so every signal would land after the import finished.
     private func runUntil(_ arguments: [String], rows: Int, then signal: Int32) async throws -> Int32 {
         let process = Process()
         process.executableURL = SwitchyardProcess.executable
@@ -123,29 +126,35 @@ struct ImportCommandTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        return try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error); return }
             let pid = process.processIdentifier
             let handle = output.fileHandleForReading
-            Task {
-                // Progress lines come on standard output; the first is printed once Ctrl-C is handled.
-                var pending = ""
+            let reader = Thread {
+                // Reads until the child closes its end; the thread keeps the read end open until then.
+                let descriptor = handle.fileDescriptor
+                defer { withExtendedLifetime(handle) {} }
+                var pending: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 var signalled = false
-                while let data = try? await BlockingExecutor.shared.run({ handle.availableData }), !data.isEmpty {
-                    pending += String(decoding: data, as: UTF8.self)
-                    while let newline = pending.firstIndex(of: "\n") {
-                        let line = pending[..<newline]
-                        pending = String(pending[pending.index(after: newline)...])
-                        if !signalled, line.hasPrefix("{\"progress\""), Self.committedRows(line) >= rows {
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    pending += buffer[..<count]
+                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = String(decoding: pending[..<newline], as: UTF8.self)
+                        pending.removeSubrange(...newline)
+                        if !signalled, line.hasPrefix("{\"progress\""), Self.committedRows(Substring(line)) >= rows {
                             kill(pid, signal)
                             signalled = true
                         }
                     }
                 }
             }
+            reader.start()
         }
-        return status
     }
 
     /// The rows committed over all files in one `--progress json` line.
