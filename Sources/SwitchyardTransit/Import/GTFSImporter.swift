@@ -28,7 +28,8 @@ import Switchyard
 ///   transaction (WAL journal, `synchronous=NORMAL`). Cancelling, an error, or a killed process leaves whole
 ///   batches only; readers (`switchyard status`) see the row counts grow batch by batch, never an error.
 /// - **Cancellation** (cancel the task calling `run`): the reader and writer stop at the next batch boundary, the
-///   import is recorded as `interrupted`, and `run` returns its summary. ``ImportOptions/Mode/resume`` continues
+///   index and check statements within 1,000 SQLite instructions (rolled back), the import is recorded as
+///   `interrupted`, and `run` returns its summary once no job of the import runs any more. ``ImportOptions/Mode/resume`` continues
 ///   after the last committed record; the tables then hold exactly what an uninterrupted import writes.
 /// - **Nothing is dropped silently**: every record is imported or recorded with its line and reason
 ///   (`_switchyard_import_problems`, summarised per file).
@@ -45,12 +46,22 @@ public final class GTFSImporter: Sendable {
     /// The queue the import's jobs run on (inspect it with `snapshot()` or `print(queue)`).
     public let queue: WorkQueue
     private let board = ProgressBoard()
+    /// Test hook: runs in the `index stop_times` job just before its first statement (a Ctrl-C while the largest
+    /// index is being built).
+    private let beforeLargeIndexes: (@Sendable () -> Void)?
 
     /// Prepares an import of `feed` into the database at `database` (created if missing).
-    public init(feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions()) {
+    public convenience init(feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions()) {
+        self.init(feed: feed, database: database, options: options, beforeLargeIndexes: nil)
+    }
+
+    init(
+        feed: GTFSFeed, database: String, options: ImportOptions, beforeLargeIndexes: (@Sendable () -> Void)?
+    ) {
         self.feed = feed
         databasePath = database
         self.options = options
+        self.beforeLargeIndexes = beforeLargeIndexes
         queue = WorkQueue(name: "import \(database)", width: 4)
     }
 
@@ -108,6 +119,9 @@ public final class GTFSImporter: Sendable {
             state = "failed"
         }
         queue.cancelAll()
+        // Jobs still running stop at their next batch boundary or cancellation check: none touches the database
+        // once `run` returns.
+        await queue.waitUntilIdle()
         defer { board.finish() }
         let summary = try await detached { [self] in
             let database = try SQLiteConnection(path: databasePath)
@@ -239,33 +253,53 @@ public final class GTFSImporter: Sendable {
     /// Indexes, checks, and the `complete` state, as a small job graph: the small tables' indexes first; then
     /// the `stop_times` index (the writer) and the checks that do not need it (a WAL reader) at the same time;
     /// then the checks that read the `stop_times` index; then the results, recorded with the `complete` state.
+    ///
+    /// Cancelling the calling task cancels the graph: jobs not started never run, and the index and check
+    /// statements running stop at their next cancellation check (``SQLiteConnection/stopWhenTaskIsCancelled()``),
+    /// rolled back. Building an index is one statement, so an interrupted index is built again on `--resume`.
     private func finishLoad() async throws {
         let present = Set(feed.files.keys)
         let database = databasePath
         let board = board
+        let queue = queue
+        let beforeLargeIndexes = beforeLargeIndexes
         board.setPhase(.indexing)
-        let small = try await queue.submitBlocking("index small tables") {
-            let connection = try FeedWriter.openDatabase(database)
-            try ImportRecord.setState(connection, "indexing")
-            try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
+        try await withTaskCancellationHandler {
+            let small = try await queue.submitBlocking("index small tables") {
+                let connection = try FeedWriter.openDatabase(database)
+                connection.stopWhenTaskIsCancelled()
+                try ImportRecord.setState(connection, "indexing")
+                try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
+            }
+            let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
+                let connection = try FeedWriter.openDatabase(database)
+                connection.stopWhenTaskIsCancelled()
+                beforeLargeIndexes?()
+                try FeedChecks.createIndexes(FeedChecks.largeIndexes, connection, present: present)
+                try FeedChecks.analyze(connection)
+                board.setPhase(.checking)
+            }
+            let early = try await queue.submitBlocking("check references", after: small) { _ in
+                let connection = try SQLiteConnection(path: database)
+                connection.stopWhenTaskIsCancelled()
+                return try FeedChecks.run(.beforeLargeIndexes, connection, present: present)
+            }
+            let late = try await queue.submitBlocking("check stop_times", after: large) { _ in
+                let connection = try SQLiteConnection(path: database)
+                connection.stopWhenTaskIsCancelled()
+                return try FeedChecks.run(.afterLargeIndexes, connection, present: present)
+            }
+            let record = try await queue.submitBlocking("record checks", after: early, late) { early, late in
+                let connection = try FeedWriter.openDatabase(database)
+                try FeedChecks.record(early + late, connection)
+                try ImportRecord.setState(connection, "complete")
+            }
+            // A cancellation before the handler saw every job (it runs once): cancel them all now.
+            if Task.isCancelled { queue.cancelAll() }
+            try await record.value
+        } onCancel: {
+            queue.cancelAll()
         }
-        let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
-            let connection = try FeedWriter.openDatabase(database)
-            try FeedChecks.createIndexes(FeedChecks.largeIndexes, connection, present: present)
-            try FeedChecks.analyze(connection)
-            board.setPhase(.checking)
-        }
-        let early = try await queue.submitBlocking("check references", after: small) { _ in
-            try FeedChecks.run(.beforeLargeIndexes, try SQLiteConnection(path: database), present: present)
-        }
-        let late = try await queue.submitBlocking("check stop_times", after: large) { _ in
-            try FeedChecks.run(.afterLargeIndexes, try SQLiteConnection(path: database), present: present)
-        }
-        try await queue.submitBlocking("record checks", after: early, late) { early, late in
-            let connection = try FeedWriter.openDatabase(database)
-            try FeedChecks.record(early + late, connection)
-            try ImportRecord.setState(connection, "complete")
-        }.value
     }
 
     /// The summary, from the import record.
@@ -305,6 +339,9 @@ private func unwrap(_ error: any Error) -> any Error {
         default: return jobError
         }
     }
-    if let sqlite = error as? SQLiteError { return ImportError(.database, "\(sqlite)") }
+    if let sqlite = error as? SQLiteError {
+        // Only a cancelled task's statements are interrupted (see `SQLiteConnection.stopWhenTaskIsCancelled`).
+        return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(sqlite)")
+    }
     return error
 }

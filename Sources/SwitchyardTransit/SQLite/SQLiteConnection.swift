@@ -31,6 +31,22 @@ final class SQLiteConnection {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// Makes statements on this connection stop soon after the task running them is cancelled: SQLite asks
+    /// every ``cancellationCheckInterval`` virtual-machine instructions (a progress handler reading
+    /// `Task.isCancelled`, a few nanoseconds), and the statement then fails with `SQLITE_INTERRUPT`
+    /// (``SQLiteError/isInterruption``), rolling back what it did.
+    ///
+    /// Unlike `sqlite3_interrupt`, which does nothing when no statement is running, this also stops a statement
+    /// that starts after the cancellation. The task is the one running the statement: a blocking job's body runs
+    /// in its job's task, so this works there; on a thread outside any task nothing is interrupted. Work inside a
+    /// single instruction (the final merge of a large sort) finishes before the next check.
+    func stopWhenTaskIsCancelled() {
+        sqlite3_progress_handler(handle, SQLiteConnection.cancellationCheckInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
+    }
+
+    /// Virtual-machine instructions between two cancellation checks (see ``stopWhenTaskIsCancelled()``).
+    static let cancellationCheckInterval: Int32 = 1_000
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?

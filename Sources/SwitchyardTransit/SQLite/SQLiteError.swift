@@ -11,6 +11,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "SQLite error \(code) (\(message)) in: \(context)" }
 
+    /// Whether the statement was stopped because its task was cancelled (`SQLITE_INTERRUPT`).
+    public var isInterruption: Bool { code & 0xFF == SQLITE_INTERRUPT }
+
     init(code: Int32, connection: OpaquePointer?, context: String) {
         self.code = code
         if let connection, let text = sqlite3_errmsg(connection) {

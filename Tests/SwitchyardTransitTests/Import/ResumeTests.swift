@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SwitchyardTesting
 @testable import SwitchyardTransit
@@ -96,6 +97,48 @@ struct ResumeTests {
             feed: try GTFSFeed.open(feed), database: database,
             options: ImportOptions(mode: .resume, batchSize: Self.batchSize)).run()
         #expect(resumed.state == "complete")
+        #expect(try DatabaseContent(database) == reference)
+    }
+
+    @Test("cancelled as the stop_times index starts: the index statement stops, the import is interrupted, a resume finishes it",
+          .timeLimit(.minutes(1)))
+    func cancelWhileIndexing() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let feed = scratch.file("feed")
+        try SampleFeedFiles.write(.tiny, to: feed)
+        let reference = try await uninterrupted(feed, scratch)
+        let database = scratch.file("db.sqlite")
+        let work = Mutex<Task<ImportSummary, any Error>?>(nil)
+        let importer = GTFSImporter(
+            feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: Self.batchSize),
+            beforeLargeIndexes: {
+                // A Ctrl-C just before the index statement: the run's task is cancelled, nothing else. Without
+                // the cancellation reaching this job's statement, the index would be built anyway.
+                work.withLock { $0 }?.cancel()
+            })
+        // Stored before the import can reach the hook (which waits for the lock).
+        let task = work.withLock { stored in
+            let task = Task { try await importer.run() }
+            stored = task
+            return task
+        }
+        let summary = try await task.value
+        #expect(summary.state == "interrupted")
+        #expect(try ImportStatus.read(database).state == "interrupted")
+        let index = FeedChecks.indexName(.stopTimes, ["trip_id", "stop_sequence"])
+        let exists = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
+        #expect(try SQLiteConnection(path: database, readOnly: true).rows(exists, [.text(index)]).first?.first?.integer == 0,
+                "the interrupted index statement was rolled back")
+        #expect(importer.queue.counts.running == 0, "no job runs once run returns")
+
+        let resumed = try await GTFSImporter(
+            feed: try GTFSFeed.open(feed), database: database,
+            options: ImportOptions(mode: .resume, batchSize: Self.batchSize)).run()
+        #expect(resumed.state == "complete")
+        let referenceChecks = try FeedChecks.recorded(SQLiteConnection(path: scratch.file("reference.sqlite"), readOnly: true))
+        #expect(!resumed.checks.isEmpty && resumed.checks == referenceChecks, "the resume ran every check")
+        #expect(try SQLiteConnection(path: database, readOnly: true).rows(exists, [.text(index)]).first?.first?.integer == 1)
         #expect(try DatabaseContent(database) == reference)
     }
 
