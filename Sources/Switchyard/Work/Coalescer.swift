@@ -13,8 +13,8 @@
 ///   and is cancelled only when the last waiter leaves.
 /// - When the job finishes, the key is forgotten: failures are not cached, and the next request starts a new job.
 ///
-/// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request, plus O(waiters of the key)
-/// when one leaves.
+/// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request and per waiter that leaves
+/// (plus escalation when the job's priority changes).
 // Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` is read and written only while
 // the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
 public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {

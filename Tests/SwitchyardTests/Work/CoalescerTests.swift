@@ -1,4 +1,5 @@
-import Switchyard
+@testable import Switchyard
+import SwitchyardTesting
 import Testing
 
 private struct LoadFailed: Error {}
@@ -84,10 +85,10 @@ struct CoalescerTests {
         let gate = AsyncGate()
         let blocker = try queue.trySubmit("blocker") { await gate.wait() }
         let low = Task { try await coalescer.value(for: 1, priority: .background) { $0 } }
-        while queue.counts.ready == 0 { await Task.yield() }
+        // Not `counts.ready`: the blocker itself may still be ready (admitted but not yet started) when counted.
+        while coalescer.waiterCount(for: 1) == 0 { await Task.yield() }
         let high = Task { try await coalescer.value(for: 1, priority: .userInteractive) { $0 } }
-        while queue.snapshot().jobs.contains(where: { $0.effectivePriority != .userInteractive && $0.name != "blocker" })
-        {
+        while queue.snapshot().jobs.first(where: { $0.name != "blocker" })?.effectivePriority != .userInteractive {
             await Task.yield()
         }
         let job = queue.snapshot().jobs.first { $0.name != "blocker" }
@@ -97,5 +98,46 @@ struct CoalescerTests {
         try await blocker.value
         #expect(try await low.value == 1)
         #expect(try await high.value == 1)
+    }
+
+    @Test("many waiters leave in random order: counts, priority and the job's fate stay right after each",
+          arguments: [false, true])
+    func randomLeaves(everyoneLeaves: Bool) async throws {
+        var random = SeededRandomNumberGenerator.forTest("CoalescerTests.randomLeaves \(everyoneLeaves)")
+        let queue = WorkQueue(name: "leaves", width: 1)
+        let coalescer = Coalescer<Int, Int>(queue: queue)
+        let gate = AsyncGate()
+        // Keeps the shared job pending, so its effective priority shows in snapshots.
+        let blocker = try queue.trySubmit("blocker") { await gate.wait() }
+        let count = 300
+        let levels = (0..<count).map { _ in Int.random(in: 0..<JobPriority.levelCount, using: &random) }
+        let callers = levels.map { level in
+            Task { try await coalescer.value(for: 1, priority: JobPriority(level: level)) { $0 * 2 } }
+        }
+        while coalescer.waiterCount(for: 1) < count { await Task.yield() }
+        var remaining = Set(0..<count)
+        let leaving = Array(0..<count).shuffled(using: &random)
+            .prefix(everyoneLeaves ? count : Int.random(in: 1..<count, using: &random))
+        for index in leaving {
+            callers[index].cancel()
+            await #expect(throws: JobError<any Error>.self) { try await callers[index].value }
+            remaining.remove(index)
+            #expect(coalescer.waiterCount(for: 1) == remaining.count)
+            let shared = queue.snapshot().jobs.first { $0.name != "blocker" }
+            if remaining.isEmpty {
+                #expect(shared == nil, "the last waiter leaving cancels the job (a snapshot lists unfinished jobs)")
+            } else if let shared {
+                let expected = max(shared.requestedPriority.level, remaining.map { levels[$0] }.max()!)
+                #expect(shared.effectivePriority.level == expected, "after \(count - remaining.count) left")
+            } else {
+                Issue.record("the shared job is gone while \(remaining.count) wait")
+            }
+        }
+        gate.open()
+        try await blocker.value
+        for index in remaining.sorted() { #expect(try await callers[index].value == 2) }
+        await queue.waitUntilIdle()
+        #expect(coalescer.inFlightCount == 0)
+        print("CoalescerTests.randomLeaves: \(leaving.count) of \(count) waiters left")
     }
 }

@@ -55,6 +55,11 @@ extension WorkQueue {
                 precondition(job.blockers > 0, "\(name): \"\(job.name)\" waits with no blocker")
             }
             if job.phase == .running { running += 1 }
+            for (index, awaiter) in job.awaiters.enumerated() {
+                precondition(
+                    awaiter.slot.map { $0.index == index } ?? true,
+                    "\(name): a waiter of \"\(job.name)\" at \(index) has slot \(awaiter.slot?.index ?? -2)")
+            }
             precondition(
                 job.effectiveLevel == job.computedEffectiveLevel,
                 "\(name): \"\(job.name)\" effective level \(job.effectiveLevel) ≠ \(job.computedEffectiveLevel)")

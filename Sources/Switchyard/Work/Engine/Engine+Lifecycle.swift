@@ -189,6 +189,7 @@ extension Engine {
                 }
             }
             for awaiter in node.awaiters {
+                awaiter.slot?.index = -1
                 releaseBlock(awaiter)
                 transaction.resumptions.append(awaiter.continuation)
             }

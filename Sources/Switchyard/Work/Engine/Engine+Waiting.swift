@@ -11,26 +11,26 @@ extension Engine {
     /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
     static func wait(for job: JobNode, level: Int, cancellable: Bool) async -> WaitEnd {
         let waiter = JobContext.current?.node
-        let identifier = nextIdentifier()
         var report: DeadlockReport?
         let finished: Bool
         if cancellable {
+            let slot = AwaiterSlot()
             finished = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     perform { transaction in
                         register(
-                            continuation, identifier: identifier, on: job, level: level, waiter: waiter,
+                            continuation, slot: slot, on: job, level: level, waiter: waiter,
                             cancellable: true, report: &report, &transaction)
                     }
                 }
             } onCancel: {
-                perform { transaction in leave(job, identifier: identifier, &transaction) }
+                perform { transaction in leave(job, slot: slot, &transaction) }
             }
         } else {
             finished = await withCheckedContinuation { continuation in
                 perform { transaction in
                     register(
-                        continuation, identifier: identifier, on: job, level: level, waiter: waiter,
+                        continuation, slot: nil, on: job, level: level, waiter: waiter,
                         cancellable: false, report: &report, &transaction)
                 }
             }
@@ -41,7 +41,7 @@ extension Engine {
     }
 
     private static func register(
-        _ continuation: CheckedContinuation<Bool, Never>, identifier: UInt64, on job: JobNode, level: Int,
+        _ continuation: CheckedContinuation<Bool, Never>, slot: AwaiterSlot?, on job: JobNode, level: Int,
         waiter: JobNode?, cancellable: Bool, report: inout DeadlockReport?, _ transaction: inout Transaction
     ) {
         if job.phase == .finished {
@@ -59,7 +59,7 @@ extension Engine {
             return
         }
         var awaiter = JobAwaiter(
-            identifier: identifier, level: level, continuation: continuation, blocking: nil, generation: 0)
+            slot: slot, level: level, continuation: continuation, blocking: nil, generation: 0)
         if let waiter, waiter.phase == .running, job.phase != .running {
             let awaitedPath = job.queue.scheduler.path
             let shared = waiter.queue.scheduler.path.filter { node in awaitedPath.contains { $0 === node } }
@@ -84,6 +84,7 @@ extension Engine {
                 }
             }
         }
+        slot?.index = job.awaiters.count
         job.awaiters.append(awaiter)
         job.inherited[level] += 1
         updateEffectivePriority(of: job, &transaction)
@@ -110,10 +111,20 @@ extension Engine {
         job.blockedWaits = 0
     }
 
-    /// A cancellable waiter leaves: its contribution is withdrawn and it resumes with `.left`. Lock held.
-    static func leave(_ job: JobNode, identifier: UInt64, _ transaction: inout Transaction) {
-        guard let index = job.awaiters.firstIndex(where: { $0.identifier == identifier }) else { return }
-        let awaiter = job.awaiters.remove(at: index)
+    /// A cancellable waiter leaves: its contribution is withdrawn and it resumes with `.left`; nothing happens if
+    /// it is no longer waiting (the job finished first). The last waiter takes its place. Lock held.
+    /// - Complexity: O(1) plus escalation.
+    static func leave(_ job: JobNode, slot: AwaiterSlot, _ transaction: inout Transaction) {
+        let index = slot.index
+        guard index >= 0 else { return }
+        slot.index = -1
+        let awaiter = job.awaiters[index]
+        assert(awaiter.slot === slot, "Engine: a waiter's slot points at another waiter of \"\(job.name)\"")
+        let last = job.awaiters.removeLast()
+        if index < job.awaiters.count {
+            job.awaiters[index] = last
+            last.slot?.index = index
+        }
         releaseBlock(awaiter)
         job.inherited[awaiter.level] -= 1
         updateEffectivePriority(of: job, &transaction)
