@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// Turns Ctrl-C (SIGINT) into cancellation: the first one calls `onInterrupt` (the import then stops at the next
-/// batch boundary, or stops the index or check statement at work, and records where), a second one exits at once with status 130 (the database is still
-/// consistent: only whole batches are ever committed). Restores the default handling when released.
+/// batch boundary, or stops the index or check statement at work, and records where), a second one exits at once
+/// with status 130 (the database is still consistent: only whole batches are ever committed). Restores the default
+/// handling when released.
 final class InterruptHandler {
     private let source: any DispatchSourceSignal
     private let count = InterruptCount()
@@ -15,8 +16,12 @@ final class InterruptHandler {
         let count = count
         source.setEventHandler {
             if count.value.add(1, ordering: .relaxed).newValue == 1 {
-                FileHandle.standardError.write(Data(
-                    "\ninterrupted: stopping at the next batch boundary, or the index or check at work (Ctrl-C again to quit at once)\n".utf8))
+                FileHandle.standardError.write(Data("""
+
+                    interrupted: stopping at the next batch boundary, or the index or check at work \
+                    (Ctrl-C again to quit at once)
+
+                    """.utf8))
                 onInterrupt()
             } else {
                 exit(130)

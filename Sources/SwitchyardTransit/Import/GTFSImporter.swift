@@ -29,8 +29,9 @@ import Switchyard
 ///   batches only; readers (`switchyard status`) see the row counts grow batch by batch, never an error.
 /// - **Cancellation** (cancel the task calling `run`): the reader and writer stop at the next batch boundary, the
 ///   index and check statements within 1,000 SQLite instructions (rolled back), the import is recorded as
-///   `interrupted`, and `run` returns its summary once no job of the import runs any more. ``ImportOptions/Mode/resume`` continues
-///   after the last committed record; the tables then hold exactly what an uninterrupted import writes.
+///   `interrupted`, and `run` returns its summary once no job of the import runs any more.
+///   ``ImportOptions/Mode/resume`` continues after the last committed record; the tables then hold exactly what an
+///   uninterrupted import writes.
 /// - **Nothing is dropped silently**: every record is imported or recorded with its line and reason
 ///   (`_switchyard_import_problems`, summarised per file).
 /// - **Memory**: O(`batchSize × (bufferedBatches + 2)`) rows plus SQLite's cache, whatever the feed's size.
@@ -255,7 +256,7 @@ public final class GTFSImporter: Sendable {
     /// then the checks that read the `stop_times` index; then the results, recorded with the `complete` state.
     ///
     /// Cancelling the calling task cancels the graph: jobs not started never run, and the index and check
-    /// statements running stop at their next cancellation check (``SQLiteConnection/stopWhenTaskIsCancelled()``),
+    /// statements running stop at their next cancellation check (``SQLiteConnection/stoppingWhenTaskIsCancelled()``),
     /// rolled back. Building an index is one statement, so an interrupted index is built again on `--resume`.
     private func finishLoad() async throws {
         let present = Set(feed.files.keys)
@@ -266,27 +267,23 @@ public final class GTFSImporter: Sendable {
         board.setPhase(.indexing)
         try await withTaskCancellationHandler {
             let small = try await queue.submitBlocking("index small tables") {
-                let connection = try FeedWriter.openDatabase(database)
-                connection.stopWhenTaskIsCancelled()
+                let connection = try FeedWriter.openDatabase(database).stoppingWhenTaskIsCancelled()
                 try ImportRecord.setState(connection, "indexing")
                 try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
             }
             let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
-                let connection = try FeedWriter.openDatabase(database)
-                connection.stopWhenTaskIsCancelled()
+                let connection = try FeedWriter.openDatabase(database).stoppingWhenTaskIsCancelled()
                 beforeLargeIndexes?()
                 try FeedChecks.createIndexes(FeedChecks.largeIndexes, connection, present: present)
                 try FeedChecks.analyze(connection)
                 board.setPhase(.checking)
             }
             let early = try await queue.submitBlocking("check references", after: small) { _ in
-                let connection = try SQLiteConnection(path: database)
-                connection.stopWhenTaskIsCancelled()
+                let connection = try SQLiteConnection(path: database).stoppingWhenTaskIsCancelled()
                 return try FeedChecks.run(.beforeLargeIndexes, connection, present: present)
             }
             let late = try await queue.submitBlocking("check stop_times", after: large) { _ in
-                let connection = try SQLiteConnection(path: database)
-                connection.stopWhenTaskIsCancelled()
+                let connection = try SQLiteConnection(path: database).stoppingWhenTaskIsCancelled()
                 return try FeedChecks.run(.afterLargeIndexes, connection, present: present)
             }
             let record = try await queue.submitBlocking("record checks", after: early, late) { early, late in
@@ -340,7 +337,7 @@ private func unwrap(_ error: any Error) -> any Error {
         }
     }
     if let sqlite = error as? SQLiteError {
-        // Only a cancelled task's statements are interrupted (see `SQLiteConnection.stopWhenTaskIsCancelled`).
+        // Only a cancelled task's statements are interrupted (see `SQLiteConnection.stoppingWhenTaskIsCancelled`).
         return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(sqlite)")
     }
     return error

@@ -40,11 +40,17 @@ final class SQLiteConnection {
     /// that starts after the cancellation. The task is the one running the statement: a blocking job's body runs
     /// in its job's task, so this works there; on a thread outside any task nothing is interrupted. Work inside a
     /// single instruction (the final merge of a large sort) finishes before the next check.
-    func stopWhenTaskIsCancelled() {
-        sqlite3_progress_handler(handle, SQLiteConnection.cancellationCheckInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
+    ///
+    /// Returns the connection, so it can follow opening:
+    /// `try SQLiteConnection(path: path).stoppingWhenTaskIsCancelled()`.
+    @discardableResult
+    func stoppingWhenTaskIsCancelled() -> SQLiteConnection {
+        let check: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { _ in Task.isCancelled ? 1 : 0 }
+        sqlite3_progress_handler(handle, SQLiteConnection.cancellationCheckInterval, check, nil)
+        return self
     }
 
-    /// Virtual-machine instructions between two cancellation checks (see ``stopWhenTaskIsCancelled()``).
+    /// Virtual-machine instructions between two cancellation checks (see ``stoppingWhenTaskIsCancelled()``).
     static let cancellationCheckInterval: Int32 = 1_000
 
     /// Runs one or more statements that return no rows.

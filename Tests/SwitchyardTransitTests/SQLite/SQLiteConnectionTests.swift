@@ -19,8 +19,7 @@ struct SQLiteConnectionTests {
         let outcome = await Task(executorPreference: BlockingExecutor.shared) { () -> Result<Void, SQLiteError> in
             withUnsafeCurrentTask { $0?.cancel() }
             do {
-                let connection = try SQLiteConnection(path: path)
-                connection.stopWhenTaskIsCancelled()
+                let connection = try SQLiteConnection(path: path).stoppingWhenTaskIsCancelled()
                 try connection.execute(Self.endless)
                 return .success(())
             } catch {
@@ -41,8 +40,7 @@ struct SQLiteConnectionTests {
         let path = scratch.file("db.sqlite")
         let (started, starting) = AsyncStream<Void>.makeStream()
         let work = Task(executorPreference: BlockingExecutor.shared) { () -> (SQLiteError?, Int64?) in
-            let connection = try SQLiteConnection(path: path)
-            connection.stopWhenTaskIsCancelled()
+            let connection = try SQLiteConnection(path: path).stoppingWhenTaskIsCancelled()
             starting.yield()
             var interruption: SQLiteError?
             do { try connection.execute(Self.endless) } catch let error as SQLiteError { interruption = error }
