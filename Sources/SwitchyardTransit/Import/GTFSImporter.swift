@@ -24,6 +24,9 @@ import Switchyard
 /// `index` → `check`. Reading the next file overlaps writing the previous one's last batches.
 ///
 /// ## Guarantees
+/// - **One import per database**: an import holds `<database>.lock` (an `flock`, released by the kernel however the
+///   process ends) from before it touches the database until `run` returns; a second import into the same
+///   database, in this process or another, fails at once with ``ImportError/Kind/databaseBusy``.
 /// - **Whole batches**: each batch's rows, its skipped records and the file's import record are committed in one
 ///   transaction (WAL journal, `synchronous=NORMAL`). Cancelling, an error, or a killed process leaves whole
 ///   batches only; readers (`switchyard status`) see the row counts grow batch by batch, never an error.
@@ -92,11 +95,21 @@ public final class GTFSImporter: Sendable {
     /// Runs the import and returns its summary. Returns (rather than throws) when cancelled: the summary's state
     /// is then `interrupted`.
     ///
-    /// - Throws: ``ImportError`` for a database that already holds an import (mode `.new`), a resume that does not
-    ///   match, a missing required field, a malformed record with `strict`, a corrupt archive or a database
-    ///   error; the import is then recorded as `failed` (if it got as far as creating its record).
+    /// - Throws: ``ImportError`` for a database another import is writing (`databaseBusy`: imports into one
+    ///   database exclude each other through `<database>.lock`), a database that already holds an import (mode
+    ///   `.new`), a resume that does not match, a missing required field, a malformed record with `strict`, a
+    ///   corrupt archive or a database error; the import is then recorded as `failed` (if it got as far as
+    ///   creating its record).
     public func run() async throws -> ImportSummary {
         let started = ContinuousClock.now
+        let lock: ImportLock
+        do {
+            lock = try await BlockingExecutor.shared.run { [databasePath] in try ImportLock(database: databasePath) }
+        } catch {
+            board.finish()
+            throw error
+        }
+        defer { withExtendedLifetime(lock) {} }  // held until the summary is recorded
         let prepared: [ImportRecord.FileState]
         do {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value

@@ -19,6 +19,8 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case cannotResume
         /// The database already holds an import and neither resume nor replace was asked for.
         case databaseNotEmpty
+        /// Another import into the same database is running (it holds the database's import lock).
+        case databaseBusy
     }
 
     /// What went wrong.

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps a second import out of a database while one runs: an exclusive `flock` on `<database>.lock`, taken before
+/// the database is touched (so `--replace` never deletes a database another import is writing) and held until the
+/// import's `run` returns.
+///
+/// Two imports into one database would each append the same batches (a `--resume` started twice reads the same
+/// import record), so the second one fails at once with ``ImportError/Kind/databaseBusy`` instead. The lock is
+/// advisory and belongs to the open file: the kernel releases it when the process ends, however it ends, so a
+/// `kill -9` leaves no stale lock behind (the empty lock file stays; it is reused). Readers (`switchyard status`)
+/// never take it. A lock file rather than the database itself: SQLite's own POSIX locks on the database must not
+/// interact with it (on NFS, `flock` is emulated with POSIX locks).
+///
+/// `open` and `flock` with `LOCK_NB` do not wait; create it on the blocking executor all the same (file system).
+final class ImportLock: Sendable {
+    /// The lock file: the database's path plus `.lock`.
+    let path: String
+    private let descriptor: Int32
+
+    /// Takes the lock of the database at `database`, or throws ``ImportError/Kind/databaseBusy`` when another
+    /// import (in this process or another) holds it, or ``ImportError/Kind/database`` when the lock file cannot be
+    /// created.
+    init(database: String) throws(ImportError) {
+        path = database + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ImportError(.database, "\(path): cannot create the import lock: \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                throw ImportError(.databaseBusy, """
+                    \(database) is being imported by another import (it holds \(path)): wait for it \
+                    to finish, or stop it (Ctrl-C) and continue with --resume
+                    """)
+            }
+            throw ImportError(.database, "\(path): cannot lock the import lock: \(String(cString: strerror(code)))")
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Releases the lock (closing the file releases it).
+    deinit { close(descriptor) }
+}
