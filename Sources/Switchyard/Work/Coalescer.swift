@@ -39,8 +39,9 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     /// Keys with an unfinished shared job. - Complexity: O(1).
     public var inFlightCount: Int { Engine.perform { _ in entries.count } }
 
-    /// The callers waiting for `key`'s unfinished job, 0 when there is none (for tests and diagnostics).
-    func waiterCount(for key: Key) -> Int { Engine.perform { _ in entries[key]?.waiters ?? 0 } }
+    /// The callers waiting for `key`'s unfinished job, 0 when there is none (for diagnostics and tests).
+    /// - Complexity: O(1).
+    public func waiterCount(for key: Key) -> Int { Engine.perform { _ in entries[key]?.waiters ?? 0 } }
 
     /// The value for `key`: joins the unfinished job for `key`, or submits `load` as a new one.
     ///

@@ -5,8 +5,8 @@ import Synchronization
 
 
 /// `engine`: the work engine against bare `Task`, `withTaskGroup`, `DispatchQueue.async` + group and Foundation
-/// `OperationQueue`, on tiny jobs, dependency chains, fan-in/fan-out, O(1) cancel and priority change, and memory
-/// per pending job.
+/// `OperationQueue`, on tiny jobs, dependency chains, fan-in/fan-out, O(1) cancel and priority change, O(1) leaving
+/// of coalesced waiters, and memory per pending job.
 ///
 /// Goals (issue: the work engine): tiny-job overhead ≤ 2× bare `Task` and ≥ 5× faster than `OperationQueue`;
 /// chains, fan-in and fan-out linear (per-job cost at 100k within 1.5× of 10k) and ≤ 5 µs per job; cancel and
@@ -192,6 +192,31 @@ struct EngineSuite: BenchmarkSuite {
         record(
             report, "reprioritize pending/100k", priority100k, anchor: ("reprioritize pending/10k", priority10k),
             goal: "ratio <= 1.5 (O(1) each)", met: priority100k.median <= 1.5 * priority10k.median)
+        let leave10k = runner.nanosecondsPerOperationAsync(timing: 10_000) { await Self.coalescedWaitersLeave($0) }
+        let leave100k = runner.nanosecondsPerOperationAsync(timing: 100_000) { await Self.coalescedWaitersLeave($0) }
+        record(
+            report, "coalescer: waiters leave/100k", leave100k, anchor: ("waiters leave/10k", leave10k),
+            goal: "ratio <= 1.5 (O(1) each)", met: leave100k.median <= 1.5 * leave10k.median)
+    }
+
+    /// `n` callers wait for one key of a `Coalescer` whose job cannot start (its queue is suspended); returns the
+    /// nanoseconds it takes to cancel them all and see each one leave (in random order, so that neither end of the
+    /// waiter list is favoured). Joining is not timed.
+    static func coalescedWaitersLeave(_ n: Int) async -> UInt64 {
+        let queue = WorkQueue(name: "coalesce", width: 1)
+        queue.suspend()
+        let coalescer = Coalescer<Int, Int>(queue: queue)
+        let callers = (0..<n).map { _ in Task { try? await coalescer.value(for: 0) { $0 } } }
+        while coalescer.waiterCount(for: 0) < n { await Task.yield() }
+        var order = Array(callers.indices)
+        var random = SystemRandomNumberGenerator()
+        order.shuffle(using: &random)
+        let start = Clockwork.now()
+        for index in order { callers[index].cancel() }
+        for caller in callers { _ = await caller.value }
+        let elapsed = Clockwork.now() - start
+        queue.cancelAll()
+        return elapsed
     }
 
     // MARK: Memory per pending job
