@@ -30,15 +30,16 @@ final class ImportLock: Sendable {
         path = database + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw ImportError(.database, "\(path): cannot create the import lock: \(String(cString: strerror(errno)))")
+            let code = errno
+            throw ImportError(.database, "\(path): cannot create the import lock: \(String(cString: strerror(code)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK {
                 throw ImportError(.databaseBusy, """
-                    \(database) is being imported by another import (it holds \(path)): wait for it \
-                    to finish, or stop it (Ctrl-C) and continue with --resume
+                    another import into \(database) is running (it holds \(path)): wait for it to finish, or \
+                    stop it (Ctrl-C) and continue with --resume
                     """)
             }
             throw ImportError(.database, "\(path): cannot lock the import lock: \(String(cString: strerror(code)))")
