@@ -197,6 +197,26 @@ struct EngineSuite: BenchmarkSuite {
         record(
             report, "coalescer: waiters leave/100k", leave100k, anchor: ("waiters leave/10k", leave10k),
             goal: "ratio <= 1.5 (O(1) each)", met: leave100k.median <= 1.5 * leave10k.median)
+        let channel10k = runner.nanosecondsPerOperationAsync(timing: 10_000) { await Self.channelWaitersLeave($0) }
+        let channel100k = runner.nanosecondsPerOperationAsync(timing: 100_000) { await Self.channelWaitersLeave($0) }
+        record(
+            report, "channel: receivers leave/100k", channel100k, anchor: ("receivers leave/10k", channel10k),
+            goal: "ratio <= 1.5 (O(1) each)", met: channel100k.median <= 1.5 * channel10k.median)
+    }
+
+    /// `n` tasks wait in `receive()` on an empty `BoundedChannel`; returns the nanoseconds it takes to cancel them
+    /// all (in random order) and see each one leave. Joining is not timed.
+    static func channelWaitersLeave(_ n: Int) async -> UInt64 {
+        let channel = BoundedChannel<Int>(capacity: 1, name: "leave")
+        let receivers = (0..<n).map { _ in Task { try? await channel.receive() } }
+        while channel.waitingReceivers < n { await Task.yield() }
+        var order = Array(receivers.indices)
+        var random = SystemRandomNumberGenerator()
+        order.shuffle(using: &random)
+        let start = Clockwork.now()
+        for index in order { receivers[index].cancel() }
+        for receiver in receivers { _ = await receiver.value }
+        return Clockwork.now() - start
     }
 
     /// `n` callers wait for one key of a `Coalescer` whose job cannot start (its queue is suspended); returns the

@@ -1,5 +1,3 @@
-import DequeModule
-
 /// A bounded first-in, first-out buffer between producers and consumers — the back-pressure link between the jobs
 /// of a pipeline (a parser job that reads ahead by at most `capacity` batches of a writer job).
 ///
@@ -29,8 +27,8 @@ import DequeModule
 ///   producer that waits for room.
 /// - **Cancellation**: a task cancelled while waiting in `send` or `receive` stops waiting and throws
 ///   `CancellationError`; its element is not sent. A blocking wait notices its task's cancellation within 50 ms.
-/// - **Cost**: O(1) per operation; one lock (a pthread mutex) guards the state; removing a cancelled waiter is
-///   O(waiters).
+/// - **Cost**: O(1) per operation, amortized; one lock (a pthread mutex) guards the state. A cancelled waiter
+///   leaves in O(1) amortized however many wait (see `WaiterQueue`).
 ///
 /// Thread-safe: every method may be called from any thread or task.
 public final class BoundedChannel<Element: Sendable>: Sendable, CustomStringConvertible {
@@ -120,9 +118,20 @@ public final class BoundedChannel<Element: Sendable>: Sendable, CustomStringConv
     /// Whether `finish()` or `fail(_:)` has been called.
     public var isClosed: Bool { state.snapshot().closed }
 
+    /// The number of tasks suspended in `send` until there is room (blocking senders not included). O(1).
+    public var waitingSenders: Int { state.snapshot().waitingSenders }
+
+    /// The number of tasks suspended in `receive` until an element arrives (blocking receivers not included). O(1).
+    public var waitingReceivers: Int { state.snapshot().waitingReceivers }
+
+    /// One line: name, buffered count against capacity, waiting tasks when there are any, and whether it is closed.
     public var description: String {
-        let (count, closed) = state.snapshot()
-        return "BoundedChannel(\"\(name)\", \(count)/\(capacity)\(closed ? ", closed" : ""))"
+        let snapshot = state.snapshot()
+        var details = ""
+        if snapshot.waitingSenders > 0 { details += ", \(snapshot.waitingSenders) senders waiting" }
+        if snapshot.waitingReceivers > 0 { details += ", \(snapshot.waitingReceivers) receivers waiting" }
+        if snapshot.closed { details += ", closed" }
+        return "BoundedChannel(\"\(name)\", \(snapshot.count)/\(capacity)\(details))"
     }
 }
 

@@ -14,7 +14,6 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
     }
 
     private struct WaitingSender {
-        let identifier: UInt64
         let element: Element
         let continuation: CheckedContinuation<Void, any Error>
     }
@@ -36,8 +35,8 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
     private let capacity: Int
     private let condition = PlatformCondition()
     private var buffer = Deque<Element>()
-    private var senders = Deque<WaitingSender>()
-    private var receivers = Deque<(identifier: UInt64, continuation: CheckedContinuation<Element?, any Error>)>()
+    private var senders = WaiterQueue<WaitingSender>()
+    private var receivers = WaiterQueue<CheckedContinuation<Element?, any Error>>()
     private var blockingWaiters = 0
     private var closed = false
     private var failure: (any Error)?
@@ -52,10 +51,10 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         return lastIdentifier
     }
 
-    func snapshot() -> (count: Int, closed: Bool) {
+    func snapshot() -> (count: Int, closed: Bool, waitingSenders: Int, waitingReceivers: Int) {
         condition.lock()
         defer { condition.unlock() }
-        return (buffer.count, closed)
+        return (buffer.count, closed, senders.count, receivers.count)
     }
 
     // MARK: Sending
@@ -72,7 +71,7 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
             // Checked under the lock: a cancellation handler that runs later finds this sender registered.
             effects.resumeSenders.append((continuation, .failure(CancellationError())))
         } else {
-            senders.append(WaitingSender(identifier: identifier, element: element, continuation: continuation))
+            senders.append(WaitingSender(element: element, continuation: continuation), identifier: identifier)
         }
         condition.unlock()
         effects.run()
@@ -107,7 +106,7 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
     /// Hands `element` to a waiting receiver or buffers it; false if the buffer is full. Lock held.
     private func accept(_ element: Element, _ effects: inout Effects) -> Bool {
         if let receiver = receivers.popFirst() {
-            effects.resumeReceivers.append((receiver.continuation, .success(element)))
+            effects.resumeReceivers.append((receiver, .success(element)))
             return true
         }
         guard buffer.count < capacity else { return false }
@@ -131,7 +130,7 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         } else if Task.isCancelled {
             effects.resumeReceivers.append((continuation, .failure(CancellationError())))
         } else {
-            receivers.append((identifier, continuation))
+            receivers.append(continuation, identifier: identifier)
         }
         condition.unlock()
         effects.run()
@@ -172,12 +171,12 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         if failure == nil, !(closed && error == nil) {
             closed = true
             let senderError = error ?? ChannelError.finished
-            while let sender = senders.popFirst() {
+            for sender in senders.removeAll() {
                 effects.resumeSenders.append((sender.continuation, .failure(senderError)))
                 effects.dropped.append(sender.element)
             }
-            while let receiver = receivers.popFirst() {
-                effects.resumeReceivers.append((receiver.continuation, error.map { .failure($0) } ?? .success(nil)))
+            for receiver in receivers.removeAll() {
+                effects.resumeReceivers.append((receiver, error.map { .failure($0) } ?? .success(nil)))
             }
             if let error {
                 failure = error
@@ -190,17 +189,15 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         effects.run()
     }
 
-    /// Resumes the async waiter `identifier` with `CancellationError`, if it still waits. O(waiters).
+    /// Resumes the async waiter `identifier` with `CancellationError`, if it still waits. O(1) amortized.
     func cancelWaiter(_ identifier: UInt64) {
         var effects = Effects()
         condition.lock()
-        if let index = senders.firstIndex(where: { $0.identifier == identifier }) {
-            let sender = senders.remove(at: index)
+        if let sender = senders.remove(identifier) {
             effects.resumeSenders.append((sender.continuation, .failure(CancellationError())))
             effects.dropped.append(sender.element)
-        } else if let index = receivers.firstIndex(where: { $0.identifier == identifier }) {
-            let receiver = receivers.remove(at: index)
-            effects.resumeReceivers.append((receiver.continuation, .failure(CancellationError())))
+        } else if let receiver = receivers.remove(identifier) {
+            effects.resumeReceivers.append((receiver, .failure(CancellationError())))
         }
         condition.unlock()
         effects.run()

@@ -69,6 +69,54 @@ struct BoundedChannelTests {
         #expect(channel.count == 0)
     }
 
+    @Test("random waiting receivers and senders leave; the rest are served first in, first out")
+    func cancelledWaitersLeaveInAnyOrder() async throws {
+        var random = SeededRandomNumberGenerator.forTest("BoundedChannel.cancelledWaitersLeaveInAnyOrder")
+        let count = 300
+        let channel = BoundedChannel<Int>(capacity: 1, name: "leaving")
+        // Receivers wait in a known order: each is started once the one before it waits.
+        var receivers: [Task<Int?, any Error>] = []
+        for index in 0..<count {
+            receivers.append(Task { try await channel.receive() })
+            while channel.waitingReceivers < index + 1 { await Task.yield() }
+        }
+        #expect(channel.description == "BoundedChannel(\"leaving\", 0/1, \(count) receivers waiting)")
+        let leaving = Set((0..<count).filter { _ in Bool.random(using: &random) })
+        for index in (0..<count).shuffled(using: &random) where leaving.contains(index) { receivers[index].cancel() }
+        for index in leaving {
+            await #expect(throws: CancellationError.self) { try await receivers[index].value }
+        }
+        #expect(channel.waitingReceivers == count - leaving.count)
+        let staying = (0..<count).filter { !leaving.contains($0) }
+        for (value, index) in staying.enumerated() {
+            try await channel.send(value)
+            #expect(try await receivers[index].value == value, "receiver \(index) is served in its turn")
+        }
+        #expect(channel.waitingReceivers == 0)
+
+        // Senders: the buffer is full, so each send waits; the ones that stay are accepted in their order.
+        try await channel.send(-1)
+        var senders: [Task<Void, any Error>] = []
+        for index in 0..<count {
+            senders.append(Task { try await channel.send(index) })
+            while channel.waitingSenders < index + 1 { await Task.yield() }
+        }
+        let leavingSenders = Set((0..<count).filter { _ in Bool.random(using: &random) })
+        for index in (0..<count).shuffled(using: &random) where leavingSenders.contains(index) {
+            senders[index].cancel()
+        }
+        for index in leavingSenders {
+            await #expect(throws: CancellationError.self) { try await senders[index].value }
+        }
+        #expect(channel.waitingSenders == count - leavingSenders.count)
+        // Each receive lets the longest-waiting sender that stayed put its element in.
+        var received: [Int] = []
+        for _ in 0...(count - leavingSenders.count) { received.append(try #require(try await channel.receive())) }
+        #expect(received == [-1] + (0..<count).filter { !leavingSenders.contains($0) })
+        for index in 0..<count where !leavingSenders.contains(index) { try await senders[index].value }
+        #expect(channel.waitingSenders == 0 && channel.count == 0)
+    }
+
     @Test("blocking producers and consumers on threads with async ones: every element once, in order per producer")
     func mixedStress() async throws {
         var random = SeededRandomNumberGenerator.forTest("BoundedChannel.mixedStress")
