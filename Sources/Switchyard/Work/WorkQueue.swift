@@ -169,7 +169,10 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Cancels every job of the queue that has not finished: pending ones finish at once as cancelled, running ones
-    /// have their tasks cancelled. Jobs submitted afterwards are not affected. - Complexity: O(unfinished jobs).
+    /// have their tasks cancelled. Jobs submitted afterwards are not affected.
+    /// - Complexity: O(unfinished jobs), in one hold of the engine's lock: engine operations on other threads
+    ///   (submits, workers finishing jobs) wait until the pass ends, so prefer cancelling groups or single jobs
+    ///   on hot paths of a program with hundreds of thousands of pending jobs.
     public func cancelAll() {
         Engine.perform { transaction in
             for job in live.nodes() { Engine.cancel(job, &transaction) }

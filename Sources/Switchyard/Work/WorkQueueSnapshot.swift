@@ -134,7 +134,10 @@ public struct WorkQueueSnapshot: Sendable, CustomStringConvertible {
 }
 
 extension WorkQueue {
-    /// A consistent snapshot of every unfinished job. - Complexity: O(unfinished jobs + their dependencies).
+    /// A consistent snapshot of every unfinished job.
+    /// - Complexity: O(unfinished jobs + their dependencies), in one hold of the engine's lock (that is what makes
+    ///   it consistent): engine operations on other threads wait until it is taken. Use the O(1) counts
+    ///   (``WorkQueue/counts``) for frequent polling.
     public func snapshot() -> WorkQueueSnapshot {
         Engine.perform { _ in
             WorkQueueSnapshot(

@@ -65,16 +65,64 @@ struct Runner {
         let operations = max(1, Int(Double(requested) * scale))
         var samples: [Double] = []
         for round in 0..<(warmups + repetitions) {
-            let done = DispatchSemaphore(value: 0)
-            let result = ResultSlot()
-            Task.detached {
-                result.nanoseconds.store(await body(operations), ordering: .releasing)
-                done.signal()
-            }
-            done.wait()
-            if round >= warmups { samples.append(Double(result.nanoseconds.load(ordering: .acquiring)) / Double(operations)) }
+            let nanoseconds = Self.runDetached(operations, body)
+            if round >= warmups { samples.append(nanoseconds / Double(operations)) }
         }
         return Sample(samples)
+    }
+
+    /// For linearity goals: `body` timed at `small` and at `large` operations, the two sizes alternating round by
+    /// round so that a burst of load on the machine lands on both rather than on one size's rounds.
+    func nanosecondsPerOperationAsync(
+        operations small: Int, against large: Int, _ body: @escaping @Sendable (Int) async -> Void
+    ) -> (small: Sample, large: Sample) {
+        nanosecondsPerOperationAsync(timing: small, against: large, Self.timedWhole(body))
+    }
+
+    /// As above, for a body that returns the nanoseconds that count (setup excluded).
+    func nanosecondsPerOperationAsync(
+        timing small: Int, against large: Int, _ body: @escaping @Sendable (Int) async -> UInt64
+    ) -> (small: Sample, large: Sample) {
+        let samples = interleaved([(small, body), (large, body)])
+        return (samples[0], samples[1])
+    }
+
+    /// Several cases measured round by round in turn (case 1, case 2, …, then again), so that a burst of load on
+    /// the machine lands on every case rather than on one case's rounds: for ratios between them. Each body runs in
+    /// a task and returns the nanoseconds that count for its operation count; one sample per case.
+    func interleaved(_ cases: [(operations: Int, body: @Sendable (Int) async -> UInt64)]) -> [Sample] {
+        var samples = Array(repeating: [Double](), count: cases.count)
+        for round in 0..<(warmups + repetitions) {
+            for (index, item) in cases.enumerated() {
+                let operations = max(1, Int(Double(item.operations) * scale))
+                let nanoseconds = Self.runDetached(operations, item.body)
+                if round >= warmups { samples[index].append(nanoseconds / Double(operations)) }
+            }
+        }
+        return samples.map(Sample.init)
+    }
+
+    /// A body timed whole, in the form `interleaved` takes.
+    static func timedWhole(_ body: @escaping @Sendable (Int) async -> Void) -> @Sendable (Int) async -> UInt64 {
+        { operations in
+            let start = Clockwork.now()
+            await body(operations)
+            return Clockwork.now() - start
+        }
+    }
+
+    /// Runs `body` in a detached task while the calling (main) thread waits; returns what it returned.
+    private static func runDetached(
+        _ operations: Int, _ body: @escaping @Sendable (Int) async -> UInt64
+    ) -> Double {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultSlot()
+        Task.detached {
+            result.nanoseconds.store(await body(operations), ordering: .releasing)
+            done.signal()
+        }
+        done.wait()
+        return Double(result.nanoseconds.load(ordering: .acquiring))
     }
 }
 
