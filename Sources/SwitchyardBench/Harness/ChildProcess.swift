@@ -2,11 +2,21 @@ import Foundation
 
 /// Runs a child process to completion and returns its standard output, trimmed; nil if it could not start.
 ///
-/// `executable` defaults to this benchmark binary itself (a probe child selected by `SWITCHYARD_BENCH_PROBE`).
+/// `executable` defaults to this benchmark binary itself (a probe child selected by `SWITCHYARD_BENCH_PROBE`):
+/// `/proc/self/exe` on Linux, the path it was started with elsewhere.
 /// Output is read to the end before waiting, so a child that prints a lot cannot block on a full pipe.
 enum ChildProcess {
+    /// This process's executable.
+    static var ownExecutable: String {
+        #if os(Linux)
+        "/proc/self/exe"
+        #else
+        Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
+    }
+
     static func output(
-        _ executable: String = "/proc/self/exe", arguments: [String] = [], environment: [String: String]? = nil,
+        _ executable: String = ChildProcess.ownExecutable, arguments: [String] = [], environment: [String: String]? = nil,
         standardInput: FileHandle? = nil
     ) -> String? {
         let process = Process()

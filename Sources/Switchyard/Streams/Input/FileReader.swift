@@ -46,8 +46,10 @@ final class FileReader: Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let address = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            #if canImport(Glibc) || canImport(Musl)
+            #if canImport(Glibc)
             let count = Glibc.read(descriptor, address, buffer.count)
+            #elseif canImport(Musl)
+            let count = Musl.read(descriptor, address, buffer.count)
             #else
             let count = Darwin.read(descriptor, address, buffer.count)
             #endif

@@ -90,7 +90,7 @@ extension Engine {
         }
         unlockEngine()
         cancels.forEach { $0.cancel() }
-        escalations.forEach { $0.0.escalatePriority(to: $0.1) }
+        escalations.forEach { escalate($0.0, to: $0.1) }
     }
 
     /// A worker's task: detached (no task-locals or actor context leak in from whoever dispatched it), at the
