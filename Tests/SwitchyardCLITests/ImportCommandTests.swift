@@ -82,8 +82,12 @@ struct ImportCommandTests {
                 let threshold = Int.random(in: 0..<(total * 3 / 4), using: &random)
                 let status = try await runUntil(arguments, rows: threshold, then: signal)
                 guard let record = try? ImportStatus.read(database) else {
-                    // Killed before the import record was written: nothing was imported, nothing to resume.
-                    #expect(signal == SIGKILL && !arguments.contains("--resume"), "round \(round) attempt \(attempt)")
+                    // Stopped before the import record was written (a signal at a threshold of a few rows can land
+                    // while the import is still preparing): nothing was imported, nothing to resume.
+                    #expect(!arguments.contains("--resume"), "round \(round) attempt \(attempt): the record is gone")
+                    if signal == SIGINT {
+                        #expect([130, SIGINT].contains(status), "round \(round) attempt \(attempt): exit \(status)")
+                    }
                     continue
                 }
                 if signal == SIGINT {

@@ -28,7 +28,7 @@ struct BlockingExecutorTests {
                 try await group.waitForAll()
             }
         }
-        await allBlocked.fulfillment(within: .seconds(10))
+        await allBlocked.fulfillment(within: .seconds(30))
         // Unrelated async work still runs to completion while every blocking job is blocked.
         let sum = await withTaskGroup(of: Int.self) { group in
             for index in 1...1_000 { group.addTask { index } }
@@ -47,7 +47,7 @@ struct BlockingExecutorTests {
         let blocked = Expectation("first job blocked")
         let order = Isolated([Int](), label: "start order")
         let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
-        await blocked.fulfillment(within: .seconds(10))
+        await blocked.fulfillment(within: .seconds(30))
         let finished = Expectation("queued jobs ran", expectedCount: .exactly(5))
         for index in 0..<5 {
             executor.execute {
@@ -59,7 +59,7 @@ struct BlockingExecutorTests {
         #expect(stats.threads == 1 && stats.busy == 1 && stats.queued == 5, "\(stats)")
         gate.open()
         try await first.value
-        await finished.fulfillment(within: .seconds(10))
+        await finished.fulfillment(within: .seconds(30))
         #expect(await order.read { $0 } == [0, 1, 2, 3, 4])
         #expect(executor.statistics.peakThreads == 1)
     }
@@ -82,7 +82,7 @@ struct BlockingExecutorTests {
         let blocked = Expectation("blocker running")
         let bodyRan = SharedFlag()
         let blocker = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
-        await blocked.fulfillment(within: .seconds(10))
+        await blocked.fulfillment(within: .seconds(30))
         let queued = Task { try await executor.run { bodyRan.set(true) } }
         queued.cancel()
         await #expect(throws: CancellationError.self) { try await queued.value }

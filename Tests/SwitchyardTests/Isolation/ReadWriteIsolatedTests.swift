@@ -25,7 +25,7 @@ struct ReadWriteIsolatedTests {
                     }
                 }
             }
-            await bothInside.fulfillment(within: .seconds(10))
+            await bothInside.fulfillment(within: .seconds(30))
             #expect(value.debugDescription.hasSuffix("read by 2"))
             release.open()
         }
@@ -50,9 +50,9 @@ struct ReadWriteIsolatedTests {
                     }
                 }
             }
-            await readersRunning.fulfillment(within: .seconds(10))
+            await readersRunning.fulfillment(within: .seconds(30))
             // A reader-preferring lock (pthread_rwlock's default) can starve the writer here forever.
-            await wrote.fulfillment(within: .seconds(10))
+            await wrote.fulfillment(within: .seconds(30))
             stop.set(true)
         }
         #expect(await value.read { $0 } == 100)
@@ -66,7 +66,7 @@ struct ReadWriteIsolatedTests {
         let done = Expectation("writer and late reader ran", expectedCount: .exactly(2))
         // Queued in this order while the first read is held: writer W, then reader R.
         await PreferenceSequencer().start(value: value, log: log, done: done, release: holder)
-        await done.fulfillment(within: .seconds(10))
+        await done.fulfillment(within: .seconds(30))
         #expect(await log.read { $0 } == ["W", "R"])
     }
 
@@ -78,7 +78,7 @@ struct ReadWriteIsolatedTests {
         let done = Expectation("all ran", expectedCount: .exactly(3))
         // Queued in this order: reader R1, writer W2, reader R2.
         await PhaseSequencer().start(value: value, log: log, done: done, release: holder)
-        await done.fulfillment(within: .seconds(10))
+        await done.fulfillment(within: .seconds(30))
         let order = await log.read { $0 }
         #expect(order.count == 3)
         #expect(Set(order.prefix(2)) == ["R1", "R2"], "both readers enter in the read phase: \(order)")
@@ -98,7 +98,7 @@ struct ReadWriteIsolatedTests {
                 all.fulfill()
             }
         }
-        await all.fulfillment(within: .seconds(10))
+        await all.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == Array(0..<200))
         #expect(await delivered.read { $0 } == Array(100..<200))
         let read = Expectation("enqueued read delivered")
@@ -106,7 +106,7 @@ struct ReadWriteIsolatedTests {
             if case .success(let count) = result { #expect(count == 200) }
             read.fulfill()
         }
-        await read.fulfillment(within: .seconds(10))
+        await read.fulfillment(within: .seconds(30))
     }
 
     @Test("readIfAvailable and writeIfAvailable never block: nil while held against them")

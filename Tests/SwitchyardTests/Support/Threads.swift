@@ -55,7 +55,7 @@ func holdOnThread(_ enter: @escaping @Sendable (_ stayInside: () -> Void) -> Voi
             gate.wait()
         }
     }
-    await inside.fulfillment(within: .seconds(10))
+    await inside.fulfillment(within: .seconds(30))
     return gate
 }
 
