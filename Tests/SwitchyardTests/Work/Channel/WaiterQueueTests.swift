@@ -30,15 +30,16 @@ struct WaiterQueueTests {
         for step in 0..<200_000 {
             // Phases that favour growing, then leaving, so the queue both fills up and drains through leaves.
             let growing = (step / 5_000) % 2 == 0
-            switch Int.random(in: 0..<10, using: &random) {
-            case 0..<(growing ? 6 : 2):
+            let roll = Int.random(in: 0..<10, using: &random)
+            let (appends, pops) = growing ? (6, 2) : (2, 3)  // out of 10; the rest are leaves
+            if roll < appends {
                 queue.append(next, identifier: next)
                 model.append(next)
                 next += 1
-            case 6, 7 where growing, 2..<5 where !growing:
+            } else if roll < appends + pops {
                 #expect(queue.popFirst() == model.first)
                 if !model.isEmpty { model.removeFirst() }
-            default:
+            } else {
                 // Mostly a waiting identifier, sometimes one that already left or was served.
                 let identifier = model.isEmpty || Int.random(in: 0..<8, using: &random) == 0
                     ? UInt64.random(in: 0...next, using: &random) : model.randomElement(using: &random)!
