@@ -32,6 +32,12 @@ import Synchronization
 /// the throughput of a plain mutex. Synchronous accessors get no ordering promise; like a plain mutex's, their
 /// fairness is left to the scheduler (a woken thread that loses the race queues again, at the back).
 ///
+/// ## Enqueued jobs
+/// An enqueued job is started (a task, created by its owner's closure) when the lock is handed to it. That task then
+/// runs the exclusive enqueued jobs waiting right behind it too, keeping the lock between them, up to
+/// ``enqueuedRunLimit`` in a row (``runEnqueuedExclusive(_:afterEach:)``); a waiter of any other kind, or a read
+/// phase that is due, ends the run and gets the lock as usual. FIFO order is unchanged.
+///
 /// Waits are not cancellable: like an actor hop, an access waits for its turn (critical sections are short).
 @usableFromInline
 struct AccessLock: ~Copyable, Sendable {
@@ -45,15 +51,17 @@ struct AccessLock: ~Copyable, Sendable {
         case thread(ThreadParker)
         /// An asynchronous accessor suspended in its task.
         case task(CheckedContinuation<Void, Never>)
-        /// Work enqueued from synchronous code; called (outside any lock) once it holds the lock.
-        case job(@Sendable () -> Void)
+        /// Work enqueued from synchronous code: `start` is called (outside any lock) once it holds the lock.
+        /// An exclusive job may also carry `inline`, its access itself, which a task that is running enqueued
+        /// accesses of the same lock may run in place of starting one (see ``runEnqueuedExclusive(_:afterEach:)``).
+        case job(start: @Sendable () -> Void, inline: (@Sendable () -> Void)?)
 
         func grant(announcing handoffs: borrowing Atomic<UInt>) {
             if case .thread = self {} else { handoffs.wrappingAdd(1, ordering: .releasing) }
             switch self {
             case .thread(let parker): parker.unpark()
             case .task(let continuation): continuation.resume()
-            case .job(let start): start()
+            case .job(let start, _): start()
             }
         }
     }
@@ -144,14 +152,62 @@ struct AccessLock: ~Copyable, Sendable {
         acceptHandoff()
     }
 
-    /// Takes a place in line now; `start` is called (on the thread that hands over the lock) once held.
+    /// Takes a place in line now; `start` is called (on the thread that hands over the lock) once held. `inline`,
+    /// if given, is the access itself: a task already running enqueued accesses may run it instead.
     @usableFromInline
-    func lockExclusiveEnqueued(_ start: @escaping @Sendable () -> Void) {
+    func lockExclusiveEnqueued(inline: (@Sendable () -> Void)? = nil, _ start: @escaping @Sendable () -> Void) {
         if tryLockExclusive() {
             handoffs.wrappingAdd(1, ordering: .releasing)
             return start()
         }
-        enqueue(.job(start), exclusive: true)
+        enqueue(.job(start: start, inline: inline), exclusive: true)
+    }
+
+    /// The most enqueued accesses one task runs in a row (``runEnqueuedExclusive(_:afterEach:)``): between them
+    /// there is no suspension point, so the bound keeps one burst from holding a cooperative thread.
+    static var enqueuedRunLimit: Int { 32 }
+
+    /// Runs enqueued exclusive accesses on the current task, starting with `first`, whose hold was handed to this
+    /// task. After each one, while the lock is still held, `afterEach` runs (it returns whether observers must be
+    /// drained after the release). Then, if the next in line is another enqueued exclusive access (and fewer than
+    /// ``enqueuedRunLimit`` ran), the lock stays held and that access runs here too, instead of a task being
+    /// started for it; otherwise the lock is released as by ``unlockExclusive()``. The order is the queue's order
+    /// either way: only the task that carries the accesses out changes. Returns whether any `afterEach` asked for
+    /// a drain.
+    func runEnqueuedExclusive(_ first: @escaping @Sendable () -> Void, afterEach: () -> Bool) -> Bool {
+        acceptHandoff()
+        var access = first
+        var run = 1
+        var drains = false
+        while true {
+            exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
+            access()
+            if afterEach() { drains = true }
+            exclusiveOwner.store(0, ordering: .relaxed)
+            guard run < Self.enqueuedRunLimit, let next = unlockExclusiveOrTakeNextJob() else {
+                if run >= Self.enqueuedRunLimit { unlockExclusive() }
+                return drains
+            }
+            access = next
+            run += 1
+        }
+    }
+
+    /// Releases an exclusive hold, unless the next in line is an enqueued exclusive access with an `inline` body
+    /// and no queued reader goes first (after a write phase, queued readers do): then the hold passes to that
+    /// access without ever being released, and its body is returned for the caller to run.
+    private func unlockExclusiveOrTakeNextJob() -> (@Sendable () -> Void)? {
+        if state.compareExchange(expected: Self.exclusiveBit, desired: 0,
+                                 successOrdering: .releasing, failureOrdering: .relaxed).exchanged { return nil }
+        let next = queues.withLock { queues -> (@Sendable () -> Void)? in
+            guard queues.readers.isEmpty, case .job(_, let inline?) = queues.writers.first else { return nil }
+            queues.writers.removeFirst()
+            queues.lastPhaseWasWrite = true
+            if queues.isEmpty { state.bitwiseAnd(~Self.queuedBit, ordering: .acquiringAndReleasing) }
+            return inline
+        }
+        if next == nil { unlockExclusiveSlow() }
+        return next
     }
 
     @inlinable @inline(__always)
@@ -243,7 +299,7 @@ struct AccessLock: ~Copyable, Sendable {
             handoffs.wrappingAdd(1, ordering: .releasing)
             return start()
         }
-        enqueue(.job(start), exclusive: false)
+        enqueue(.job(start: start, inline: nil), exclusive: false)
     }
 
     @inlinable @inline(__always)

@@ -25,7 +25,9 @@ import Synchronization
 /// ## Cost
 /// Uncontended synchronous access: one compare-exchange to enter, one to leave, plus the re-entrancy bookkeeping
 /// (one `pthread_self()` and two relaxed stores) — within 1.5× of `Mutex.withLock` (benchmark suite `isolation`).
-/// Asynchronous access on a free value runs inline with no suspension; on a held one it suspends once.
+/// Asynchronous access on a free value runs inline with no suspension; on a held one it suspends once. An
+/// enqueued access starts a task when its turn comes, and that task also runs the enqueued accesses in line right
+/// behind it (up to 32): a burst of 10k costs about 2.6–2.8× a serial `DispatchQueue.async` each (suite `isolation`).
 ///
 /// ## Re-entrancy
 /// A synchronous access from inside an access to the same instance (directly, or through other isolations:
@@ -53,6 +55,8 @@ public final class Isolated<Value>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Value>
     @usableFromInline let lock = AccessLock(threadsBarge: true)
     @usableFromInline let observers = ObserverList<Value>()
+    /// Tasks started to run enqueued accesses (for tests of their sharing).
+    let enqueuedTasksStarted = Atomic<Int>(0)
 
     /// The name shown in `description` and in every diagnostic about this instance.
     public let label: String
@@ -150,33 +154,38 @@ public final class Isolated<Value>: @unchecked Sendable {
     /// - Ordering: bodies run in the order of their `enqueue` calls (FIFO with asynchronous accesses too), and
     ///   `delivery.deliver` is called in that same order, while the value is still held, so a serial delivery
     ///   target receives results in order.
-    /// - `body` runs in a task on the global concurrent executor; it must not block.
+    /// - `body` runs in a task on the global concurrent executor; it must not block. Consecutive enqueued
+    ///   accesses share a task: the one that runs an access also runs the next enqueued one in line, up to 32 in a
+    ///   row, instead of starting a task for each (a burst from synchronous code costs one task hop per 32).
     /// - Safe to call from inside an access to this instance (it never waits).
     public func enqueue<Result: Sendable, Failure: Error>(
         _ body: @escaping @Sendable (inout Value) throws(Failure) -> Result,
         deliveringOn delivery: Delivery,
         completion: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
     ) {
-        lock.lockExclusiveEnqueued { [self] in
-            Task.detached {
-                self.lock.acceptHandoff()
-                self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
-                let result = Swift.Result { () throws(Failure) -> Result in try body(&self.storage.pointee) }
-                delivery.deliver { completion(result) }
-                self.leave(emitting: true)
-            }
+        enqueueAccess { [self] in
+            let result = Swift.Result { () throws(Failure) -> Result in try body(&self.storage.pointee) }
+            delivery.deliver { completion(result) }
         }
     }
 
     /// Takes a place in line now and returns at once; `body` runs later with exclusive, mutable access.
-    /// Ordering as for `enqueue(_:deliveringOn:completion:)`.
+    /// Ordering and tasks as for `enqueue(_:deliveringOn:completion:)`.
     public func enqueue(_ body: @escaping @Sendable (inout Value) -> Void) {
-        lock.lockExclusiveEnqueued { [self] in
+        enqueueAccess { [self] in body(&self.storage.pointee) }
+    }
+
+    /// Queues `access` (which touches the value) behind every earlier waiter; a task started for it also runs the
+    /// enqueued accesses queued after it (see `AccessLock.runEnqueuedExclusive`). Observers see the value after
+    /// each access.
+    private func enqueueAccess(_ access: @escaping @Sendable () -> Void) {
+        lock.lockExclusiveEnqueued(inline: access) { [self] in
+            enqueuedTasksStarted.add(1, ordering: .relaxed)
             Task.detached {
-                self.lock.acceptHandoff()
-                self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
-                body(&self.storage.pointee)
-                self.leave(emitting: true)
+                let drains = self.lock.runEnqueuedExclusive(access) {
+                    self.observers.isActive && self.observers.enqueue(self.storage.pointee)
+                }
+                if drains { self.observers.drainQueued() }  // after unlocking: see `ObserverList`
             }
         }
     }

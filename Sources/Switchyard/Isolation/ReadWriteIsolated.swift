@@ -52,6 +52,8 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     @usableFromInline let lock = AccessLock(threadsBarge: false)
     @usableFromInline let observers = ObserverList<Value>()
+    /// Tasks started to run enqueued writes (for tests of their sharing).
+    let enqueuedTasksStarted = Atomic<Int>(0)
 
     /// The name shown in `description` and in every diagnostic about this instance.
     public let label: String
@@ -172,31 +174,35 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
 
     /// Takes a place in line now and returns at once; `body` later writes the value (exclusive) in a task on the
     /// global concurrent executor, and `completion` receives the result through `delivery`. Writes run in the
-    /// order of their calls, and deliveries are made in that order.
+    /// order of their calls, and deliveries are made in that order. Consecutive enqueued writes share a task (up
+    /// to 32 in a row) unless queued readers get their read phase in between.
     public func enqueueWrite<Result: Sendable, Failure: Error>(
         _ body: @escaping @Sendable (inout Value) throws(Failure) -> Result,
         deliveringOn delivery: Delivery,
         completion: @escaping @Sendable (Swift.Result<Result, Failure>) -> Void
     ) {
-        lock.lockExclusiveEnqueued { [self] in
-            Task.detached {
-                self.lock.acceptHandoff()
-                self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
-                let result = Swift.Result { () throws(Failure) -> Result in try body(&self.value) }
-                delivery.deliver { completion(result) }
-                self.leaveExclusive()
-            }
+        enqueueWriteAccess { [self] in
+            let result = Swift.Result { () throws(Failure) -> Result in try body(&self.value) }
+            delivery.deliver { completion(result) }
         }
     }
 
-    /// Takes a place in line now and returns at once; `body` later writes the value (exclusive).
+    /// Takes a place in line now and returns at once; `body` later writes the value (exclusive). Ordering and
+    /// tasks as for `enqueueWrite(_:deliveringOn:completion:)`.
     public func enqueueWrite(_ body: @escaping @Sendable (inout Value) -> Void) {
-        lock.lockExclusiveEnqueued { [self] in
+        enqueueWriteAccess { [self] in body(&self.value) }
+    }
+
+    /// Queues the write `access` behind every earlier waiter; a task started for it also runs the enqueued writes
+    /// queued right after it (see `AccessLock.runEnqueuedExclusive`). Observers see the value after each write.
+    private func enqueueWriteAccess(_ access: @escaping @Sendable () -> Void) {
+        lock.lockExclusiveEnqueued(inline: access) { [self] in
+            enqueuedTasksStarted.add(1, ordering: .relaxed)
             Task.detached {
-                self.lock.acceptHandoff()
-                self.lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
-                body(&self.value)
-                self.leaveExclusive()
+                let drains = self.lock.runEnqueuedExclusive(access) {
+                    self.observers.isActive && self.observers.enqueue(self.value)
+                }
+                if drains { self.observers.drainQueued() }  // after unlocking: see `ObserverList`
             }
         }
     }

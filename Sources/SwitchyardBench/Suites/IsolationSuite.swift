@@ -19,6 +19,7 @@ struct IsolationSuite: BenchmarkSuite {
         uncontended(runner: runner, report: report)
         contendedWrites(runner: runner, report: report)
         contendedReads(runner: runner, report: report)
+        enqueued(runner: runner, report: report)
     }
 
     private func record(_ report: Report, _ name: String, _ sample: Sample, threads: Int = 1,
@@ -244,5 +245,39 @@ struct IsolationSuite: BenchmarkSuite {
         }
         record(report, "2 readers, empty read/ReadWriteIsolated.read", emptyNs, threads: threads,
                anchor: ("pthread_rwlock read", emptyPOSIXNs))
+    }
+
+    // MARK: Enqueued from synchronous code
+
+    /// A burst of 10k accesses enqueued from one thread, timed until the last has run: `Isolated.enqueue` against
+    /// a serial `DispatchQueue.async`, the way the seeds send work off the main thread. Reported, not gated.
+    private func enqueued(runner: Runner, report: Report) {
+        let burst = 10_000
+        let serial = DispatchQueue(label: "bench.enqueue"), serialCounter = Counter()
+        let dispatchNs = runner.nanosecondsPerOperation(operations: burst) { _, n in
+            let last = DispatchSemaphore(value: 0)
+            for index in 0..<n {
+                serial.async {
+                    serialCounter.increment()
+                    if index == n - 1 { last.signal() }
+                }
+            }
+            last.wait()
+        }
+        record(report, "enqueue burst/DispatchQueue.async (serial)", dispatchNs)
+
+        let isolated = Isolated(0, label: "bench enqueue")
+        let isolatedNs = runner.nanosecondsPerOperation(operations: burst) { _, n in
+            let last = DispatchSemaphore(value: 0)
+            for index in 0..<n {
+                isolated.enqueue { value in
+                    value &+= 1
+                    if index == n - 1 { last.signal() }
+                }
+            }
+            last.wait()
+        }
+        record(report, "enqueue burst/Isolated.enqueue", isolatedNs,
+               anchor: ("DispatchQueue.async (serial)", dispatchNs))
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Switchyard
+@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
@@ -60,6 +60,32 @@ struct IsolatedTests {
             }
         }
         #expect(await value.read { $0 } == 2)
+    }
+
+    @Test("enqueued accesses queued together share tasks, 32 in a row, in order; observers see each one")
+    func enqueuedBurstSharesTasks() async {
+        let value = Isolated([Int](), label: "burst")
+        let stream = value.values(bufferingPolicy: .unbounded)
+        let ran = Expectation("enqueued accesses ran", expectedCount: .exactly(100))
+        // Queued while this access holds the value, so all 100 wait in line before the first one runs.
+        await value.withValue { _ in
+            for index in 0..<100 {
+                value.enqueue { list in
+                    list.append(index)
+                    ran.fulfill()
+                }
+            }
+        }
+        await ran.fulfillment(within: .seconds(30))
+        #expect(await value.read { $0 } == Array(0..<100))
+        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4, "100 accesses in runs of 32: 4 tasks")
+        var counts: [Int] = []
+        for await element in stream {
+            counts.append(element.count)
+            if element.count == 100 { break }
+        }
+        // The initial value, the value after the holding access (it wrote nothing), then after each enqueued one.
+        #expect(counts == [0] + Array(0...100))
     }
 
     @Test("observers get the current value, then every write in order")

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
@@ -83,6 +83,32 @@ struct ReadWriteIsolatedTests {
         #expect(order.count == 3)
         #expect(Set(order.prefix(2)) == ["R1", "R2"], "both readers enter in the read phase: \(order)")
         #expect(order.last == "W2")
+    }
+
+    @Test("enqueued writes queued together share tasks, 32 in a row; a queued reader gets its phase in between")
+    func enqueuedBurstSharesTasks() async {
+        let value = ReadWriteIsolated([Int](), label: "burst")
+        let ran = Expectation("enqueued accesses ran", expectedCount: .exactly(101))
+        let seenByRead = Isolated(-1, label: "read count")
+        await value.write { _ in
+            for index in 0..<100 {
+                value.enqueueWrite { list in
+                    list.append(index)
+                    ran.fulfill()
+                }
+                if index == 49 {
+                    // Read phases come before the next writer once a write phase ends: this read runs first.
+                    value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
+                        if case .success(let count) = result { seenByRead.withValue { $0 = count } }
+                        ran.fulfill()
+                    }
+                }
+            }
+        }
+        await ran.fulfillment(within: .seconds(30))
+        #expect(await value.read { $0 } == Array(0..<100))
+        #expect(await seenByRead.read { $0 } == 0)
+        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4, "100 writes in runs of 32: 4 tasks")
     }
 
     @Test("asynchronous writes run in FIFO order; enqueued writes deliver in order")
