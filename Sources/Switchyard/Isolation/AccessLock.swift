@@ -84,7 +84,9 @@ struct AccessLock: ~Copyable, Sendable {
     /// Counts hand-overs. A granter increments it (release) before waking a suspended task or starting an
     /// enqueued job; the grantee loads it (acquire) before touching the value. The hand-over itself is ordered
     /// by the continuation or task start, but ThreadSanitizer does not see that ordering (resuming a
-    /// continuation is invisible to it on Linux); this pair makes it visible, at no cost to the fast paths.
+    /// continuation is invisible to it on Linux); this pair makes it visible, at no cost to the fast paths. An
+    /// enqueued access run by the task that ran the one before it needs no hand-over: its body came through the
+    /// queues' lock, and the value is touched by that one thread throughout.
     private let handoffs = Atomic<UInt>(0)
 
     @usableFromInline
@@ -164,7 +166,10 @@ struct AccessLock: ~Copyable, Sendable {
     }
 
     /// The most enqueued accesses one task runs in a row (``runEnqueuedExclusive(_:afterEach:)``): between them
-    /// there is no suspension point, so the bound keeps one burst from holding a cooperative thread.
+    /// there is no suspension point, so the bound keeps one burst from holding a cooperative thread. Every access
+    /// of a run executes in the context of the task started for the first (today all are detached tasks at the
+    /// default priority; an `enqueue` that took a priority or an executor would have to end a run where they
+    /// differ).
     static var enqueuedRunLimit: Int { 32 }
 
     /// Runs enqueued exclusive accesses on the current task, starting with `first`, whose hold was handed to this

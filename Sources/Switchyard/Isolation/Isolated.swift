@@ -27,7 +27,8 @@ import Synchronization
 /// (one `pthread_self()` and two relaxed stores) — within 1.5× of `Mutex.withLock` (benchmark suite `isolation`).
 /// Asynchronous access on a free value runs inline with no suspension; on a held one it suspends once. An
 /// enqueued access starts a task when its turn comes, and that task also runs the enqueued accesses in line right
-/// behind it (up to 32): a burst of 10k costs about 2.6–2.8× a serial `DispatchQueue.async` each (suite `isolation`).
+/// behind it (up to 32), so a backlog of enqueued accesses costs one task hop per 32 (suite `isolation` compares a
+/// burst with a serial `DispatchQueue.async`).
 ///
 /// ## Re-entrancy
 /// A synchronous access from inside an access to the same instance (directly, or through other isolations:
@@ -154,9 +155,11 @@ public final class Isolated<Value>: @unchecked Sendable {
     /// - Ordering: bodies run in the order of their `enqueue` calls (FIFO with asynchronous accesses too), and
     ///   `delivery.deliver` is called in that same order, while the value is still held, so a serial delivery
     ///   target receives results in order.
-    /// - `body` runs in a task on the global concurrent executor; it must not block. Consecutive enqueued
-    ///   accesses share a task: the one that runs an access also runs the next enqueued one in line, up to 32 in a
-    ///   row, instead of starting a task for each (a burst from synchronous code costs one task hop per 32).
+    /// - `body` runs in a task on the global concurrent executor; it must not block. Enqueued accesses waiting one
+    ///   behind another share a task: the one that runs an access also runs the next enqueued one in line, up to
+    ///   32 in a row, with no suspension between them, instead of starting a task for each. (An access enqueued on
+    ///   a free value starts its own task, so the sharing helps when accesses are already waiting.) Observers get
+    ///   the values of such a run once it ends, in order: with `.bufferingNewest(1)` they may see fewer of them.
     /// - Safe to call from inside an access to this instance (it never waits).
     public func enqueue<Result: Sendable, Failure: Error>(
         _ body: @escaping @Sendable (inout Value) throws(Failure) -> Result,

@@ -88,6 +88,27 @@ struct IsolatedTests {
         #expect(counts == [0] + Array(0...100))
     }
 
+    @Test("a suspended task in line ends a run of enqueued accesses; order stays first come, first served")
+    func taskWaiterEndsRun() async {
+        let value = Isolated([Int](), label: "mixed line")
+        let holder = await holdOnThread { stay in value.withValue { _ in stay() } }
+        for index in 0..<10 { value.enqueue { $0.append(index) } }
+        let waiter = Task { await value.withValue { $0.append(-1) } }
+        while !value.debugDescription.contains("11 waiting") { await Task.yield() }
+        let ran = Expectation("enqueued after the task ran")
+        for index in 10..<20 {
+            value.enqueue { list in
+                list.append(index)
+                if index == 19 { ran.fulfill() }
+            }
+        }
+        holder.open()
+        await waiter.value
+        await ran.fulfillment(within: .seconds(30))
+        #expect(await value.read { $0 } == Array(0..<10) + [-1] + Array(10..<20))
+        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 2, "one run before the task, one after")
+    }
+
     @Test("observers get the current value, then every write in order")
     func observation() async {
         let value = Isolated(0, label: "observed")

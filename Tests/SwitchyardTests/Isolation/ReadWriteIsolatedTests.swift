@@ -85,7 +85,7 @@ struct ReadWriteIsolatedTests {
         #expect(order.last == "W2")
     }
 
-    @Test("enqueued writes queued together share tasks, 32 in a row; a queued reader gets its phase in between")
+    @Test("enqueued writes in line share tasks, 32 in a row; a reader queued during a run gets its phase next")
     func enqueuedBurstSharesTasks() async {
         let value = ReadWriteIsolated([Int](), label: "burst")
         let ran = Expectation("enqueued accesses ran", expectedCount: .exactly(101))
@@ -94,21 +94,23 @@ struct ReadWriteIsolatedTests {
             for index in 0..<100 {
                 value.enqueueWrite { list in
                     list.append(index)
-                    ran.fulfill()
-                }
-                if index == 49 {
-                    // Read phases come before the next writer once a write phase ends: this read runs first.
-                    value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
-                        if case .success(let count) = result { seenByRead.withValue { $0 = count } }
-                        ran.fulfill()
+                    if index == 9 {
+                        // Queued while the run holds the value: the run ends after this write, the read phase
+                        // comes next (phase-fair), and the remaining writes follow in new tasks.
+                        value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
+                            if case .success(let count) = result { seenByRead.withValue { $0 = count } }
+                            ran.fulfill()
+                        }
                     }
+                    ran.fulfill()
                 }
             }
         }
         await ran.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == Array(0..<100))
-        #expect(await seenByRead.read { $0 } == 0)
-        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4, "100 writes in runs of 32: 4 tasks")
+        #expect(await seenByRead.read { $0 } == 10, "the read ran right after the write that queued it")
+        // Writes 0–9 in one task; 10–99 in runs of 32, 32 and 26.
+        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4)
     }
 
     @Test("asynchronous writes run in FIFO order; enqueued writes deliver in order")

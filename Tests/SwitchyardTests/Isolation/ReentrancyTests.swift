@@ -23,6 +23,19 @@ struct ReentrancyTests {
         ])
     }
 
+    @Test("Isolated: synchronous access inside the second enqueued access of a run (same task as the first)")
+    func isolatedNestedInEnqueuedRun() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = Isolated(0, label: "run-probe")
+            await value.withValue { _ in
+                value.enqueue { $0 += 1 }
+                value.enqueue { _ in value.withValue { _ in } }
+            }
+            await value.withValue { _ in }  // queued behind both: the process stops before this runs
+        }
+        Self.expectMessage(result, mentions: ["re-entrant access of Isolated<Int> \"run-probe\"", "would deadlock"])
+    }
+
     @Test("Isolated: A → B → A (the case dispatch_sync_safe deadlocks on)")
     func isolatedThroughAnotherInstance() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
