@@ -75,13 +75,25 @@ extension Cache {
     public func setValue(
         _ value: Value, forKey key: Key, cost: Int? = nil, timeToLive: Duration? = nil, isDiscardable: Bool = false
     ) -> Bool {
+        store(value, forKey: key, cost: cost, timeToLive: timeToLive, isDiscardable: isDiscardable, load: nil)
+    }
+
+    /// ``setValue(_:forKey:cost:timeToLive:isDiscardable:)``, or with `load` the end of that load: its value is
+    /// stored only if the load was not superseded (see ``CacheStripe``); a plain write supersedes any load of the
+    /// key in flight.
+    @discardableResult
+    @inlinable
+    func store(
+        _ value: Value, forKey key: Key, cost: Int?, timeToLive: Duration?, isDiscardable: Bool,
+        load ticket: CacheLoadTicket?
+    ) -> Bool {
         let cost = cost ?? costOf?(value) ?? 0
         precondition(cost >= 0, "Cache \"\(name)\": cost of an entry must be ≥ 0 (got \(cost) for \(key))")
         let lifetime = timeToLive ?? self.timeToLive
         precondition(lifetime.map { $0 > .zero } ?? true, "Cache \"\(name)\": timeToLive must be > 0")
         if lifetime != nil && !mayExpire.load(ordering: .relaxed) { mayExpire.store(true, ordering: .relaxed) }
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        let expiresAt = lifetime.map { time.addingReportingOverflow(Cache.nanoseconds($0)).partialValue } ?? .max
+        let expiresAt = lifetime.map { Cache.expiry(after: $0, from: time) } ?? .max
         let hash = key.hashValue
         let stripe = stripes[hash & stripeMask]
         var changes = Changes()
@@ -89,6 +101,17 @@ extension Cache {
         if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
         if !policy.expiry.isEmpty { removeDue(at: time, &changes) }
         stripe.mutex.lock()
+        if let ticket {
+            guard stripe.endLoad(ticket, of: key) else {  // written or removed while it loaded: that write wins
+                stripe.mutex.unlock()
+                finish(&changes)
+                policyMutex.unlock()
+                deliver(changes)
+                return false
+            }
+        } else if !stripe.loads.isEmpty {
+            stripe.supersedeLoad(of: key)
+        }
         let stored: Bool
         if let slot = stripe.table.find(key, hash: hash) {
             let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
@@ -138,6 +161,7 @@ extension Cache {
         policyMutex.lock()
         if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
         stripe.mutex.lock()
+        if !stripe.loads.isEmpty { stripe.supersedeLoad(of: key) }
         var result: Value?
         if let slot = stripe.table.find(key, hash: hash) {
             let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
@@ -158,7 +182,8 @@ extension Cache {
         return result
     }
 
-    /// Removes every entry (notified as `.removed`). - Complexity: O(n).
+    /// Removes every entry (notified as `.removed`; entries whose time-to-live has run out as `.expired`). Loads
+    /// in flight still return their values to their callers but do not store them. - Complexity: O(n).
     public func removeAll() { purge(.removed) }
 
     /// Removes every expired entry now (they are otherwise removed when read or at the next write).
@@ -172,16 +197,19 @@ extension Cache {
         deliver(changes)
     }
 
-    /// Shrinks to `fraction` of the current count and cost (rounded down), dropping discardable entries first,
-    /// then the coldest: probation, window, protected, each least recently used first. Notified as `.pressure`.
+    /// Shrinks to `fraction` of the current count and cost (rounded down), dropping entries whose time-to-live has
+    /// run out first (notified as `.expired`), then discardable entries, then the coldest: probation, window,
+    /// protected, each least recently used first (notified as `.pressure`).
     /// - Complexity: O(n).
     public func trim(toFraction fraction: Double) {
         precondition((0...1).contains(fraction), "Cache \"\(name)\": trim fraction must be in 0...1")
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         var changes = Changes()
         policyMutex.lock()
         drainBufferedReads()
-        let targetCount = Int(Double(policy.count) * fraction)
-        let targetCost = Int(Double(policy.totalCost) * fraction)
+        let targetCount = Cache.scaled(policy.count, by: fraction)
+        let targetCost = Cache.scaled(policy.totalCost, by: fraction)
+        removeDue(at: time, &changes)  // expired entries go first, as `.expired`
         func satisfied() -> Bool { policy.count <= targetCount && policy.totalCost <= targetCost }
         // No node is allocated while trimming, so a freed node keeps segment `.none` and is skipped.
         let nodes = policy.nodesColdestFirst()
@@ -193,12 +221,22 @@ extension Cache {
         deliver(changes)
     }
 
-    /// Removes every entry with `reason`. - Complexity: O(n).
+    /// Removes every entry with `reason` (expired ones as `.expired`); `.removed` also supersedes the loads in
+    /// flight. - Complexity: O(n).
     @usableFromInline
     func purge(_ reason: CacheRemovalReason) {
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         var changes = Changes()
         policyMutex.lock()
         drainBufferedReads()
+        if reason == .removed {
+            for stripe in stripes {
+                stripe.mutex.lock()
+                if !stripe.loads.isEmpty { stripe.supersedeAllLoads() }
+                stripe.mutex.unlock()
+            }
+        }
+        removeDue(at: time, &changes)  // expired entries are reported as such
         for node in policy.nodesColdestFirst() { unlink(node, reason, &changes) }
         releaseStorage()
         finish(&changes)

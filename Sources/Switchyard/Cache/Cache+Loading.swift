@@ -6,9 +6,12 @@ extension Cache {
     /// - A caller whose task is cancelled leaves at once with `CancellationError`; the load goes on for the
     ///   others and is cancelled only when the last caller leaves.
     /// - A successful load is stored (with `cost` and `timeToLive`, or the cache's defaults) before any caller
-    ///   returns; a value stored for the key while the load ran is replaced.
+    ///   returns, unless the key was written or removed (or the cache emptied with ``removeAll()``) while it
+    ///   ran: that write wins, and the callers still get the loaded value. A load whose callers all left is
+    ///   cancelled and stores nothing, even if it returns a value.
     /// - A failed load is not cached: the next call loads again, unless the cache has a `failureTimeToLive`, in
-    ///   which case callers get the same error until it runs out.
+    ///   which case callers get the same error until it runs out. An error thrown after the load was cancelled
+    ///   is never cached.
     ///
     /// - Throws: the error `load` threw; `CancellationError` if this caller was cancelled; a ``JobError`` if the
     ///   load could not run (``JobError/wouldDeadlock(_:)``, or a bounded load queue that is full).
@@ -23,14 +26,25 @@ extension Cache {
                 if let value = self.peek(key) { return value }  // stored while this caller was joining
                 if let failure = self.cachedFailure(for: key) { throw failure }
                 let start = self.now()
+                let ticket = self.beginLoad(of: key)
                 do {
                     let value = try await load(key)
                     self.recordLoad(since: start, failed: false)
-                    self.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
+                    if Task.isCancelled {  // every caller left: nobody asked for this value any more
+                        self.endLoad(ticket, of: key)
+                    } else {
+                        self.store(
+                            value, forKey: key, cost: cost, timeToLive: timeToLive, isDiscardable: false,
+                            load: ticket)
+                    }
                     return value
                 } catch {
                     self.recordLoad(since: start, failed: true)
-                    if !(error is CancellationError) { self.rememberFailure(error, for: key) }
+                    let superseded = !self.endLoad(ticket, of: key)
+                    // An error caused by the load's cancellation says nothing about the key.
+                    if !(error is CancellationError) && !Task.isCancelled && !superseded {
+                        self.rememberFailure(error, for: key)
+                    }
                     throw error
                 }
             }
@@ -41,6 +55,23 @@ extension Cache {
             default: throw error
             }
         }
+    }
+
+    /// Registers a load of `key` in its stripe (see ``CacheStripe``).
+    private func beginLoad(of key: Key) -> CacheLoadTicket {
+        let stripe = stripes[key.hashValue & stripeMask]
+        stripe.mutex.lock()
+        defer { stripe.mutex.unlock() }
+        return stripe.beginLoad(of: key)
+    }
+
+    /// Ends a load that stores nothing; returns whether it was still current (not superseded).
+    @discardableResult
+    private func endLoad(_ ticket: CacheLoadTicket, of key: Key) -> Bool {
+        let stripe = stripes[key.hashValue & stripeMask]
+        stripe.mutex.lock()
+        defer { stripe.mutex.unlock() }
+        return stripe.endLoad(ticket, of: key)
     }
 
     private func recordLoad(since start: Int64, failed: Bool) {
@@ -60,8 +91,8 @@ extension Cache {
 
     private func rememberFailure(_ error: any Error, for key: Key) {
         guard let failureTimeToLive else { return }
-        let expiresAt = now() + Cache.nanoseconds(failureTimeToLive)
-        let limit = max(16, countLimit ?? 1024)
+        let expiresAt = Cache.expiry(after: failureTimeToLive, from: now())
+        let limit = max(16, min(countLimit ?? 1024, 1 << 20))
         let time = now()
         failures.withLock { $0.insert(error, for: key, expiresAt: expiresAt, limit: limit, now: time) }
     }

@@ -92,7 +92,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     ///
     /// - Parameters:
     ///   - countLimit: the most entries it holds; nil for no limit.
-    ///   - costLimit: the most total cost it holds; nil for no limit.
+    ///   - costLimit: the most total cost it holds; nil for no limit (then the total must stay within `Int.max`:
+    ///     a write that would pass it traps). Limits above `Int.max / 2` are enforced as `Int.max / 2`.
     ///   - policy: how victims are chosen.
     ///   - timeToLive: how long entries stored without their own time-to-live stay; nil for ever.
     ///   - clock: the clock time-to-live and load times are measured on.
@@ -141,20 +142,23 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
 
     /// The limit on entries, or nil.
     public var countLimit: Int? { withPolicy { $0.countLimit } }
-    /// The limit on total cost, or nil.
+    /// The limit on total cost as enforced (at most `Int.max / 2`), or nil.
     public var costLimit: Int? { withPolicy { $0.costLimit } }
     /// The number of entries (expired ones included until they are removed). - Complexity: O(1).
     public var count: Int { withPolicy { $0.count } }
     /// The sum of the entries' costs. - Complexity: O(1).
     public var totalCost: Int { withPolicy { $0.totalCost } }
 
-    /// Changes the limits; entries are evicted (and notified) before this returns until both hold.
+    /// Changes the limits; entries whose time-to-live has run out are removed first (as `.expired`), then entries
+    /// are evicted (and notified) before this returns until both hold.
     public func setLimits(count countLimit: Int?, cost costLimit: Int?) {
         precondition(countLimit.map { $0 >= 0 } ?? true, "Cache \"\(name)\": countLimit must be ≥ 0")
         precondition(costLimit.map { $0 >= 0 } ?? true, "Cache \"\(name)\": costLimit must be ≥ 0")
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         var changes = Changes()
         policyMutex.lock()
         drainBufferedReads()
+        removeDue(at: time, &changes)  // expired entries go before live ones are evicted
         policy.setLimits(count: countLimit, cost: costLimit)
         evictOverflow(candidates: 0, &changes)
         policyMutex.unlock()
@@ -190,6 +194,22 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         policyMutex.lock()
         defer { policyMutex.unlock() }
         return body(policy)
+    }
+
+    /// The expiry time of an entry stored at `time` with `lifetime`; `.max` (never) when that is past the end of
+    /// `Int64` nanoseconds (about 292 years).
+    @inlinable
+    static func expiry(after lifetime: Duration, from time: Int64) -> Int64 {
+        let (sum, overflow) = time.addingReportingOverflow(nanoseconds(lifetime))
+        return overflow ? .max : sum
+    }
+
+    /// `fraction` (in 0...1) of `amount`, rounded down, without trapping when the product rounds up past `Int.max`.
+    @inlinable
+    static func scaled(_ amount: Int, by fraction: Double) -> Int {
+        if fraction >= 1 { return amount }
+        let product = Double(amount) * fraction
+        return product >= Double(Int.max) ? amount : Int(product)
     }
 
     @inlinable

@@ -7,8 +7,13 @@
 /// full, further accesses are dropped (they only inform recency and frequency; limits never depend on them). A
 /// buffered tag whose entry has left by the time it is applied is ignored (``EvictionPolicy/node(ofLive:)``).
 ///
-/// Unchecked-Sendable invariant: `table`, `reads`, `hits` and `misses` are read and written only while `mutex`
-/// is held. Exercised under Thread Sanitizer by `CacheStressTests`.
+/// The stripe also keeps a ticket for each load of ``Cache/value(forKey:priority:cost:timeToLive:orLoad:)`` in
+/// flight for one of its keys: a write or removal of that key marks the ticket superseded, and a superseded load
+/// does not store its value (the write that came while it ran wins).
+///
+/// Unchecked-Sendable invariant: `table`, `reads`, `hits`, `misses` and `loads` (and the tickets' `isSuperseded`)
+/// are read and written only while `mutex` is held. Exercised under Thread Sanitizer by `CacheStressTests` and
+/// `CacheLoadingTests`.
 @usableFromInline
 final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The most buffered reads a stripe keeps.
@@ -25,6 +30,9 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     @exclusivity(unchecked) var hits: UInt64 = 0
     @usableFromInline
     @exclusivity(unchecked) var misses: UInt64 = 0
+    /// The loads in flight for keys of this stripe (usually none: writes check `isEmpty` only).
+    @usableFromInline
+    @exclusivity(unchecked) var loads: [Key: CacheLoadTicket] = [:]
 
     @inlinable
     init() {}
@@ -37,4 +45,44 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         reads.append(tag)
         return true
     }
+
+    /// Registers a load of `key` starting now; a load of the same key still in flight (one whose callers all
+    /// left, still running) is superseded by it. Lock held.
+    func beginLoad(of key: Key) -> CacheLoadTicket {
+        let ticket = CacheLoadTicket()
+        loads.updateValue(ticket, forKey: key)?.isSuperseded = true
+        return ticket
+    }
+
+    /// Ends the load of `ticket`; returns whether it may store its value (nothing wrote or removed the key, and no
+    /// newer load started, while it ran). Lock held.
+    @usableFromInline
+    func endLoad(_ ticket: CacheLoadTicket, of key: Key) -> Bool {
+        if loads[key] === ticket { loads.removeValue(forKey: key) }
+        return !ticket.isSuperseded
+    }
+
+    /// A write or removal of `key`: a load of it in flight must not store its (older) value. Lock held.
+    @inlinable
+    func supersedeLoad(of key: Key) {
+        loads.removeValue(forKey: key)?.isSuperseded = true
+    }
+
+    /// Every key was removed: no load in flight may store its value. Lock held.
+    func supersedeAllLoads() {
+        for ticket in loads.values { ticket.isSuperseded = true }
+        loads = [:]
+    }
+}
+
+/// A load in flight for one key of a cache (see ``CacheStripe``).
+///
+/// Unchecked-Sendable invariant: `isSuperseded` is read and written only while the lock of the stripe that holds
+/// the key is held. Exercised under Thread Sanitizer by `CacheLoadingTests`.
+@usableFromInline
+final class CacheLoadTicket: @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked) var isSuperseded = false
+
+    init() {}
 }

@@ -58,8 +58,9 @@ struct EvictionPolicy {
     init(isFrequencyAware: Bool, countLimit: Int?, costLimit: Int?) {
         self.isFrequencyAware = isFrequencyAware
         self.countLimit = countLimit
-        self.costLimit = costLimit
-        sketch = FrequencySketch(capacity: isFrequencyAware ? countLimit ?? 256 : 16)
+        self.costLimit = costLimit.map(EvictionPolicy.effectiveCostLimit)
+        sketch = FrequencySketch(
+            capacity: isFrequencyAware ? min(countLimit ?? 256, FrequencySketch.initialCapacityLimit) : 16)
         computeBudgets()
     }
 
@@ -86,7 +87,7 @@ struct EvictionPolicy {
     mutating func setLimits(count: Int?, cost: Int?) {
         let wasCountMeasured = measuresCount
         countLimit = count
-        costLimit = cost
+        costLimit = cost.map(EvictionPolicy.effectiveCostLimit)
         computeBudgets()
         if wasCountMeasured != measuresCount {  // the segments' weights are in the other unit now
             windowWeight = 0
@@ -96,8 +97,15 @@ struct EvictionPolicy {
             node = first(.protected)
             while let current = node { protectedWeight += weight(current); node = successor(of: current) }
         }
-        if isFrequencyAware, let countLimit { sketch.ensureCapacity(countLimit) }
+        if isFrequencyAware, let countLimit {
+            sketch.ensureCapacity(min(countLimit, max(FrequencySketch.initialCapacityLimit, self.count * 2)))
+        }
     }
+
+    /// A cost limit as enforced: at most `Int.max / 2`, so that the total cost (at most the limit) plus a new
+    /// entry's cost (at most the limit too, or it is never stored) cannot overflow.
+    @inlinable
+    static func effectiveCostLimit(_ limit: Int) -> Int { min(limit, Int.max / 2) }
 
     @inlinable
     var isOverLimit: Bool {
@@ -129,12 +137,14 @@ struct EvictionPolicy {
     @inlinable
     mutating func insert(_ node: Int) -> Int {
         count += 1
-        totalCost += nodes[node].cost
+        let (sum, overflow) = totalCost.addingReportingOverflow(nodes[node].cost)
+        precondition(!overflow, "Cache: the total cost of the entries exceeds Int.max (set a cost limit)")
+        totalCost = sum
         append(node, to: .window)
         windowWeight += weight(node)
         if nodes[node].expiresAt != .max { reschedule(node) }
         guard isFrequencyAware else { return 0 }
-        if countLimit == nil && !sketch.fits(count) { sketch.ensureCapacity(count * 2) }
+        if !sketch.fits(count) { sketch.ensureCapacity(min(count * 2, countLimit ?? .max)) }
         sketch.increment(nodes[node].hash)
         var candidates = 0
         while windowWeight > windowMaximum, let oldest = first(.window), oldest != node {
@@ -171,7 +181,9 @@ struct EvictionPolicy {
     @inlinable
     mutating func changeCost(of node: Int, to cost: Int) {
         let oldWeight = weight(node)
-        totalCost += cost - nodes[node].cost
+        let (sum, overflow) = (totalCost - nodes[node].cost).addingReportingOverflow(cost)
+        precondition(!overflow, "Cache: the total cost of the entries exceeds Int.max (set a cost limit)")
+        totalCost = sum
         nodes[node].cost = cost
         let delta = weight(node) - oldWeight
         switch nodes[node].segment {

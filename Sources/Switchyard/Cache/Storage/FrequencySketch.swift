@@ -20,22 +20,34 @@ struct FrequencySketch {
     @usableFromInline
     var additions = 0
 
-    /// A sketch sized for about `capacity` distinct keys.
+    /// The most keys a sketch is sized for (a table of 512 MiB); larger caches share counters more.
+    @inlinable
+    static var maximumCapacity: Int { 1 << 26 }
+
+    /// The most keys a sketch is sized for before the cache holds them (512 KiB of counters): a larger count
+    /// limit starts here and the sketch doubles as the entries outgrow it (its counters start over each time).
+    @inlinable
+    static var initialCapacityLimit: Int { 1 << 16 }
+
+    /// A sketch sized for about `capacity` distinct keys (at most ``maximumCapacity``).
     @inlinable
     init(capacity: Int) {
+        let capacity = max(16, min(capacity, FrequencySketch.maximumCapacity))
         let words = FrequencySketch.tableSize(for: capacity)
         table = Array(repeating: 0, count: words)
         mask = words - 1
-        sampleSize = 10 * max(capacity, 16)
+        sampleSize = 10 * capacity
     }
 
-    /// Whether the sketch is sized for at least `capacity` keys.
+    /// Whether the sketch is sized for at least `capacity` keys (or is as large as it gets). - Complexity: O(1).
     @inlinable
-    func fits(_ capacity: Int) -> Bool { FrequencySketch.tableSize(for: capacity) <= table.count }
+    func fits(_ capacity: Int) -> Bool {
+        capacity <= table.count || table.count >= FrequencySketch.maximumCapacity
+    }
 
     @inlinable
     static func tableSize(for capacity: Int) -> Int {
-        let wanted = max(16, min(capacity, 1 << 26))
+        let wanted = max(16, min(capacity, maximumCapacity))
         var size = 1
         while size < wanted { size <<= 1 }
         return size
