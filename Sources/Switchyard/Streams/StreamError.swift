@@ -23,6 +23,11 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case unterminatedQuote
         /// A closing quote is followed by something other than a delimiter or a line ending.
         case textAfterClosingQuote
+        /// A quoted field opened on one line runs past a line ending into a closing quote followed by text (or, with
+        /// ``CSVOptions/MalformedRecords/skip``, past ``CSVOptions/maximumRecordLength``): most likely a stray
+        /// opening quote. The error points at that quote; a skipping reader goes on at the line after it, so the
+        /// records the quote ran into are read, not lost.
+        case strayQuote
         /// A quote appears inside an unquoted field (and ``CSVOptions/quotesInUnquotedFields`` rejects it).
         case quoteInUnquotedField
         /// A record has fewer fields than the header (or the first record).
@@ -86,6 +91,7 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidUTF8: "invalid UTF-8"
         case .unterminatedQuote: "quoted field not closed before the end of the input"
         case .textAfterClosingQuote: "text after the closing quote"
+        case .strayQuote: "quote not closed on its line (a stray quote?)"
         case .quoteInUnquotedField: "quote inside an unquoted field"
         case .tooFewFields(let expected, let found): "\(found) fields, expected \(expected)"
         case .tooManyFields(let expected, let found): "\(found) fields, expected \(expected)"

@@ -72,6 +72,46 @@ struct ResumeTests {
         }
     }
 
+    @Test("a file of nothing but malformed records moves in batches too, and resumes from any of them")
+    func malformedOnlyFile() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let feed = scratch.file("feed")
+        try QuirksFeed.writeFolder(feed)
+        // Nine records, each with one field too many: not one row to import.
+        let ragged = (1...9).map { "WE,2025010\($0),1,extra" }
+        try Data((["service_id,date,exception_type"] + ragged).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: feed + "/calendar_dates.txt"))
+        let uninterrupted = try await GTFSImporter(
+            feed: try GTFSFeed.open(feed), database: scratch.file("reference.sqlite"),
+            options: ImportOptions(batchSize: 2)).run()
+        let calendarDates = try #require(uninterrupted.files.first { $0.name == "calendar_dates.txt" })
+        #expect(calendarDates.records == 9 && calendarDates.skipped == 9 && calendarDates.imported == 0)
+        #expect(calendarDates.problems.map(\.line) == Array(2...(1 + ImportOptions().problemExamples)))  // examples
+        let expected = try DatabaseContent(scratch.file("reference.sqlite"))
+        var committedPartly = false
+        for stop in 0..<24 {
+            let database = scratch.file("db-\(stop).sqlite")
+            var options = ImportOptions(batchSize: 2)
+            options.interruptAfterBatches = stop
+            let first = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
+            if first.state == "interrupted" {
+                let partial = try ImportStatus.read(database).files.first { $0.name == "calendar_dates.txt" }
+                if let partial, partial.records > 0 && partial.records < 9 {
+                    committedPartly = true
+                    #expect(partial.records % 2 == 0, "whole batches of skipped records")
+                }
+                let resumed = try await GTFSImporter(
+                    feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(mode: .resume, batchSize: 2)).run()
+                #expect(resumed.state == "complete")
+                #expect(resumed.files == uninterrupted.files, "the summary counts the whole import")
+            }
+            #expect(try DatabaseContent(database) == expected, "stopped after \(stop) batches")
+        }
+        // Before, the reader held every skipped record until a good one came: the file was one batch, whatever its size.
+        #expect(committedPartly, "some interruption fell inside the malformed file")
+    }
+
     @Test("cancelling the task stops at a batch boundary and records the interruption", .timeLimit(.minutes(1)))
     func cancelTask() async throws {
         let scratch = ScratchFolder()

@@ -51,6 +51,8 @@ struct CSVFramer: InputFramer {
     /// linear in the record's length, however small the reads.
     private var rescanAt: Int?
     private var lineEndingArrived = false
+    /// When the last scan ran out of input inside a quoted field: the opening quote and the field's number.
+    private var openQuote: (position: Int, field: Int)?
     private let delimiter: UInt8
     private let quote = UInt8(ascii: "\"")
     /// Bytes above this are never special in an unquoted field.
@@ -84,21 +86,37 @@ struct CSVFramer: InputFramer {
                       header: header)
     }
 
-    /// The next record, or what the framer needs. Malformed records are thrown or skipped per the options.
-    /// Throws ``StreamError``.
-    mutating func next() throws -> Step {
+    /// The next record, or what the framer needs. Malformed records are thrown or skipped per the options; each
+    /// skipped record's error goes to ``CSVOptions/reportSkippedRecord``, then to `onSkipped` with the header.
+    /// Throws ``StreamError``, or what `onSkipped` throws.
+    mutating func next(onSkipped: (StreamError, CSVHeader?) throws -> Void = { _, _ in }) throws -> Step {
         while true {
             if byteOrderMarkPending {
                 guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
                 byteOrderMarkPending = false
             }
-            if let rescanAt, !inputEnded, !lineEndingArrived, window.unconsumed < rescanAt { return .needInput }
+            // (A full window is scanned again: nothing more can be read into it, and the scan decides what to do.)
+            if let rescanAt, !inputEnded, !lineEndingArrived, window.unconsumed < rescanAt,
+                window.unconsumed < window.maximumCapacity
+            {
+                return .needInput
+            }
             rescanAt = nil
             let recordStart = window.start
             switch scan() {
             case .needInput:
                 // Up to two `\r` of a line ending may wait for their `\n`.
                 if window.unconsumed > options.maximumRecordLength + 2 {
+                    // A skipping reader stuck in a quoted field that spans lines: most likely a stray quote, whose
+                    // record ends at the line ending after it.
+                    // (Before the end of the input, `resynchronize` finds a line ending only within the window.)
+                    if !stopsAtMalformed, let quote = openQuote,
+                        let (contentEnd, next) = resynchronize(after: quote.position)
+                    {
+                        let error = malformed(.strayQuote, at: quote.position, field: quote.field, recordStart: recordStart)
+                        try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
+                        continue
+                    }
                     throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
                 }
                 awaitMore()
@@ -114,11 +132,12 @@ struct CSVFramer: InputFramer {
             case .malformed(let kind, let position, let field):
                 let error = malformed(kind, at: position, field: field, recordStart: recordStart)
                 if stopsAtMalformed { throw error }
+                // A stray quote's record ends at the first line ending after the quote, however far the field ran.
                 guard let (contentEnd, next) = resynchronize(after: position) else {
                     awaitMore()
                     return .needInput
                 }
-                skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
+                try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
             case .record(let fields, let contentEnd, let next, let lines):
                 let recordLine = line
                 guard contentEnd - recordStart <= options.maximumRecordLength else {
@@ -128,7 +147,7 @@ struct CSVFramer: InputFramer {
                     let error = malformed(.invalidUTF8, at: bad, field: field(containing: bad, fields: fields) + 1,
                                           recordStart: recordStart)
                     if stopsAtMalformed { throw error }
-                    skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
+                    try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
                     continue
                 }
                 unescape(fields: fields)
@@ -147,7 +166,7 @@ struct CSVFramer: InputFramer {
                         : .tooManyFields(expected: expected, found: fields)
                     let error = malformed(kind, at: nil, field: nil, recordStart: recordStart)
                     if stopsAtMalformed { throw error }
-                    skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next)
+                    try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
                     continue
                 }
                 window.start = next
@@ -193,6 +212,7 @@ struct CSVFramer: InputFramer {
 
     /// Scans one record from `window.start` without consuming it, filling `slots`.
     private mutating func scan() -> Scan {
+        openQuote = nil
         let base = UnsafeRawPointer(window.base)
         let end = window.end
         var index = window.start
@@ -214,10 +234,15 @@ struct CSVFramer: InputFramer {
                 slot = CSVFieldSlot(start: index, count: 0, quoted: true, escaped: false)
                 while true {
                     guard let found = memchr(base + index, Int32(quote), end - index) else {
-                        return inputEnded ? .malformed(.unterminatedQuote, at: opening, field: fields + 1) : .needInput
+                        if inputEnded { return .malformed(.unterminatedQuote, at: opening, field: fields + 1) }
+                        openQuote = (opening, fields + 1)
+                        return .needInput
                     }
                     index = base.distance(to: UnsafeRawPointer(found))
-                    if index + 1 == end && !inputEnded { return .needInput }
+                    if index + 1 == end && !inputEnded {
+                        openQuote = (opening, fields + 1)
+                        return .needInput
+                    }
                     if index + 1 < end && base.load(fromByteOffset: index + 1, as: UInt8.self) == quote {
                         slot.escaped = true
                         index += 2
@@ -233,6 +258,9 @@ struct CSVFramer: InputFramer {
                 if index < end {
                     let byte = base.load(fromByteOffset: index, as: UInt8.self)
                     if byte != delimiter && byte != lineFeed && byte != carriageReturn {
+                        if spansLines(from: slot.start, to: slot.start + slot.count) {
+                            return .malformed(.strayQuote, at: opening, field: fields + 1)
+                        }
                         return .malformed(.textAfterClosingQuote, at: index, field: fields + 1)
                     }
                 }
@@ -294,6 +322,12 @@ struct CSVFramer: InputFramer {
         }
         if terminator == end { return inputEnded ? (end, end) : nil }
         return lineEnding(at: terminator).map { (terminator, $0) }
+    }
+
+    /// Whether bytes `start..<end` hold a line ending.
+    private func spansLines(from start: Int, to end: Int) -> Bool {
+        let base = UnsafeRawPointer(window.base)
+        return memchr(base + start, 0x0A, end - start) != nil || memchr(base + start, 0x0D, end - start) != nil
     }
 
     private func isBlank(_ byte: UInt8) -> Bool {
@@ -381,10 +415,14 @@ struct CSVFramer: InputFramer {
     }
 
     /// Leaves a malformed record out: counts it, reports it, and moves past its line ending.
-    private mutating func skip(_ error: StreamError, recordStart: Int, contentEnd: Int, next: Int) {
+    private mutating func skip(
+        _ error: StreamError, recordStart: Int, contentEnd: Int, next: Int,
+        _ onSkipped: (StreamError, CSVHeader?) throws -> Void
+    ) throws {
         line += 1 + countLineFeeds(from: recordStart, count: contentEnd - recordStart)
         window.start = next
         skipped += 1
         options.reportSkippedRecord?(error)
+        try onSkipped(error, header)
     }
 }

@@ -38,7 +38,9 @@ public struct CSVOptions: Sendable {
     public var reportSkippedRecord: (@Sendable (StreamError) -> Void)?
     /// The longest record allowed, in bytes with its embedded line endings (default 1 MiB). A longer one throws
     /// ``StreamError/Kind/recordTooLong(limit:)`` in either policy, however the input is split into reads, and
-    /// the buffer never grows past it (plus a line ending). At most 2⁴⁰.
+    /// the buffer never grows past it (plus a line ending). One exception: when skipping, a record that is too long
+    /// because a quoted field runs on across line endings is skipped as a ``StreamError/Kind/strayQuote`` from
+    /// that quote's line, and reading goes on at the next line. At most 2⁴⁰.
     public var maximumRecordLength: Int
     /// Bytes asked for by each read (default 64 KiB, at most 2³⁰).
     public var chunkSize: Int

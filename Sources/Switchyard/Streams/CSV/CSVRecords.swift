@@ -42,11 +42,25 @@ public struct CSVRecords: AsyncSequence, Sendable {
     /// - Throws: ``StreamError``, `CancellationError`, or `body`'s error.
     @discardableResult
     public func forEachRecord(_ body: (CSVRecordView) throws -> Void) throws -> CSVSummary {
+        try forEachRecord(onSkipped: { _, _ in }, body)
+    }
+
+    /// As ``forEachRecord(_:)``, and with ``CSVOptions/MalformedRecords/skip`` calls `onSkipped` with each skipped
+    /// record's error and the header, in input order among the records, on the calling thread (after
+    /// ``CSVOptions/reportSkippedRecord``). Unlike that callback, `onSkipped` may use the caller's local state
+    /// (it does not escape), and an error it throws stops reading and is rethrown: a consumer that must keep
+    /// skipped records with its output (or give up after too many) handles them here, even when no record
+    /// follows.
+    @discardableResult
+    public func forEachRecord(
+        onSkipped: (_ error: StreamError, _ header: CSVHeader?) throws -> Void,
+        _ body: (CSVRecordView) throws -> Void
+    ) throws -> CSVSummary {
         let file = try input.openForBlockingReads()
         var framer = CSVFramer(options: options, input: input.name)
         defer { framer.deallocate() }
         while true {
-            switch try framer.next() {
+            switch try framer.next(onSkipped: onSkipped) {
             case .record(let fields, let line):
                 try body(framer.view(fields: fields, line: line))
             case .end:
@@ -61,11 +75,21 @@ public struct CSVRecords: AsyncSequence, Sendable {
     /// task is suspended; `body` runs on the caller's executor, zero-copy, between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachRecord(_ body: (CSVRecordView) throws -> Void) async throws -> CSVSummary {
+        try await forEachRecord(onSkipped: { _, _ in }, body)
+    }
+
+    /// As the synchronous ``forEachRecord(onSkipped:_:)``, with each read on ``BlockingExecutor/shared``;
+    /// `onSkipped` and `body` run on the caller's executor between reads.
+    @discardableResult
+    public nonisolated(nonsending) func forEachRecord(
+        onSkipped: (_ error: StreamError, _ header: CSVHeader?) throws -> Void,
+        _ body: (CSVRecordView) throws -> Void
+    ) async throws -> CSVSummary {
         var reader = AsyncByteReader(input)
         var framer = CSVFramer(options: options, input: input.name)
         defer { framer.deallocate() }
         while true {
-            switch try framer.next() {
+            switch try framer.next(onSkipped: onSkipped) {
             case .record(let fields, let line):
                 try body(framer.view(fields: fields, line: line))
             case .end:
