@@ -136,6 +136,7 @@ public struct GTFSFeed: Sendable {
 
     private static func openFolder(_ path: String) throws -> GTFSFeed {
         var listing: [(path: String, size: UInt64, stamp: UInt64, zip: ZipEntry?)] = []
+        var unreadable: [(path: String, reason: String)] = []
         func scan(_ relative: String, depth: Int) throws {
             let absolute = relative.isEmpty ? path : joined(path, relative)
             guard let directory = opendir(absolute) else {
@@ -152,7 +153,13 @@ public struct GTFSFeed: Sendable {
             for name in names.sorted() {
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var status = stat()
-                guard stat(joined(path, child), &status) == 0 else { continue }
+                guard stat(joined(path, child), &status) == 0 else {
+                    // A broken link, a name that is not UTF-8, a file removed meanwhile: never dropped silently.
+                    // Listed (so it is ignored like any other file), and an error if it turns out to be the feed's.
+                    unreadable.append((child, systemMessage(errno)))
+                    listing.append((child, 0, 0, nil))
+                    continue
+                }
                 if (status.st_mode & S_IFMT) == S_IFDIR {
                     if depth < 1 { try scan(child, depth: depth + 1) } else { listing.append((child + "/", 0, 0, nil)) }
                 } else {
@@ -166,7 +173,12 @@ public struct GTFSFeed: Sendable {
             }
         }
         try scan("", depth: 0)
-        return GTFSFeed(path: path, listing: listing, archive: nil)
+        let feed = GTFSFeed(path: path, listing: listing, archive: nil)
+        let used = Set(feed.files.values.map(\.path))
+        if let (child, reason) = unreadable.first(where: { used.contains($0.path) }) {
+            throw ImportError(.unreadableFeed, "\(joined(path, child)): cannot read (\(reason))")
+        }
+        return feed
     }
 
     private func checkRequiredFiles() throws {

@@ -23,7 +23,7 @@ enum GTFSValueParsing {
         return .success(hours * 3600 + minutes * 60 + seconds)
     }
 
-    /// `YYYYMMDD` with a real month (01–12) and day (01–31), as the number `YYYYMMDD`.
+    /// `YYYYMMDD` naming a day that exists (February 29 only in leap years), as the number `YYYYMMDD`.
     static func date(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, ValueError> {
         let field = trimmed(bytes)
         guard field.count == 8 else { return .failure(ValueError(field, "is not a date (YYYYMMDD)")) }
@@ -33,12 +33,22 @@ enum GTFSValueParsing {
             guard digit < 10 else { return .failure(ValueError(field, "is not a date (YYYYMMDD)")) }
             value = value * 10 + Int64(digit)
         }
+        let year = value / 10_000
         let month = value / 100 % 100
         let day = value % 100
-        guard (1...12).contains(month), (1...31).contains(day) else {
-            return .failure(ValueError(field, "is not a date (YYYYMMDD): month or day out of range"))
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
+            return .failure(ValueError(field, "is not a date (YYYYMMDD): no such day"))
         }
         return .success(value)
+    }
+
+    /// The number of days of `month` (1–12) in `year` (Gregorian).
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// An optionally signed decimal integer that fits in 64 bits.

@@ -3,8 +3,11 @@ import Switchyard
 /// How one file's records map onto its table: which CSV field fills which column, and how each is converted.
 ///
 /// Built from the file's header. Columns GTFS defines are typed (see ``GTFSColumnType``); extra columns a feed adds
-/// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, or starts
-/// with `_switchyard` (listed in `ignoredColumns` and skipped). Immutable; cheap to copy.
+/// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, starts with
+/// `_switchyard`, or equals the name of a GTFS field of the file or of an earlier column apart from ASCII case
+/// (`Stop_Desc` beside `stop_desc`: SQLite column names ignore case); those are listed in `ignoredColumns` and
+/// skipped. GTFS field names are matched exactly, as the reference says they are case-sensitive. Immutable; cheap
+/// to copy.
 struct TableLayout: Sendable {
     struct Column: Sendable {
         let name: String
@@ -25,21 +28,27 @@ struct TableLayout: Sendable {
     init(file: GTFSFile, header: [String], source: String) throws {
         self.file = file
         let known = Dictionary(uniqueKeysWithValues: file.fields.map { ($0.name, $0) })
+        // The table has a column for every GTFS field of the file, whether the header has it or not.
+        var taken = Dictionary(file.fields.map { ($0.name.asciiLowercased, $0.name) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var columns: [Column] = []
         var ignored: [String] = []
         for (index, rawName) in header.enumerated() {
             let name = rawName.trimmingSpaces
+            let folded = name.asciiLowercased
             if name.isEmpty {
                 ignored.append("field \(index + 1) (no name)")
             } else if seen.contains(name) {
                 ignored.append("\(name) (repeated)")
-            } else if name.hasPrefix("_switchyard") {
+            } else if folded.hasPrefix("_switchyard") {
                 ignored.append("\(name) (reserved name)")
             } else if let field = known[name] {
                 columns.append(Column(name: name, type: field.type, isRequired: field.isRequired, isExtra: false, fieldIndex: index))
+            } else if let other = taken[folded] {
+                ignored.append("\(name) (same name as \(other) apart from case)")
             } else {
                 columns.append(Column(name: name, type: .text, isRequired: false, isExtra: true, fieldIndex: index))
+                taken[folded] = name
             }
             seen.insert(name)
         }
@@ -84,5 +93,10 @@ extension String {
         while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
         while let last = view.last, last == " " || last == "\t" { view.removeLast() }
         return String(view)
+    }
+
+    /// With ASCII letters lowercased, as SQLite compares identifiers.
+    var asciiLowercased: String {
+        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -21,10 +21,13 @@ struct GTFSValueParsingTests {
         }
     }
 
-    @Test("dates: YYYYMMDD with a real month and day")
+    @Test("dates: YYYYMMDD naming a day that exists")
     func dates() {
-        #expect(parse("20250131", GTFSValueParsing.date) == 20250131)
-        for bad in ["2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh"] {
+        for good in ["20250131", "20240229", "20000229", "20251231", "20250430", "20250228"] {
+            #expect(parse(good, GTFSValueParsing.date) == Int64(good), "\(good) should be accepted")
+        }
+        for bad in ["2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh",
+                    "20250229", "19000229", "20250431", "20240230", "20251132"] {
             #expect(parse(bad, GTFSValueParsing.date) == nil, "\(bad) should be rejected")
         }
     }

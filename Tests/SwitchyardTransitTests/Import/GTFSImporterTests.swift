@@ -68,6 +68,41 @@ struct GTFSImporterTests {
         #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 11, \"imported\": 8, \"skipped\": 3"))
     }
 
+    @Test("header names that differ only in case from a GTFS field or each other are listed as ignored, not fatal")
+    func headerNamesDifferingInCase() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        let stops = "stop_id,stop_name,stop_lat,stop_lon,Stop_Desc,note,Note,NOTE\nS1,Alex,52.5,13.4,x,a,b,c\n"
+        try Data(stops.utf8).write(to: URL(fileURLWithPath: scratch.file("feed/stops.txt")))
+        let summary = try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"))
+        #expect(summary.state == "complete")
+        let file = try #require(summary.files.first { $0.name == "stops.txt" })
+        #expect(file.imported == 1)
+        #expect(file.ignoredColumns.contains("Stop_Desc (same name as stop_desc apart from case)"))
+        #expect(file.ignoredColumns.contains("Note (same name as note apart from case)"))
+        #expect(file.ignoredColumns.contains("NOTE (same name as note apart from case)"))
+        let rows = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
+            .rows("SELECT stop_desc, note FROM stops")
+        #expect(rows == [[.null, .text("a")]])
+    }
+
+    @Test("a folder entry that cannot be read is listed as ignored, or stops the import if it is a GTFS file")
+    func unreadableFolderEntries() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("feed/readme.txt"), withDestinationPath: "nowhere")
+        let feed = try GTFSFeed.open(scratch.file("feed"))
+        #expect(feed.ignoredFiles.contains("readme.txt"))
+
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("feed/shapes.txt"), withDestinationPath: "nowhere")
+        #expect { try GTFSFeed.open(scratch.file("feed")) } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .unreadableFeed && error.message.contains("shapes.txt: cannot read")
+        }
+    }
+
     @Test("strict mode stops at the first malformed record, naming file, line and field")
     func strict() async throws {
         let scratch = ScratchFolder()
