@@ -81,7 +81,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// - Parameters:
     ///   - name: thread-name prefix; Linux shows at most 15 characters of a thread name, so keep it short.
     ///   - maximumThreads: the bound on threads (at least 1).
-    ///   - idleTimeout: how long an idle thread lingers before exiting.
+    ///   - idleTimeout: how long an idle thread lingers before exiting (zero or less: it exits at once).
     public init(name: String, maximumThreads: Int, idleTimeout: Duration = .seconds(10)) {
         precondition(maximumThreads >= 1, "BlockingExecutor \"\(name)\": maximumThreads must be at least 1")
         self.name = name

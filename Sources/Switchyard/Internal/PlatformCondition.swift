@@ -43,11 +43,12 @@ final class PlatformCondition: @unchecked Sendable {
     /// Call with the mutex held.
     ///
     /// The deadline is absolute on `CLOCK_REALTIME` (what `pthread_cond_timedwait` uses by default), so a
-    /// wall-clock jump lengthens or shortens one wait. `timeout` is clamped to one day.
+    /// wall-clock jump lengthens or shortens one wait. `timeout` is clamped to zero…one day (a negative one,
+    /// whose parts are negative, would make an invalid deadline: `EINVAL` at once, forever).
     func wait(timeout: Duration) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let (seconds, attoseconds) = min(timeout, .seconds(86_400)).components
+        let (seconds, attoseconds) = max(.zero, min(timeout, .seconds(86_400))).components
         var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
         var wholeSeconds = Int(now.tv_sec) + Int(seconds)
         if nanoseconds >= 1_000_000_000 {

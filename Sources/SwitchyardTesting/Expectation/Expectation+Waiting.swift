@@ -67,8 +67,9 @@ extension Expectation {
     ///   `expectedCount.lowerBound`) in the listed order. The moment each one was satisfied is
     ///   recorded when it happens, even before the wait starts. As soon as one is satisfied while
     ///   an earlier-listed one is not, or was satisfied after it, an order failure naming both is
-    ///   reported and the wait returns ``WaitResult/outOfOrder``. Inverted expectations are ignored
-    ///   for ordering.
+    ///   reported and the wait returns ``WaitResult/outOfOrder``. Inverted expectations, and those
+    ///   whose expected count starts at 0 (satisfied from the start, such as `.atMost(2)`), are
+    ///   ignored for ordering; they are still checked for over-fulfilment.
     /// - Every problem found is reported (one issue each); the returned value is the first one in
     ///   ``WaitResult`` declaration order.
     ///

@@ -39,6 +39,8 @@ struct WaitEvaluation {
             if expectation.expectedCount.exceeds(snapshot.count) {
                 overFulfilled.append(index)
             }
+            // Satisfied from its creation, so it has no place in an order of events.
+            if expectation.expectedCount.lowerBound == 0 { continue }
             guard let sequence = snapshot.satisfiedSequence else {
                 unsatisfied.append(index)
                 if firstUnsatisfied == nil { firstUnsatisfied = index }

@@ -25,6 +25,24 @@ struct ExpectationOrderTests {
         #expect(clock.now == .zero)
     }
 
+    @Test("Expectations whose count starts at 0 take no part in ordering but are still checked for over-fulfilment")
+    func zeroLowerBoundIgnoredForOrder() async throws {
+        let clock = ManualClock()
+        let request = Expectation("request sent")
+        let retries = Expectation("retried", expectedCount: 0...2)
+        let response = Expectation("response received")
+        async let result = Expectation.fulfillment(
+            of: [request, retries, response], within: .seconds(1), enforceOrder: true, clock: clock
+        )
+        try await clock.waitForSleepers(count: 1)
+        await onDispatchThread {
+            request.fulfill()
+            response.fulfill()
+            retries.fulfill()  // after the later one: no order applies to it
+        }
+        #expect(await result == .satisfied)
+    }
+
     @Test("Without enforceOrder, any order passes")
     func anyOrder() async throws {
         let clock = ManualClock()

@@ -104,6 +104,18 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.peakThreads == 1)
     }
 
+    @Test("an idle timeout of zero or less makes idle threads exit at once (a negative one used to spin)",
+          arguments: [Duration.zero, .milliseconds(-500)])
+    func nonPositiveIdleTimeout(timeout: Duration) async throws {
+        let executor = BlockingExecutor(name: "test-idle", maximumThreads: 2, idleTimeout: timeout)
+        #expect(try await executor.run { 7 } == 7)
+        // The thread exits right after its work; wait for that (bounded), without sleeping.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while executor.statistics.threads > 0 && ContinuousClock.now < deadline { await Task.yield() }
+        #expect(executor.statistics.threads == 0)
+        #expect(try await executor.run { 8 } == 8)  // and a new one starts for new work
+    }
+
     @Test("errors thrown by the body reach the caller")
     func errorsPropagate() async {
         struct Failure: Error {}
