@@ -35,6 +35,15 @@ import Synchronization
 /// A → B → A) would deadlock; it stops the process instead, with a message naming `label`. The check is cheap and
 /// kept in release builds. The `enqueue` form is always safe to call from inside an access: it only queues.
 ///
+/// ## Blocking where a waiting task must run
+/// The value is *handed* to a waiting task (that is what keeps asynchronous accesses FIFO): it stays held until
+/// that task runs. So a synchronous access must never block the one thread such a task needs. Do not mix, on one
+/// actor (the main actor included) or one serial executor, an `await withValue` that may wait with a synchronous
+/// `withValue` of the same instance: while the first is suspended the actor runs other code; if that code blocks
+/// in a synchronous access and the value is then handed to the suspended access, the holder waits for the actor's
+/// thread and the thread waits for the holder, for ever. On an actor, use the asynchronous form throughout (or
+/// `withValueIfAvailable`). The same holds in a task's cancellation handler (see the Isolation article).
+///
 /// ## Choosing
 /// - `Mutex`: when you never need to wait without blocking, never observe, and want no diagnostics.
 /// - An `actor`: when the state's operations are themselves asynchronous, or the state owns long-running work.

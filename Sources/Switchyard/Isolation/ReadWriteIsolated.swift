@@ -36,6 +36,12 @@ import Synchronization
 /// process with a message naming `label` (a nested read would deadlock as soon as a writer queues between the two
 /// reads, so it is refused too). Kept in release builds.
 ///
+/// ## Blocking where a waiting task must run
+/// As with ``Isolated``: reads and writes are handed to waiting tasks, so on an actor (the main actor included) do
+/// not mix suspended and synchronous accesses of one instance; a synchronous access blocking the actor's thread
+/// can wait for a task that needs that thread. Here blocked threads queue in FIFO order too, so even a thread that
+/// arrives after the task waits behind it.
+///
 /// ## Choosing
 /// Prefer `Isolated` (or `Mutex`) unless reads dominate, take long enough to be worth overlapping, and come from
 /// several threads at once: a read/write lock costs more per access than an exclusive one.
