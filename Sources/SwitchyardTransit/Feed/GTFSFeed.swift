@@ -123,7 +123,17 @@ public struct GTFSFeed: Sendable {
         self.folder = folder
         var files: [GTFSFile: Entry] = [:]
         var ignored: [String] = []
+        var seen = Set<String>()
+        var repeated = Set<String>()
         for item in listing {
+            // A zip may hold two entries of one name (an archive appended to): the first is used, as
+            // `ZipArchive` does, and the repeat is listed once.
+            guard seen.insert(item.path).inserted else {
+                if repeated.insert(item.path).inserted {
+                    ignored.append("\(item.path) (repeated in the archive; the first entry is used)")
+                }
+                continue
+            }
             if folderOf(item.path) == folder, let file = GTFSFile(fileName: lastComponent(item.path)) {
                 files[file] = Entry(path: item.path, size: item.size, zipEntry: item.zip, stamp: item.stamp)
             } else {

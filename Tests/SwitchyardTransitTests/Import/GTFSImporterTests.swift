@@ -103,6 +103,45 @@ struct GTFSImporterTests {
         }
     }
 
+    @Test("a zip with two entries of one name uses the first and lists the repeat as ignored")
+    func repeatedZipEntries() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        // ZipWriter refuses repeated names, so write distinct same-length names and rename them in place.
+        let writer = try ZipWriter(path: scratch.file("feed.zip"))
+        var files = QuirksFeed.files
+        files["stopz.txt"] = "stop_id,stop_name,stop_lat,stop_lon\nX9,Second copy,1,1\n"
+        files["READMA.txt"] = "one"
+        files["READMB.txt"] = "two"
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {  // stops.txt before stopz.txt
+            try writer.beginEntry(name)
+            try writer.write(Array(text.utf8))
+            try writer.endEntry()
+        }
+        try writer.finish()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: scratch.file("feed.zip"))))
+        for (from, to) in [("stopz.txt", "stops.txt"), ("READMA.txt", "README.txt"), ("READMB.txt", "README.txt")] {
+            let (source, target) = (Array(from.utf8), Array(to.utf8))
+            var index = 0
+            while index + source.count <= bytes.count {
+                if Array(bytes[index..<(index + source.count)]) == source {
+                    bytes.replaceSubrange(index..<(index + source.count), with: target)
+                }
+                index += 1
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.file("feed.zip")))
+
+        let summary = try await importFeed(scratch.file("feed.zip"), into: scratch.file("db.sqlite"))
+        #expect(summary.state == "complete")
+        #expect(summary.ignoredFiles.contains("stops.txt (repeated in the archive; the first entry is used)"))
+        #expect(summary.ignoredFiles.contains("README.txt (repeated in the archive; the first entry is used)"))
+        #expect(summary.ignoredFiles.filter { $0.hasPrefix("README.txt") }.count == 2)  // the first, and the repeat
+        let names = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
+            .rows("SELECT count(*) FROM stops WHERE stop_id = 'X9'")
+        #expect(names == [[.integer(0)]])
+    }
+
     @Test("strict mode stops at the first malformed record, naming file, line and field")
     func strict() async throws {
         let scratch = ScratchFolder()
