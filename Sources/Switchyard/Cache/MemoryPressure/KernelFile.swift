@@ -65,6 +65,15 @@ enum KernelFile {
         return head == "/" ? "/" + tail : head + "/" + tail
     }
 
+    /// The directory above `path` (`/a/b/` → `/a`), or nil for `/`, for an empty path or for a relative path
+    /// without a slash.
+    static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return nil }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     /// The system's message for an `errno` value, such as `"No such file or directory"`.
     static func message(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }

@@ -1,5 +1,11 @@
 extension MemoryPressureSource {
     /// Reads a cgroup v2 directory. **Blocks** on file I/O.
+    ///
+    /// The usage ratio comes from the cgroup, or from the ancestor whose limit leaves the least room: a limit set on
+    /// a parent (a systemd slice's `MemoryMax=`, a container whose processes sit in a child such as `init.scope`)
+    /// binds too, though the cgroup's own `memory.max` says `max`. Ancestors are read up to the first directory
+    /// without a `memory.max` (the cgroup root), at most ``maximumAncestors`` levels. Only when no cgroup on the way
+    /// has a limit does the reading fall back to `meminfoPath`.
     static func readCgroupV2(directory: String, meminfoPath: String) -> MemoryPressureReading {
         var builder = ReadingBuilder(source: "cgroup v2 \(directory)")
         let file = { KernelFile.join(directory, $0) }
@@ -10,22 +16,32 @@ extension MemoryPressureSource {
             builder.reading.eventsMax = events.max
             builder.reading.eventsOOM = events.oom
         }
-        switch builder.load(file("memory.max"), required: false, MemoryPressureFormats.parseMemoryMax) {
-        case .parsed(.bytes(let limit)?):
-            let current = builder.load(file("memory.current"), required: true, MemoryPressureFormats.parseNumber)
-            let stat = builder.load(file("memory.stat"), required: true, MemoryPressureFormats.parseKeyedNumbers)
-            if case .parsed(let usage?) = current {
-                let inactive = stat.value.flatMap(MemoryPressureFormats.inactiveFileV2(stat:))
-                builder.reading.usedBytes = MemoryPressureFormats.workingSet(usage: usage, inactiveFile: inactive)
-                builder.reading.limitBytes = limit
+        var tightest: (used: UInt64, limit: UInt64, directory: String)?
+        var current: String? = directory
+        var level = 0
+        while let cgroup = current, level <= maximumAncestors {
+            guard let usage = builder.limitedUsageV2(cgroup, isOwn: level == 0) else { break }
+            if case .limited(let used, let limit) = usage,
+                tightest.map({ Int128(limit) - Int128(used) < Int128($0.limit) - Int128($0.used) }) ?? true
+            {
+                tightest = (used, limit, cgroup)
             }
-        case .parsed(.unlimited?), .missing:  // no memory.max: the root cgroup, which has no limit
-            builder.useMeminfo(meminfoPath)
-        case .parsed(nil), .unreadable:
-            break  // the limit is unknown: no usage ratio (the diagnostics say why)
+            if case .unknown = usage, level == 0 { return builder.reading }  // own limit unknown: the diagnostics say why
+            current = KernelFile.parent(of: cgroup)
+            level += 1
+        }
+        if let tightest {
+            builder.reading.usedBytes = tightest.used
+            builder.reading.limitBytes = tightest.limit
+            if tightest.directory != directory { builder.reading.source += " (limit of \(tightest.directory))" }
+        } else {
+            builder.useMeminfo(meminfoPath)  // no limit anywhere up to the root
         }
         return builder.reading
     }
+
+    /// The most ancestors of a cgroup v2 directory whose limits are read.
+    static var maximumAncestors: Int { 16 }
 
     /// Reads a cgroup v1 memory directory and drains its pressure-level events. **Blocks** on file I/O.
     static func readCgroupV1(
@@ -121,6 +137,33 @@ extension MemoryPressureSource {
             guard let averages = load(path, required: false, MemoryPressureFormats.parsePressure).value else { return }
             reading.psiSomeAvg10 = averages.some
             reading.psiFullAvg10 = averages.full
+        }
+
+        /// What one cgroup v2 directory says about its limit.
+        enum CgroupUsage {
+            case limited(used: UInt64, limit: UInt64)
+            /// `memory.max` is `max`.
+            case unlimited
+            /// The limit or usage could not be read or parsed (the diagnostics say why).
+            case unknown
+        }
+
+        /// The working set and limit of the cgroup v2 directory `directory`, or nil if it has no `memory.max`
+        /// (the root cgroup, or not a cgroup at all). `isOwn`: the process's own cgroup, whose missing files are
+        /// reported; an ancestor's are not.
+        mutating func limitedUsageV2(_ directory: String, isOwn: Bool) -> CgroupUsage? {
+            let file = { KernelFile.join(directory, $0) }
+            switch load(file("memory.max"), required: false, MemoryPressureFormats.parseMemoryMax) {
+            case .missing: return nil
+            case .parsed(.unlimited?): return .unlimited
+            case .parsed(nil), .unreadable: return .unknown
+            case .parsed(.bytes(let limit)?):
+                let current = load(file("memory.current"), required: true, MemoryPressureFormats.parseNumber)
+                let stat = load(file("memory.stat"), required: isOwn, MemoryPressureFormats.parseKeyedNumbers)
+                guard case .parsed(let usage?) = current else { return .unknown }
+                let inactive = stat.value.flatMap(MemoryPressureFormats.inactiveFileV2(stat:))
+                return .limited(used: MemoryPressureFormats.workingSet(usage: usage, inactiveFile: inactive), limit: limit)
+            }
         }
 
         /// Takes the used/limit pair from the meminfo file at `path`; with `describe`, notes the fallback in the

@@ -8,7 +8,8 @@
 ///
 /// ## What is read
 /// - **cgroup v2** (`directory` such as `/sys/fs/cgroup/app.slice`): `memory.current` minus `inactive_file` from
-///   `memory.stat` (the working set) against `memory.max`; PSI `some`/`full avg10` from `memory.pressure`; the
+///   `memory.stat` (the working set) against `memory.max`, of the cgroup or of the ancestor whose limit leaves the
+///   least room (a limit on a parent slice binds too); PSI `some`/`full avg10` from `memory.pressure`; the
 ///   `high`, `max` and `oom` counters of `memory.events`.
 /// - **cgroup v1** (`directory` such as `/sys/fs/cgroup/memory/app`): `memory.usage_in_bytes` minus
 ///   `total_inactive_file` (else `inactive_file`) from `memory.stat`, against the tighter of
@@ -18,7 +19,7 @@
 /// - **`/proc/meminfo`**: `MemTotal − MemAvailable` against `MemTotal`, and PSI from `pressure/memory` in the same
 ///   directory (`/proc/pressure/memory`) when present.
 ///
-/// When a cgroup has no limit (v2 `memory.max` is `max` or absent, as in the root cgroup; v1 limits of 2^62 and
+/// When a cgroup has no limit (v2: no `memory.max` other than `max` up to the root cgroup; v1 limits of 2^62 and
 /// more), the used/limit pair comes from `meminfoPath` instead, and the cgroup's other signals are still read. The
 /// limit is looked at on every reading, so a limit set later is picked up.
 ///

@@ -102,6 +102,48 @@ struct MemoryPressureSourceTests {
         #expect(reading.diagnostics.isEmpty, "\(reading.diagnostics)")
     }
 
+    @Test("cgroup v2: a parent's limit binds when the own cgroup has none; the least headroom on the way up wins")
+    func readV2Ancestors() throws {
+        let tree = try FakeFileTree()
+        // slice (limit 1 MB, 900 kB used) / service (no limit) / app.scope (no limit): the process is in app.scope.
+        try tree.writeCgroupV2(at: "slice", current: 900_000, max: "1000000")
+        try tree.writeCgroupV2(at: "slice/service", current: 800_000, max: "max")
+        try tree.writeCgroupV2(at: "slice/service/app.scope", current: 100, max: "max", events: nil)
+        try tree.writeMeminfo(at: "meminfo", totalKB: 100, availableKB: 25)
+        let own = tree.path("slice/service/app.scope")
+        var reading = MemoryPressureSource.cgroupV2(directory: own, meminfoPath: tree.path("meminfo")).read()
+        #expect(reading.usedBytes == 900_000 && reading.limitBytes == 1_000_000)
+        #expect(reading.source == "cgroup v2 \(own) (limit of \(tree.path("slice")))")
+        #expect(reading.diagnostics.isEmpty, "\(reading.diagnostics)")
+
+        // The own cgroup has a limit with more room left than its ancestor's: the ancestor's still binds first.
+        try tree.writeCgroupV2(at: "slice/service/app.scope", current: 100_000, max: "500000")
+        reading = MemoryPressureSource.cgroupV2(directory: own, meminfoPath: tree.path("meminfo")).read()
+        #expect(reading.usedBytes == 900_000 && reading.limitBytes == 1_000_000)
+        // … and its own when it is the tighter one.
+        try tree.writeCgroupV2(at: "slice/service/app.scope", current: 450_000, max: "500000")
+        reading = MemoryPressureSource.cgroupV2(directory: own, meminfoPath: tree.path("meminfo")).read()
+        #expect(reading.usedBytes == 450_000 && reading.limitBytes == 500_000)
+        #expect(reading.source == "cgroup v2 \(own)")
+
+        // No limit anywhere up to the root (no memory.max above the slice): meminfo.
+        try tree.writeCgroupV2(at: "slice", current: 900_000, max: "max")
+        try tree.writeCgroupV2(at: "slice/service/app.scope", current: 100, max: "max")
+        reading = MemoryPressureSource.cgroupV2(directory: own, meminfoPath: tree.path("meminfo")).read()
+        #expect(reading.usedBytes == 75 * 1024 && reading.limitBytes == 100 * 1024)
+    }
+
+    @Test("paths: the parent of a directory")
+    func parentPaths() {
+        #expect(KernelFile.parent(of: "/sys/fs/cgroup/app.slice") == "/sys/fs/cgroup")
+        #expect(KernelFile.parent(of: "/sys/fs/cgroup/app.slice/") == "/sys/fs/cgroup")
+        #expect(KernelFile.parent(of: "/sys") == "/")
+        #expect(KernelFile.parent(of: "/") == nil)
+        #expect(KernelFile.parent(of: "") == nil)
+        #expect(KernelFile.parent(of: "relative") == nil)
+        #expect(KernelFile.parent(of: "a/b") == "a")
+    }
+
     @Test("cgroup v2: missing and malformed files are diagnosed and their signals skipped")
     func readV2Broken() throws {
         let tree = try FakeFileTree()
