@@ -86,11 +86,16 @@ final class ObserverList<Value>: Sendable {
         }
     }
 
-    /// Hands every queued value to its observers, in write order, holding no lock; returns when the queue is
-    /// empty. Call only after ``enqueue(_:)`` returned true. - Complexity: O(values × observers).
+    /// The most batches one caller of ``drainQueued()`` delivers before handing the rest to a task.
+    static var drainRounds: Int { 4 }
+
+    /// Hands every queued value to its observers, in write order, holding no lock. Call only after ``enqueue(_:)``
+    /// returned true. Returns when the queue is empty, or after ``drainRounds`` batches if other writers keep
+    /// queueing values: then a new task goes on draining (with the same bound, in order), so a writer is never
+    /// held delivering other threads' values for long. - Complexity: O(values × observers).
     @usableFromInline
     func drainQueued() {
-        while true {
+        for _ in 0..<Self.drainRounds {
             let batch = queue.withLock { queue in
                 if queue.items.isEmpty { queue.isDraining = false }
                 defer { queue.items = [] }
@@ -101,6 +106,8 @@ final class ObserverList<Value>: Sendable {
                 for entry in item.observers { entry.observer.yield(item.value) }
             }
         }
+        // Still draining (`isDraining` stays set, so nobody else starts): a task takes over.
+        Task.detached { self.drainQueued() }
     }
 
     /// Ends every observer's stream (the owner is going away).

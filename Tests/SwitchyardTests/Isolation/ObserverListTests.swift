@@ -1,0 +1,37 @@
+@testable import Switchyard
+import SwitchyardTesting
+import Testing
+
+@Suite("ObserverList: delivery in write order, without holding a writer for long")
+struct ObserverListTests {
+    @Test("a drainer that keeps finding new values hands over to a task after a few batches; order is kept")
+    func drainerIsBounded() async throws {
+        let list = ObserverList<Int>()
+        let delivered = Log<Int>()
+        let total = 100
+        let done = Expectation("all values delivered")
+        let later = Expectation("a value written after the drain")
+        // Each delivery queues the next value, as other writers would while this thread drains.
+        _ = list.add(ObserverList<Int>.Observer(
+            yield: { value in
+                delivered.append(value)
+                if value + 1 < total {
+                    #expect(!list.enqueue(value + 1), "the drainer role stays taken while values are queued")
+                } else if value + 1 == total {
+                    done.fulfill()
+                } else {
+                    later.fulfill()
+                }
+            },
+            finish: {}))
+        #expect(list.enqueue(0))
+        list.drainQueued()  // returns after `drainRounds` batches instead of delivering all 100
+        #expect(delivered.all.count <= ObserverList<Int>.drainRounds)
+        await Expectation.fulfillment(of: [done], within: .seconds(30))
+        #expect(delivered.all == Array(0..<total))
+        // A later value is delivered too, by its writer or by the task if it is still finishing its last round.
+        if list.enqueue(total) { list.drainQueued() }
+        await Expectation.fulfillment(of: [later], within: .seconds(30))
+        #expect(delivered.all == Array(0...total))
+    }
+}
