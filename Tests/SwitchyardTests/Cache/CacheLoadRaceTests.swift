@@ -13,6 +13,15 @@ private func gatedLoad(_ value: Int, started: Arrivals, gate: AsyncGate) -> @Sen
     }
 }
 
+/// A load that starts, then waits at a gate the test opens, and fails.
+private func gatedFailure(started: Arrivals, gate: AsyncGate) -> @Sendable (Int) async throws -> Int {
+    { _ in
+        started.arrive()
+        await gate.wait()
+        throw LoadFailed(attempt: 1)
+    }
+}
+
 @Suite("Cache: writes that race with a load")
 struct CacheLoadRaceTests {
     @Test("a key removed while its load runs is not stored again; the caller still gets the loaded value")
@@ -82,13 +91,8 @@ struct CacheLoadRaceTests {
     func cancelledFailureNotCached() async throws {
         let cache = Cache<Int, Int>(memoryPressure: nil, failureTimeToLive: .seconds(600))
         let (started, gate) = (Arrivals(), AsyncGate())
-        let caller = Task {
-            try await cache.value(forKey: 1) { _ in
-                started.arrive()
-                await gate.wait()
-                throw LoadFailed(attempt: 1)  // e.g. a client library's own "cancelled" error
-            }
-        }
+        // The error stands for a client library's own "cancelled" error.
+        let caller = Task { try await cache.value(forKey: 1, orLoad: gatedFailure(started: started, gate: gate)) }
         await started.wait(for: 1)
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
@@ -101,13 +105,7 @@ struct CacheLoadRaceTests {
     func supersededFailureNotCached() async throws {
         let cache = Cache<Int, Int>(memoryPressure: nil, failureTimeToLive: .seconds(600))
         let (started, gate) = (Arrivals(), AsyncGate())
-        let caller = Task {
-            try await cache.value(forKey: 1) { _ in
-                started.arrive()
-                await gate.wait()
-                throw LoadFailed(attempt: 1)
-            }
-        }
+        let caller = Task { try await cache.value(forKey: 1, orLoad: gatedFailure(started: started, gate: gate)) }
         await started.wait(for: 1)
         cache.removeValue(forKey: 1)
         gate.open()
