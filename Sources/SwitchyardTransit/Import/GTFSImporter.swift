@@ -115,7 +115,7 @@ public final class GTFSImporter: Sendable {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
             board.finish()
-            throw unwrap(error)
+            throw unwrap(error, database: databasePath)
         }
         var outcome: (any Error)?
         do {
@@ -142,7 +142,14 @@ public final class GTFSImporter: Sendable {
             if state != "complete" { try ImportRecord.setState(database, state) }
             return try summarize(database, seconds: seconds(since: started))
         }
-        if state == "failed", let outcome { throw unwrap(outcome) }
+        if state == "failed", let outcome {
+            let error = unwrap(outcome, database: databasePath)
+            // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
+            if error is CancellationError {
+                throw ImportError(.database, "\(databasePath): the import stopped: a step was cancelled (\(outcome))")
+            }
+            throw error
+        }
         return summary
     }
 
@@ -230,13 +237,13 @@ public final class GTFSImporter: Sendable {
             }
             for reader in readers {
                 if case .failure(let error) = await reader.result {
-                    channel.fail(unwrap(error))
+                    channel.fail(unwrap(error, database: databasePath))
                     _ = await writer.result
-                    throw unwrap(error)
+                    throw unwrap(error, database: databasePath)
                 }
             }
             channel.finish()
-            if case .failure(let error) = await writer.result { throw unwrap(error) }
+            if case .failure(let error) = await writer.result { throw unwrap(error, database: databasePath) }
         } onCancel: {
             channel.fail(CancellationError())
         }
@@ -306,7 +313,20 @@ public final class GTFSImporter: Sendable {
             }
             // A cancellation before the handler saw every job (it runs once): cancel them all now.
             if Task.isCancelled { queue.cancelAll() }
-            try await record.value
+            guard case .failure(let error) = await record.result else { return }
+            // Not asked to stop, yet cancelled: a step it waits for failed and cancelled the rest. Report that
+            // step's error (the first, in graph order), not a cancellation.
+            if case .cancelled = error, !Task.isCancelled {
+                let steps = [
+                    await small.result.map { _ in () }, await large.result.map { _ in () },
+                    await early.result.map { _ in () }, await late.result.map { _ in () },
+                ]
+                for case .failure(let failure) in steps {
+                    if case .cancelled = failure { continue }
+                    throw failure
+                }
+            }
+            throw error
         } onCancel: {
             queue.cancelAll()
         }
@@ -340,18 +360,18 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-/// The error inside a job's error, if it is one.
-private func unwrap(_ error: any Error) -> any Error {
+/// The error inside a job's error, if it is one; a database error names the database.
+private func unwrap(_ error: any Error, database: String) -> any Error {
     if let jobError = error as? JobError<any Error> {
         switch jobError {
-        case .failed(let underlying): return unwrap(underlying)
+        case .failed(let underlying): return unwrap(underlying, database: database)
         case .cancelled: return CancellationError()
         default: return jobError
         }
     }
     if let sqlite = error as? SQLiteError {
         // Only a cancelled task's statements are interrupted (see `SQLiteConnection.stoppingWhenTaskIsCancelled`).
-        return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(sqlite)")
+        return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(database): \(sqlite)")
     }
     return error
 }

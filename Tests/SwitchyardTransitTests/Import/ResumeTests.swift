@@ -140,6 +140,30 @@ struct ResumeTests {
         #expect(try DatabaseContent(database) == reference)
     }
 
+    @Test("a step failing after the load is reported with its own error and state failed, not as an interruption")
+    func failureWhileIndexing() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let feed = scratch.file("feed")
+        try SampleFeedFiles.write(.tiny, to: feed)
+        let database = scratch.file("db.sqlite")
+        let index = FeedChecks.indexName(.stopTimes, ["trip_id", "stop_sequence"])
+        let importer = GTFSImporter(
+            feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: Self.batchSize),
+            beforeLargeIndexes: {
+                // A table where the index goes: its CREATE INDEX fails (as a full disk would), and the jobs after
+                // it are cancelled by their edges.
+                try! SQLiteConnection(path: database).execute("CREATE TABLE \(quotedIdentifier(index)) (x)")
+            })
+        await #expect {
+            _ = try await importer.run()
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .database && error.message.hasPrefix(database) && error.message.contains(index)
+        }
+        #expect(try ImportStatus.read(database).state == "failed")
+    }
+
     @Test(
         "cancelled as the stop_times index starts: the index statement stops, the import is interrupted, a resume finishes it",
         .timeLimit(.minutes(1)))
