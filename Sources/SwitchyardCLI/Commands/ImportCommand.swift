@@ -6,8 +6,8 @@ import SwitchyardTransit
 /// `switchyard import FEED`: loads a GTFS feed (a `.zip` or a folder) into SQLite in the background, with a
 /// progress bar, Ctrl-C that stops at a batch boundary, and `--resume`.
 ///
-/// Exit status: 0 when the import is complete (skipped records are reported, not failures), 130 when interrupted,
-/// 1 on an error (named on standard error; the database is left consistent).
+/// Exit status: 0 when the import is complete (skipped records are reported, not failures), 130 when interrupted
+/// (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its number), 1 on an error (named on standard error; the database is left consistent).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -52,6 +52,19 @@ struct ImportCommand: AsyncParsableCommand {
             throw ValidationError("--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'")
         }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
+        guard batchSize <= ImportOptions.maximumBatchSize else {
+            throw ValidationError("--batch-size must be at most \(ImportOptions.maximumBatchSize), got \(batchSize)")
+        }
+        if let database {
+            guard !database.isEmpty, database != ":memory:", !database.hasPrefix("file:") else {
+                throw ValidationError("--database must name a file, got '\(database)'")
+            }
+            if let feed, URL(fileURLWithPath: database).standardizedFileURL.path
+                == URL(fileURLWithPath: feed).standardizedFileURL.path
+            {
+                throw ValidationError("--database must not be the feed itself ('\(database)')")
+            }
+        }
         if let progressInterval, progressInterval < 1 {
             throw ValidationError("--progress-interval must be at least 1 (milliseconds), got \(progressInterval)")
         }

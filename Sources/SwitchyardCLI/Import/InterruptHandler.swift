@@ -2,37 +2,47 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns Ctrl-C (SIGINT) into cancellation: the first one calls `onInterrupt` (the import then stops at the next
-/// batch boundary, or stops the index or check statement at work, and records where), a second one exits at once
-/// with status 130 (the database is still consistent: only whole batches are ever committed). Restores the default
-/// handling when released.
+/// Turns Ctrl-C (SIGINT), and SIGTERM and SIGHUP (`timeout`, `systemctl stop`, `docker stop`, a closed terminal),
+/// into cancellation: the first one calls `onInterrupt` (the import then stops at the next batch boundary, or stops
+/// the index or check statement at work, and records where), a second one exits at once with status 128 + the
+/// signal's number (the database is still consistent: only whole batches are ever committed). SIGPIPE is ignored,
+/// so a closed output pipe is a write error, not a silent death mid-batch. Restores the default handling when
+/// released.
 final class InterruptHandler {
-    private let source: any DispatchSourceSignal
+    /// The signals that stop an import.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private let sources: [any DispatchSourceSignal]
     private let count = InterruptCount()
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGPIPE, SIG_IGN)
         let count = count
-        source.setEventHandler {
-            if count.value.add(1, ordering: .relaxed).newValue == 1 {
-                FileHandle.standardError.write(Data("""
+        sources = Self.signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if count.value.add(1, ordering: .relaxed).newValue == 1 {
+                    let name = number == SIGINT ? "interrupted" : number == SIGTERM ? "terminated" : "hung up"
+                    FileHandle.standardError.write(Data("""
 
-                    interrupted: stopping at the next batch boundary, or the index or check at work \
-                    (Ctrl-C again to quit at once)
+                        \(name): stopping at the next batch boundary, or the index or check at work \
+                        (Ctrl-C again to quit at once)
 
-                    """.utf8))
-                onInterrupt()
-            } else {
-                exit(130)
+                        """.utf8))
+                    onInterrupt()
+                } else {
+                    exit(128 + number)
+                }
             }
+            source.resume()
+            return source
         }
-        source.resume()
     }
 
     deinit {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
     }
 }
 

@@ -24,7 +24,9 @@ public struct GTFSFeed: Sendable {
         /// Its size in bytes (uncompressed).
         public let size: UInt64
         let zipEntry: ZipEntry?
-        /// What identifies this version of the file: its CRC-32 in a zip, its modification time in a folder.
+        /// What identifies this version of the file: its CRC-32 in a zip; in a folder, its modification time mixed
+        /// with its status-change time and inode number (copying tools can keep a modification time, as
+        /// `cp -p`, `rsync -t` and `touch -r` do, but not those two).
         let stamp: UInt64
     }
 
@@ -175,10 +177,13 @@ public struct GTFSFeed: Sendable {
                 } else {
                     #if canImport(Darwin)
                     let modified = UInt64(status.st_mtimespec.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_mtimespec.tv_nsec)
+                    let changed = UInt64(status.st_ctimespec.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_ctimespec.tv_nsec)
                     #else
                     let modified = UInt64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_mtim.tv_nsec)
+                    let changed = UInt64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_ctim.tv_nsec)
                     #endif
-                    listing.append((child, UInt64(status.st_size), modified, nil))
+                    let stamp = modified ^ (changed &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(status.st_ino) &* 0xC2B2_AE3D_27D4_EB4F)
+                    listing.append((child, UInt64(status.st_size), stamp, nil))
                 }
             }
         }

@@ -19,7 +19,8 @@ import Darwin
 ///
 /// `open` and `flock` with `LOCK_NB` do not wait; create it on the blocking executor all the same (file system).
 final class ImportLock: Sendable {
-    /// The lock file: the database's path plus `.lock`.
+    /// The lock file: the database's real path (symbolic links resolved, so two names of one database share one
+    /// lock) plus `.lock`.
     let path: String
     private let descriptor: Int32
 
@@ -27,7 +28,7 @@ final class ImportLock: Sendable {
     /// import (in this process or another) holds it, or ``ImportError/Kind/database`` when the lock file cannot be
     /// created.
     init(database: String) throws(ImportError) {
-        path = database + ".lock"
+        path = ImportLock.realPath(database) + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
@@ -45,6 +46,22 @@ final class ImportLock: Sendable {
             throw ImportError(.database, "\(path): cannot lock the import lock: \(String(cString: strerror(code)))")
         }
         self.descriptor = descriptor
+    }
+
+    /// `path` with symbolic links resolved: the file's real path if it exists, else its folder's real path and its
+    /// name; `path` itself if neither resolves.
+    static func realPath(_ path: String) -> String {
+        func resolved(_ path: String) -> String? {
+            guard let pointer = realpath(path, nil) else { return nil }
+            defer { free(pointer) }
+            return String(cString: pointer)
+        }
+        if let real = resolved(path) { return real }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let realFolder = resolved(folder) else { return path }
+        return realFolder == "/" ? "/" + name : realFolder + "/" + name
     }
 
     /// Releases the lock (closing the file releases it).

@@ -16,9 +16,14 @@ public struct ImportOptions: Sendable, Hashable {
     /// low, let `switchyard status` readers see progress often, and lose little work to an interruption.
     public static let defaultBatchSize = 5_000
 
+    /// The largest batch size allowed: a million rows per transaction, far past the point where larger batches
+    /// stop paying (see ``defaultBatchSize``), and a bound on what one batch can ask of memory.
+    public static let maximumBatchSize = 1_000_000
+
     /// New, resume or replace.
     public var mode: Mode
-    /// Rows per transaction (≥ 1): the unit of commit, of cancellation and of what a kill loses.
+    /// Rows per transaction (1…``maximumBatchSize``): the unit of commit, of cancellation and of what a kill
+    /// loses.
     public var batchSize: Int
     /// Whether a malformed record stops the import (`--strict`) instead of being skipped and reported.
     public var strict: Bool
@@ -36,6 +41,7 @@ public struct ImportOptions: Sendable, Hashable {
         bufferedBatches: Int = 2, problemExamples: Int = 5
     ) {
         precondition(batchSize >= 1 && bufferedBatches >= 1, "ImportOptions: batchSize and bufferedBatches must be ≥ 1")
+        precondition(batchSize <= ImportOptions.maximumBatchSize, "ImportOptions: batchSize must be ≤ \(ImportOptions.maximumBatchSize)")
         self.mode = mode
         self.batchSize = batchSize
         self.strict = strict

@@ -26,9 +26,15 @@ struct RowBatch: Sendable {
     /// Whether this batch ends its file.
     var isLast = false
 
+    /// A batch for about `capacity` rows; reserves room for at most ``reservedRows`` of them up front (a large
+    /// batch grows as it fills, so a small file never pays for a large batch size).
     init(layout: TableLayout, capacity: Int) {
         self.layout = layout
-        cells.reserveCapacity(capacity * layout.columns.count)
-        text.reserveCapacity(capacity * 16)
+        let rows = min(capacity, RowBatch.reservedRows)
+        cells.reserveCapacity(rows * layout.columns.count)
+        text.reserveCapacity(rows * 16)
     }
+
+    /// The most rows a new batch reserves room for.
+    static let reservedRows = 16_384
 }

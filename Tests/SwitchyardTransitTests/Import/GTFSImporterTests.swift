@@ -142,6 +142,33 @@ struct GTFSImporterTests {
         #expect(names == [[.integer(0)]])
     }
 
+    #if os(Linux)  // st_mtim (Darwin calls it st_mtimespec)
+    @Test("a folder file replaced by one of the same size and modification time changes the feed's fingerprint")
+    func fingerprintSeesReplacedFiles() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        let path = scratch.file("feed/agency.txt")
+        let before = try GTFSFeed.open(scratch.file("feed")).fingerprint
+        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == before, "unchanged: the same fingerprint")
+        var old = stat()
+        #expect(stat(path, &old) == 0)
+        // What `cp -p` of another version does: new content, same size, the old modification time (to the
+        // nanosecond).
+        var changed = try Data(contentsOf: URL(fileURLWithPath: path))
+        changed[changed.count - 2] = changed[changed.count - 2] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try FileManager.default.removeItem(atPath: path)
+        try changed.write(to: URL(fileURLWithPath: path))
+        var times = [old.st_atim, old.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        var new = stat()
+        #expect(stat(path, &new) == 0)
+        #expect(new.st_size == old.st_size)
+        #expect(new.st_mtim.tv_sec == old.st_mtim.tv_sec && new.st_mtim.tv_nsec == old.st_mtim.tv_nsec)
+        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint != before)
+    }
+    #endif
+
     @Test("strict mode stops at the first malformed record, naming file, line and field")
     func strict() async throws {
         let scratch = ScratchFolder()

@@ -41,6 +41,24 @@ struct ImportLockTests {
         #expect(throws: Never.self) { _ = try ImportLock(database: database) }
     }
 
+    @Test("two names of one database (a symbolic link, a relative path) share one lock")
+    func symbolicLinksShareTheLock() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let real = scratch.file("real.sqlite")
+        #expect(FileManager.default.createFile(atPath: real, contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("link.sqlite"), withDestinationPath: real)
+        try FileManager.default.createDirectory(atPath: scratch.file("sub"), withIntermediateDirectories: true)
+        let held = try ImportLock(database: scratch.file("link.sqlite"))
+        for other in [real, scratch.file("sub/../real.sqlite"), scratch.file("sub/../link.sqlite")] {
+            #expect(throws: ImportError.self, "\(other)") { _ = try ImportLock(database: other) }
+        }
+        // A database that does not exist yet resolves through its folder.
+        let new = try ImportLock(database: scratch.file("sub/../new.sqlite"))
+        #expect(new.path == ImportLock.realPath(scratch.path) + "/new.sqlite.lock")
+        withExtendedLifetime(held) {}
+    }
+
     @Test("--replace and --resume never touch a database another import holds")
     func replaceAndResumeWhileBusy() async throws {
         let scratch = ScratchFolder()
