@@ -46,22 +46,27 @@ struct SampleFeedCommand: AsyncParsableCommand {
 
     /// The sample feed of `profile` in the temporary folder, generated once and reused while its marker file says
     /// it is the same profile, seed and generator output version (the marker is a hidden file, which feeds ignore).
+    ///
+    /// Every file-system step runs on ``BlockingExecutor/shared``, off the cooperative pool.
     static func cachedSample(_ profile: SampleFeedProfile, quiet: Bool) async throws -> String {
         let folder = NSTemporaryDirectory() + "switchyard-sample-\(profile.name)-\(profile.seed)"
         let marker = folder + "/.switchyard-sample"
         let expected = "generator \(SampleFeedGenerator.outputVersion)\n\(profile)\n"
-        if (try? String(contentsOfFile: marker, encoding: .utf8)) == expected { return folder }
+        let cached = try await BlockingExecutor.shared.run { (try? String(contentsOfFile: marker, encoding: .utf8)) == expected }
+        if cached { return folder }
         if !quiet {
             FileHandle.standardError.write(Data("generating the \(profile.name) sample feed in \(folder) (once)…\n".utf8))
         }
-        try? FileManager.default.removeItem(atPath: folder)
         do {
-            try await BlockingExecutor.shared.run { _ = try SampleFeedFiles.write(profile, to: folder) }
+            try await BlockingExecutor.shared.run {
+                try? FileManager.default.removeItem(atPath: folder)
+                _ = try SampleFeedFiles.write(profile, to: folder)
+                try expected.write(toFile: marker, atomically: true, encoding: .utf8)
+            }
         } catch let error as ImportError {
             FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
             throw ExitCode(1)
         }
-        try expected.write(toFile: marker, atomically: true, encoding: .utf8)
         return folder
     }
 }

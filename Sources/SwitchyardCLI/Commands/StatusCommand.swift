@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Switchyard
 import SwitchyardTransit
 
 /// `switchyard status DATABASE`: what an import has committed so far — safe to run from another terminal while
@@ -18,7 +19,8 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let status: ImportStatus
         do {
-            status = try ImportStatus.read(database)
+            let database = database
+            status = try await BlockingExecutor.shared.run { try ImportStatus.read(database) }  // SQLite blocks
         } catch let error as ImportError {
             FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
             throw ExitCode(1)

@@ -35,11 +35,15 @@ public struct ImportStatus: Sendable, Hashable {
     /// Whether the import finished: every table complete, indexed and checked.
     public var isComplete: Bool { state == "complete" }
 
-    /// Reads the import record of the database at `path`, opened read-only.
+    /// Reads the import record of the database at `path`, which must exist. **Blocks** on SQLite.
+    ///
+    /// The connection is opened for writing but only queries (`PRAGMA query_only`): a read-only connection
+    /// cannot checkpoint, so it would leave the WAL files of a finished import behind when it closes.
     /// - Throws: ``ImportError`` (`.database`) if the database cannot be read or holds no import record.
     public static func read(_ path: String) throws -> ImportStatus {
         do {
-            let database = try SQLiteConnection(path: path, readOnly: true)
+            let database = try SQLiteConnection(path: path, creates: false)
+            try database.execute("PRAGMA query_only = 1")
             guard let header = try ImportRecord.header(database) else {
                 throw ImportError(.database, "\(path) holds no Switchyard import")
             }

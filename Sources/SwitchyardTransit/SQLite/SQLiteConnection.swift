@@ -9,13 +9,13 @@ final class SQLiteConnection {
     let path: String
     private(set) var handle: OpaquePointer?
 
-    /// Opens (and with `readOnly == false` creates) the database at `path`. A busy database is retried for up to
-    /// `busyTimeout` before an operation fails with `SQLITE_BUSY`.
-    init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws {
+    /// Opens (and with `readOnly == false` and `creates`, creates) the database at `path`. A busy database is
+    /// retried for up to `busyTimeout` before an operation fails with `SQLITE_BUSY`.
+    init(path: String, readOnly: Bool = false, creates: Bool = true, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
         let flags = readOnly
             ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | (creates ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK else {

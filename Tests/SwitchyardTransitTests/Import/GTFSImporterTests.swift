@@ -169,6 +169,22 @@ struct GTFSImporterTests {
     }
     #endif
 
+    @Test("reading the status of a finished import leaves no WAL files behind, and never creates a database")
+    func statusLeavesNoFiles() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        let database = scratch.file("db.sqlite")
+        _ = try await importFeed(scratch.file("feed"), into: database)
+        let status = try ImportStatus.read(database)
+        #expect(status.state == "complete")
+        for suffix in ["-wal", "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: database + suffix), "\(suffix) left behind")
+        }
+        #expect(throws: ImportError.self) { try ImportStatus.read(scratch.file("missing.sqlite")) }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("missing.sqlite")))
+    }
+
     @Test("strict mode stops at the first malformed record, naming file, line and field")
     func strict() async throws {
         let scratch = ScratchFolder()
