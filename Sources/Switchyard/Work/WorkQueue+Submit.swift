@@ -142,7 +142,8 @@ extension WorkQueue {
 
     /// Submits a barrier: it starts only after every job submitted to this queue before it has finished (whatever
     /// the outcome), and every job submitted after it starts only after it has finished. Other jobs are not held
-    /// back by a barrier of another queue.
+    /// back by a barrier of another queue. Cancelled before it runs, it finishes at once as cancelled, and a
+    /// stand-in barrier (an empty body) keeps the order for the jobs after it.
     @discardableResult
     public func submitBarrier<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),

@@ -104,6 +104,45 @@ struct EngineEdgeCaseTests {
         #expect(log.all == ["early", "middle", "second barrier"])
     }
 
+    @Test("a cancelled barrier behind an unfinished barrier keeps what comes after it behind that one")
+    func cancelledBarrierBehindBarrier() async throws {
+        let queue = WorkQueue(name: "barrier chain", width: 4)
+        let log = Log<String>()
+        let gate = AsyncGate()
+        try queue.trySubmit("early") {
+            await gate.wait()
+            log.append("early")
+        }
+        try queue.trySubmitBarrier("first barrier") { log.append("first barrier") }
+        let second = try queue.trySubmitBarrier("second barrier") { log.append("second barrier") }  // nothing between
+        try queue.trySubmit("after second") { log.append("after second") }
+        second.cancel()
+        try queue.trySubmit("after the cancel") { log.append("after the cancel") }
+        let snapshot = queue.snapshot()
+        let standIn = try #require(snapshot.jobs.first { $0.name == "second barrier (stand-in: keeps the order)" })
+        #expect(standIn.state == .waiting)
+        #expect(standIn.waitingReasons.contains { if case .dependencies(let jobs) = $0 { jobs.map(\.name) == ["first barrier"] } else { false } })
+        gate.open()
+        await queue.waitUntilIdle()
+        #expect(Array(log.all.prefix(2)) == ["early", "first barrier"])
+        #expect(Set(log.all.dropFirst(2)) == ["after second", "after the cancel"])
+        #expect(second.state == .cancelled)
+    }
+
+    @Test("the order a cancelled barrier keeps is visible to cycle checks")
+    func cancelledBarrierCycle() async throws {
+        let queue = WorkQueue(name: "barrier cycle")
+        let held = try queue.trySubmit("held", options: JobOptions(isHeld: true)) {}
+        let barrier = try queue.trySubmitBarrier("barrier") {}
+        let after = try queue.trySubmit("after") {}
+        barrier.cancel()
+        // `after` waits for the stand-in, which waits for `held`: `held` may not wait for `after`.
+        #expect(throws: DependencyError.self) { try held.addDependency(after) }
+        held.release()
+        await queue.waitUntilIdle()
+        #expect(after.state == .succeeded)
+    }
+
     @Test("jobs a barrier waits for inherit the priority of what waits on the barrier")
     func barrierEscalation() async throws {
         let queue = WorkQueue(name: "barrier priority", width: 1)

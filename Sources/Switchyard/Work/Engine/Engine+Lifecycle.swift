@@ -154,15 +154,20 @@ extension Engine {
                     updateEffectivePriority(of: member, &transaction)
                 }
             }
+            // A barrier that ends before it could run (cancelled, or a dependency failed) still owes the queue its
+            // order: a stand-in barrier takes its place for what comes after it.
+            let standIn = node.isBarrier && node.attempts == 0
+                ? orderStandIn(for: node, awaiting: awaitedEpoch, &transaction) : nil
             node.phase = .finished
             node.outcome = outcome
             node.isDone.store(true, ordering: .releasing)
             let remainingUnits = node.progressTotal - node.progressCompleted
             node.progressCompleted = node.progressTotal
             for edge in node.dependents where edge.node.phase != .finished {
-                if let awaitedEpoch, awaitedEpoch.unfinished > 0, edge.policy == .runAnyway {
-                    // A barrier cancelled before the jobs it waits for finished: what comes after it still waits.
-                    awaitedEpoch.deferred.append(edge.node)
+                if let standIn, edge.policy == .runAnyway {
+                    // What comes after the barrier now waits for its stand-in (linked before this edge lets go).
+                    link(standIn, to: edge.node, policy: .runAnyway, &transaction)
+                    unblock(edge.node, &transaction)
                 } else if outcome.isSuccess || edge.policy == .runAnyway {
                     unblock(edge.node, &transaction)
                 } else if edge.policy == .cancelDependent {
@@ -183,9 +188,6 @@ extension Engine {
                             unblock(barrier, &transaction)
                         }
                     }
-                    let deferred = epoch.deferred
-                    epoch.deferred = []
-                    for waiting in deferred where waiting.phase != .finished { unblock(waiting, &transaction) }
                 }
             }
             for awaiter in node.awaiters {
@@ -210,6 +212,42 @@ extension Engine {
             node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
             queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
         }
+    }
+
+    /// For a barrier that finishes without having run: a stand-in barrier (named after it, with an empty body)
+    /// that waits for what the barrier still waited for — the unfinished jobs submitted before it and an
+    /// unfinished earlier barrier of its queue — and takes its place as the queue's last barrier; nil when the
+    /// barrier waited for nothing. So a cancelled barrier keeps holding back the jobs after it, including jobs
+    /// submitted after the cancellation, until the earlier ones have finished, and the stand-in is an ordinary job
+    /// to snapshots, cycle checks and priority escalation. Lock held.
+    /// - Complexity: O(jobs of the queue) when the barrier waited for earlier jobs (their priority contribution
+    ///   moves to the stand-in), like submitting a barrier.
+    private static func orderStandIn(
+        for barrier: JobNode, awaiting awaitedEpoch: QueueEpoch?, _ transaction: inout Transaction
+    ) -> JobNode? {
+        let queue = barrier.queue
+        let predecessors = barrier.dependencies.lazy.map(\.node).filter {
+            $0.isBarrier && $0.queue === queue && $0.phase != .finished
+        }
+        let epoch = awaitedEpoch.flatMap { $0.unfinished > 0 ? $0 : nil }
+        guard epoch != nil || !predecessors.isEmpty else { return nil }
+        let standIn = TypedJobNode<Void, Never>(
+            identifier: nextIdentifier(), name: "\(barrier.name) (stand-in: keeps the order)", queue: queue,
+            priority: JobPriority(level: barrier.requestedLevel), isBlocking: false, isBarrier: true, body: {})
+        queue.admitted(standIn, &transaction)
+        for predecessor in predecessors { link(predecessor, to: standIn, policy: .runAnyway, &transaction) }
+        if let epoch {
+            epoch.barrier = standIn
+            standIn.awaitedEpoch = epoch
+            standIn.blockers += 1
+            for member in queue.members(of: epoch) {
+                member.inherited[standIn.effectiveLevel] += 1
+                updateEffectivePriority(of: member, &transaction)
+            }
+        }
+        if queue.lastBarrier === barrier { queue.lastBarrier = standIn }
+        queue.emit(.submitted, standIn, &transaction)
+        return standIn
     }
 
     /// Cancels a job: a pending one finishes at once, a running one has its task cancelled. Lock held.

@@ -207,8 +207,6 @@ final class QueueEpoch {
     @exclusivity(unchecked) var unfinished = 0
     /// The barrier submitted after this epoch, waiting for `unfinished` to reach zero.
     @exclusivity(unchecked) var barrier: JobNode?
-    /// Jobs that were to run after a barrier that was cancelled before this epoch drained: they still wait for it.
-    @exclusivity(unchecked) var deferred: [JobNode] = []
 }
 
 /// A job node with a typed body.
