@@ -19,7 +19,7 @@ extension WorkQueue {
         guard let maximumPending else { return }
         while pendingCount + reservedRoom < maximumPending, let waiter = roomWaiters.popFirst() {
             reservedRoom += 1
-            transaction.actions.append { waiter.continuation.resume(returning: true) }
+            transaction.actions.append { waiter.resume(returning: true) }
         }
     }
 

@@ -240,15 +240,14 @@ extension WorkQueue {
                     } else if Task.isCancelled {
                         transaction.actions.append { continuation.resume(returning: false) }
                     } else {
-                        roomWaiters.append((identifier, continuation))
+                        roomWaiters.append(continuation, identifier: identifier)
                     }
                 }
             }
         } onCancel: {
             Engine.perform { transaction in
-                guard let index = roomWaiters.firstIndex(where: { $0.identifier == identifier }) else { return }
-                let waiter = roomWaiters.remove(at: index)
-                transaction.actions.append { waiter.continuation.resume(returning: false) }
+                guard let waiter = roomWaiters.remove(identifier) else { return }
+                transaction.actions.append { waiter.resume(returning: false) }
             }
         }
         if granted { return .reserved }

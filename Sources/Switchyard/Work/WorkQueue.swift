@@ -94,7 +94,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     @exclusivity(unchecked) var epoch = QueueEpoch()
     @exclusivity(unchecked) var lastBarrier: JobNode?
     @exclusivity(unchecked) var reservedRoom = 0
-    @exclusivity(unchecked) var roomWaiters = Deque<(identifier: UInt64, continuation: CheckedContinuation<Bool, Never>)>()
+    /// Submitters suspended for room, FIFO; one that is cancelled leaves in O(1).
+    @exclusivity(unchecked) var roomWaiters = WaiterQueue<CheckedContinuation<Bool, Never>>()
     @exclusivity(unchecked) var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A queue.

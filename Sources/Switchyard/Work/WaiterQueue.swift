@@ -1,6 +1,7 @@
 import DequeModule
 
-/// Suspended waiters of one side of a channel, first come first served, any of which may leave early.
+/// Suspended waiters, first come first served, any of which may leave early: the two sides of a channel, and the
+/// submitters waiting for room in a bounded queue.
 ///
 /// The order lives in a deque of identifiers and the waiters in a dictionary keyed by identifier. A waiter that
 /// leaves is taken out of the dictionary only; its identifier stays in the deque as a stale entry that
