@@ -140,15 +140,26 @@ struct ImportCommand: AsyncParsableCommand {
         if summary.state == "interrupted" {
             FileHandle.standardError.write(Data("""
                 stopped; the database holds every batch committed so far. Continue with:
-                  switchyard import \(sample.map { "--sample \($0)" } ?? feedPath) --database \(databasePath) --resume
+                  switchyard import \(sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)) \
+                --database \(shellQuoted(databasePath)) --resume
 
                 """.utf8))
             throw ExitCode(130)
         }
     }
 
+    /// `path` as one shell word: as is when it holds only characters no shell treats specially, else in single
+    /// quotes.
+    private func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-./:=+,@%".unicodeScalars.contains($0)
+        }
+        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     private func defaultDatabase(for feed: String) -> String {
-        var name = URL(fileURLWithPath: feed).lastPathComponent
+        // Standardized first, so `.` or `gtfs/` name the folder itself, not "." or "".
+        var name = URL(fileURLWithPath: feed).standardizedFileURL.lastPathComponent
         if name.hasSuffix(".zip") { name.removeLast(4) }
         return (name.isEmpty ? "feed" : name) + ".sqlite"
     }
