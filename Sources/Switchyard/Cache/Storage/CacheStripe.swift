@@ -13,7 +13,7 @@
 ///
 /// Unchecked-Sendable invariant: `table`, `reads`, `hits`, `misses` and `loads` (and the tickets' `isSuperseded`)
 /// are read and written only while `mutex` is held. Exercised under Thread Sanitizer by `CacheStressTests` and
-/// `CacheLoadingTests`.
+/// `CacheLoadRaceTests`.
 @usableFromInline
 final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The most buffered reads a stripe keeps.
@@ -78,7 +78,7 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
 /// A load in flight for one key of a cache (see ``CacheStripe``).
 ///
 /// Unchecked-Sendable invariant: `isSuperseded` is read and written only while the lock of the stripe that holds
-/// the key is held. Exercised under Thread Sanitizer by `CacheLoadingTests`.
+/// the key is held. Exercised under Thread Sanitizer by `CacheLoadRaceTests`.
 @usableFromInline
 final class CacheLoadTicket: @unchecked Sendable {
     @usableFromInline
