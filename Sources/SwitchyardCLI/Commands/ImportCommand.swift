@@ -80,8 +80,14 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // Ctrl-C is handled from the start; it cancels the import once the import exists.
+        // Ctrl-C is handled from the start; it cancels the import once the import exists. Before that (generating
+        // the sample feed, opening the feed) nothing has been written, so it ends the process at once (a sample
+        // left half written has no marker, so it is generated again next time).
         let target = CancellationTarget()
+        target.set {
+            FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
+            Foundation.exit(130)
+        }
         let interrupts = InterruptHandler { target.cancel() }
         let style = ProgressStyle(rawValue: progress)!
         let feedPath: String
