@@ -80,9 +80,24 @@ struct ImportProgressRenderer {
         case .finished: "ended after \(duration(progress.seconds))"
         }
         lines.append(phase)
-        for line in lines { out += "\u{1B}[2K" + line + "\n" }
+        // A line wider than the terminal wraps into two, and the cursor-up count above (logical lines) would then
+        // draw each update lower than the last: cut lines to the terminal's width.
+        let width = Self.terminalColumns().map { max(1, $0 - 1) } ?? .max
+        for line in lines { out += "\u{1B}[2K" + (line.count > width ? String(line.prefix(width)) : line) + "\n" }
         drawnLines = lines.count
         FileHandle.standardError.write(Data(out.utf8))
+    }
+
+    /// The width of the terminal on standard error, or nil when it is not a terminal (or the platform does not
+    /// say). Read on every redraw, so a resized window is followed.
+    private static func terminalColumns() -> Int? {
+        #if os(Linux)
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+        #else
+        return nil
+        #endif
     }
 
     // MARK: Plain lines
