@@ -51,7 +51,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     public struct Counts: Sendable, Hashable, CustomStringConvertible {
         /// Submitted and not yet started (waiting or ready); a job waiting to retry is not pending.
         public var pending: Int
-        /// Ready, waiting only for a slot.
+        /// Ready, waiting only for a slot: pending jobs, and jobs whose retry backoff is over. So `ready` can
+        /// exceed `pending` (a retry has started once, so it no longer counts as pending).
         public var ready: Int
         /// Running an attempt.
         public var running: Int
