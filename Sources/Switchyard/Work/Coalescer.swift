@@ -56,12 +56,17 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     ) async throws(JobError<any Error>) -> Value {
         let level = (priority ?? JobPriority(Task.currentPriority)).level
         let node: TypedJobNode<Value, any Error>
+        let created: Bool
         do {
-            node = try join(key, level: level, load: load)
+            (node, created) = try join(key, level: level, load: load)
         } catch {
             throw .failed(error)
         }
-        let end = await Engine.wait(for: node, level: level, cancellable: true)
+        // The job is submitted at its first caller's priority (so it never starts lower); once that caller's wait
+        // lends the same level, its own request drops to the lowest, so the job's priority is the highest of the
+        // callers still waiting, and falls back when a high-priority caller leaves.
+        let end = await Engine.wait(
+            for: node, level: level, cancellable: true, thenRequest: created ? .background : nil)
         switch end {
         case .finished:
             let done = node.isDone.load(ordering: .acquiring)  // publishes the result without the lock
@@ -76,16 +81,17 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         }
     }
 
+    /// The unfinished job for `key`, joined, or a new one; `created` says which.
     private func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
-    ) throws(SubmissionError) -> TypedJobNode<Value, any Error> {
-        if let node = Engine.perform({ _ in joinExisting(key) }) { return node }
+    ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
+        if let node = Engine.perform({ _ in joinExisting(key) }) { return (node, false) }
         let node = queue.makeNode(
             "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
         ) { () async throws(any Error) -> Value in try await load(key) }
         node.completionHandlers.append { [weak self] in self?.forget(key, node) }
-        return try Engine.perform { (transaction) throws(SubmissionError) -> TypedJobNode<Value, any Error> in
-            if let existing = joinExisting(key) { return existing }
+        return try Engine.perform { (transaction) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
+            if let existing = joinExisting(key) { return (existing, false) }
             if let maximumPending = queue.maximumPending,
                 !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
             {
@@ -93,7 +99,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
             }
             entries[key] = Entry(node: node, waiters: 1)
             Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
-            return node
+            return (node, true)
         }
     }
 

@@ -100,6 +100,27 @@ struct CoalescerTests {
         #expect(try await high.value == 1)
     }
 
+    @Test("the first caller's priority leaves with it: the job falls back to the highest caller still waiting")
+    func firstCallerLeaves() async throws {
+        let queue = WorkQueue(name: "first leaves", width: 1)
+        let coalescer = Coalescer<Int, Int>(queue: queue)
+        let gate = AsyncGate()
+        let blocker = try queue.trySubmit("blocker") { await gate.wait() }
+        let urgent = Task { try await coalescer.value(for: 1, priority: .userInteractive) { $0 } }
+        while coalescer.waiterCount(for: 1) < 1 { await Task.yield() }
+        let background = Task { try await coalescer.value(for: 1, priority: .background) { $0 } }
+        while coalescer.waiterCount(for: 1) < 2 { await Task.yield() }
+        var shared = queue.snapshot().jobs.first { $0.name != "blocker" }
+        #expect(shared?.effectivePriority == .userInteractive)
+        urgent.cancel()
+        await #expect(throws: JobError<any Error>.self) { try await urgent.value }
+        shared = queue.snapshot().jobs.first { $0.name != "blocker" }
+        #expect(shared?.effectivePriority == .background, "no one urgent waits any more")
+        gate.open()
+        try await blocker.value
+        #expect(try await background.value == 1)
+    }
+
     @Test("many waiters leave in random order: counts, priority and the job's fate stay right after each",
           arguments: [false, true])
     func randomLeaves(everyoneLeaves: Bool) async throws {
@@ -127,7 +148,9 @@ struct CoalescerTests {
             if remaining.isEmpty {
                 #expect(shared == nil, "the last waiter leaving cancels the job (a snapshot lists unfinished jobs)")
             } else if let shared {
-                let expected = max(shared.requestedPriority.level, remaining.map { levels[$0] }.max()!)
+                // The first caller's priority is the job's only while that caller waits: the highest waiting wins.
+                #expect(shared.requestedPriority == .background)
+                let expected = remaining.map { levels[$0] }.max()!
                 #expect(shared.effectivePriority.level == expected, "after \(count - remaining.count) left")
             } else {
                 Issue.record("the shared job is gone while \(remaining.count) wait")

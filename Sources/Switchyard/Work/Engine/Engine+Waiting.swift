@@ -9,7 +9,11 @@ extension Engine {
     /// Waits until `job` finishes. The waiter lends the job `level` (escalation) while it waits. When called from
     /// inside another job's body, a wait that can never end (see ``DeadlockReport``) ends at once with `.deadlock`.
     /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
-    static func wait(for job: JobNode, level: Int, cancellable: Bool) async -> WaitEnd {
+    /// With `thenRequest`, the job's own requested priority becomes that in the same lock hold that registers the
+    /// wait (the coalescer hands its first caller's priority over to the wait this way).
+    static func wait(
+        for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil
+    ) async -> WaitEnd {
         let waiter = JobContext.current?.node
         var report: DeadlockReport?
         let finished: Bool
@@ -21,6 +25,7 @@ extension Engine {
                         register(
                             continuation, slot: slot, on: job, level: level, waiter: waiter,
                             cancellable: true, report: &report, &transaction)
+                        if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
                     }
                 }
             } onCancel: {
@@ -32,6 +37,7 @@ extension Engine {
                     register(
                         continuation, slot: nil, on: job, level: level, waiter: waiter,
                         cancellable: false, report: &report, &transaction)
+                    if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
                 }
             }
         }
