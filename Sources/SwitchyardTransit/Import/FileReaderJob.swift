@@ -51,14 +51,17 @@ struct FileReaderJob: Sendable {
         if builder == nil {
             builder = try makeBuilder(header: header ?? [], source: input.name)
         }
-        try channel.sendBlocking(builder!.take(isLast: true))
-        JobContext.current?.reportProgress(completed: counter.current, total: Int64(feed.files[file]!.size))
+        try send(&builder!, isLast: true)
     }
 
     /// Sends the batch once it holds a batch's worth of records (imported or skipped).
     private func sendIfFull(_ builder: inout BatchBuilder) throws {
-        guard builder.isFull else { return }
-        try channel.sendBlocking(builder.take(isLast: false))
+        if builder.isFull { try send(&builder, isLast: false) }
+    }
+
+    /// Sends the batch built so far to the writer, and reports the bytes read.
+    private func send(_ builder: inout BatchBuilder, isLast: Bool) throws {
+        try channel.sendBlocking(builder.take(isLast: isLast))
         JobContext.current?.reportProgress(completed: counter.current, total: Int64(feed.files[file]!.size))
     }
 
