@@ -39,7 +39,8 @@ public struct DeadlockReport: Sendable, Hashable, CustomStringConvertible {
     public let awaitedJob: String
     /// The queue or limit domain every running job of which is waiting for work that needs its slots.
     public let domain: String
-    /// The domain's width when the wait began.
+    /// The domain's width when the deadlock was found (a wait can end this way after it began, when the width
+    /// shrinks or the awaited job goes back to waiting for a retry).
     public let width: Int
 
     public var description: String {

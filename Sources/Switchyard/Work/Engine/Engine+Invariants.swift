@@ -25,9 +25,13 @@ extension Engine {
     @inline(__always)
     static func _checkInvariants() {
         #if SWITCHYARD_INTERNAL_CHECKS
+        var nodes: [ObjectIdentifier: SchedulerNode] = [:]
         for entry in checkedQueues {
-            entry.queue?._checkInvariants()
+            guard let queue = entry.queue else { continue }
+            queue._checkInvariants()
+            for node in queue.scheduler.path { nodes[ObjectIdentifier(node)] = node }
         }
+        blockedJobs._checkInvariants(nodes: Array(nodes.values))
         #endif
     }
 }

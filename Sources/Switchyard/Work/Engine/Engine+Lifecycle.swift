@@ -118,10 +118,13 @@ extension Engine {
                 job.blockers += 1
                 transaction.timers.append(job)
                 queue.emit(.retrying, job, &transaction)
+                if !job.awaiters.isEmpty { reblockAwaiters(of: job, &transaction) }
+                breakDeadlocks(from: queue.scheduler, &transaction)
                 return
             }
         }
         finish(job, outcome, &transaction)
+        breakDeadlocks(from: queue.scheduler, &transaction)
     }
 
     /// Finishes a job (running or not) and cascades to its dependents per their edge policies. Lock held.

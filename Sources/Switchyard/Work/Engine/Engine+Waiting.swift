@@ -7,7 +7,9 @@ extension Engine {
     }
 
     /// Waits until `job` finishes. The waiter lends the job `level` (escalation) while it waits. When called from
-    /// inside another job's body, a wait that can never end (see ``DeadlockReport``) ends at once with `.deadlock`.
+    /// inside another job's body, a wait that can never end (see ``DeadlockReport``) ends with `.deadlock`: at
+    /// once if that is so when it begins, or as soon as it becomes so (a width shrinks, the awaited job goes back
+    /// to waiting for a retry; see ``Engine/breakDeadlock(at:_:)``).
     /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
     /// With `thenRequest`, the job's own requested priority becomes that in the same lock hold that registers the
     /// wait (the coalescer hands its first caller's priority over to the wait this way).
@@ -15,34 +17,34 @@ extension Engine {
         for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil
     ) async -> WaitEnd {
         let waiter = JobContext.current?.node
+        let slot = cancellable || waiter != nil ? AwaiterSlot() : nil
         var report: DeadlockReport?
+        func begin(_ continuation: CheckedContinuation<Bool, Never>) {
+            perform { transaction in
+                register(
+                    continuation, slot: slot, on: job, level: level, waiter: waiter, cancellable: cancellable,
+                    report: &report, &transaction)
+                if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
+            }
+        }
         let finished: Bool
-        if cancellable {
-            let slot = AwaiterSlot()
+        if cancellable, let slot {
             finished = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    perform { transaction in
-                        register(
-                            continuation, slot: slot, on: job, level: level, waiter: waiter,
-                            cancellable: true, report: &report, &transaction)
-                        if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
-                    }
-                }
+                await withCheckedContinuation { begin($0) }
             } onCancel: {
                 perform { transaction in leave(job, slot: slot, &transaction) }
             }
         } else {
-            finished = await withCheckedContinuation { continuation in
-                perform { transaction in
-                    register(
-                        continuation, slot: nil, on: job, level: level, waiter: waiter,
-                        cancellable: false, report: &report, &transaction)
-                    if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
-                }
-            }
+            finished = await withCheckedContinuation { begin($0) }
         }
         if finished { return .finished }
         if let report { return .deadlock(report) }
+        if let slot {
+            engineLock.lock()
+            let late = slot.deadlock
+            unlockEngine()
+            if let late { return .deadlock(late) }
+        }
         return .left
     }
 
@@ -65,29 +67,16 @@ extension Engine {
             return
         }
         var awaiter = JobAwaiter(
-            slot: slot, level: level, continuation: continuation, blocking: nil, generation: 0)
-        if let waiter, waiter.phase == .running, job.phase != .running {
-            let awaitedPath = job.queue.scheduler.path
-            let shared = waiter.queue.scheduler.path.filter { node in awaitedPath.contains { $0 === node } }
-            if !shared.isEmpty {
-                // Counted once per waiting job (not per wait), so a body awaiting several jobs, or child tasks
-                // that inherit its context, count as one blocked slot.
-                if waiter.blockedWaits == 0 {
-                    waiter.blockedPath = shared
-                    for node in shared { node.blockedAwaiting += 1 }
-                }
-                waiter.blockedWaits += 1
-                awaiter.blocking = waiter
-                awaiter.generation = waiter.blockGeneration
-                if let stuck = waiter.blockedPath.first(where: {
-                    $0.running >= $0.width && $0.blockedAwaiting >= $0.running
-                }) {
-                    releaseBlock(awaiter)
-                    report = DeadlockReport(
-                        waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
-                    transaction.actions.append { continuation.resume(returning: false) }
-                    return
-                }
+            slot: slot, level: level, continuation: continuation, waiter: waiter,
+            generation: waiter?.blockGeneration ?? 0)
+        if let waiter, waiter.phase == .running, job.phase != .running, countBlock(of: waiter, on: job) {
+            awaiter.isBlocking = true
+            if let stuck = waiter.blockedPath.first(where: \.isDeadlocked) {
+                releaseBlock(awaiter)
+                report = DeadlockReport(
+                    waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
+                transaction.actions.append { continuation.resume(returning: false) }
+                return
             }
         }
         slot?.index = job.awaiters.count
@@ -96,36 +85,19 @@ extension Engine {
         updateEffectivePriority(of: job, &transaction)
     }
 
-    /// Un-counts a wait from deadlock detection (once). Lock held.
-    static func releaseBlock(_ awaiter: JobAwaiter) {
-        guard let waiter = awaiter.blocking, waiter.blockGeneration == awaiter.generation, waiter.blockedWaits > 0
-        else { return }
-        waiter.blockedWaits -= 1
-        if waiter.blockedWaits == 0 {
-            for node in waiter.blockedPath { node.blockedAwaiting -= 1 }
-            waiter.blockedPath = []
-        }
-    }
-
-    /// The waiting job's attempt ended: waits its body (or tasks it left behind) still have no longer hold a
-    /// slot. Lock held.
-    static func retireBlockedWaits(of job: JobNode) {
-        job.blockGeneration += 1
-        guard job.blockedWaits > 0 else { return }
-        for node in job.blockedPath { node.blockedAwaiting -= 1 }
-        job.blockedPath = []
-        job.blockedWaits = 0
-    }
-
     /// A cancellable waiter leaves: its contribution is withdrawn and it resumes with `.left`; nothing happens if
-    /// it is no longer waiting (the job finished first). The last waiter takes its place. Lock held.
-    /// - Complexity: O(1) plus escalation.
+    /// it is no longer waiting (the job finished first). Lock held. - Complexity: O(1) plus escalation.
     static func leave(_ job: JobNode, slot: AwaiterSlot, _ transaction: inout Transaction) {
-        let index = slot.index
-        guard index >= 0 else { return }
-        slot.index = -1
+        guard slot.index >= 0 else { return }
+        removeAwaiter(at: slot.index, of: job, &transaction)
+    }
+
+    /// Ends the wait at `index` of `job.awaiters` (the last waiter takes its place), withdrawing its
+    /// contribution; it resumes as not finished. Lock held. - Complexity: O(1) plus escalation.
+    static func removeAwaiter(at index: Int, of job: JobNode, _ transaction: inout Transaction) {
         let awaiter = job.awaiters[index]
-        assert(awaiter.slot === slot, "Engine: a waiter's slot points at another waiter of \"\(job.name)\"")
+        assert(awaiter.slot.map { $0.index == index } ?? true, "Engine: a waiter's slot of \"\(job.name)\" is stale")
+        awaiter.slot?.index = -1
         let last = job.awaiters.removeLast()
         if index < job.awaiters.count {
             job.awaiters[index] = last
@@ -135,13 +107,5 @@ extension Engine {
         job.inherited[awaiter.level] -= 1
         updateEffectivePriority(of: job, &transaction)
         transaction.actions.append { awaiter.continuation.resume(returning: false) }
-    }
-
-    /// The job starts: waits on it no longer block a slot. Lock held.
-    static func releaseBlockedAwaiters(of job: JobNode) {
-        for index in job.awaiters.indices where job.awaiters[index].blocking != nil {
-            releaseBlock(job.awaiters[index])
-            job.awaiters[index].blocking = nil
-        }
     }
 }

@@ -47,27 +47,32 @@ struct JobEdge {
 
 /// A task waiting for a job to finish.
 struct JobAwaiter {
-    /// Where a cancellable wait finds itself in the job's `awaiters` to leave in O(1); nil for other waits.
+    /// Where the wait finds itself in the job's `awaiters` to leave in O(1), and where a deadlock found after it
+    /// began is reported; nil for a wait from outside any job that is not cancellable.
     let slot: AwaiterSlot?
     /// The priority level the waiter contributes to the job's effective priority.
     let level: Int
     let continuation: CheckedContinuation<Bool, Never>
-    /// The running job whose body waits, when the wait counts towards deadlock detection; released when the
-    /// awaited job starts or the wait ends.
-    var blocking: JobNode?
-    /// `blocking.blockGeneration` when the wait was counted (a later attempt's count is not touched).
-    var generation: Int
+    /// The running job whose body waits, if any.
+    let waiter: JobNode?
+    /// `waiter.blockGeneration` when the wait began: the wait belongs to that attempt of the waiter.
+    let generation: Int
+    /// Whether the wait counts towards deadlock detection (the awaited job has not started and needs a slot the
+    /// waiter holds). Cleared when the awaited job starts or the wait ends; set again if the job goes back to
+    /// waiting for a retry.
+    var isBlocking = false
 }
 
-/// The position of a cancellable wait in its job's `awaiters`, kept current as others leave (a leaving waiter's
-/// place is taken by the last one), so a waiter leaves in O(1) however many wait; -1 once it is no longer there
-/// (it left, or the job finished).
+/// The position of a wait in its job's `awaiters`, kept current as others leave (a leaving waiter's place is
+/// taken by the last one), so a waiter leaves in O(1) however many wait; -1 once it is no longer there (it left,
+/// the job finished, or the wait was ended as a deadlock, which `deadlock` then describes).
 ///
-/// Unchecked-Sendable invariant: `index` is read and written only while the engine lock is held (the slot is
-/// captured by the wait's cancellation handler, which takes the lock). Exercised under Thread Sanitizer by
-/// `CoalescerTests`.
+/// Unchecked-Sendable invariant: `index` and `deadlock` are read and written only while the engine lock is held
+/// (the slot is captured by the wait's cancellation handler, which takes the lock, and the resumed wait reads
+/// `deadlock` under the lock). Exercised under Thread Sanitizer by `CoalescerTests` and `DeadlockDetectionTests`.
 final class AwaiterSlot: @unchecked Sendable {
     @exclusivity(unchecked) var index = -1
+    @exclusivity(unchecked) var deadlock: DeadlockReport?
 }
 
 /// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the typed body.
@@ -100,7 +105,8 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var blockers = 0
     /// Incremented whenever a timer is armed, so a late or stale timer never fires or registers for a newer wait.
     @exclusivity(unchecked) var timerGeneration = 0
-    /// Waits of this running job's body on jobs that have not started and share a scheduler node with it.
+    /// Waits of this running job's body on jobs that have not started and share a scheduler node with it (see
+    /// ``BlockedJobs``).
     @exclusivity(unchecked) var blockedWaits = 0
     /// The scheduler nodes counted as blocked by this job (set on its first counted wait).
     @exclusivity(unchecked) var blockedPath: [SchedulerNode] = []

@@ -133,14 +133,16 @@ final class SchedulerNode {
         return job
     }
 
-    /// Sets the width and starts whatever it now allows. Traps (naming the node) on a width below 1.
-    /// Takes the engine lock.
+    /// Sets the width and starts whatever it now allows; a shrink that leaves every slot to jobs waiting for work
+    /// that needs one ends their waits as deadlocks (see ``BlockedJobs``). Traps (naming the node) on a width below
+    /// 1. Takes the engine lock.
     func setWidth(_ width: Int) {
         precondition(width >= 1, "Switchyard: the width of \"\(name)\" must be at least 1 (got \(width))")
         Engine.perform { transaction in
             self.width = width
             refresh(fullPath: true)
             transaction.markForDispatch(self)
+            Engine.breakDeadlocks(from: self, &transaction)
         }
     }
 

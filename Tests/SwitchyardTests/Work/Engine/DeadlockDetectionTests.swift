@@ -1,0 +1,164 @@
+import Switchyard
+import SwitchyardTesting
+import Testing
+
+private struct Flaky: Error {}
+
+/// The deadlock report a finished job's body threw, if that is how it ended.
+private func deadlockReport<Success>(of job: Job<Success, any Error>) async -> DeadlockReport? {
+    guard case .failure(.failed(let error)) = await job.result,
+        case .wouldDeadlock(let report)? = error as? JobError<Never>
+    else { return nil }
+    return report
+}
+
+/// Waits until `job` has been escalated above `.background`: a task at a higher priority registered its wait.
+private func waitUntilAwaited<Success, Failure>(_ job: Job<Success, Failure>) async {
+    while job.effectivePriority == .background { await Task.yield() }
+}
+
+/// A deadlock that arises after the waits began — a width shrinks, an awaited job goes back to waiting for a
+/// retry — ends the waits with a report instead of hanging (see `BlockedJobs`).
+@Suite("Deadlocks found after the wait began", .timeLimit(.minutes(1)))
+struct DeadlockDetectionTests {
+    /// Submits a job at `.high` that awaits `awaited` (and reports when it began).
+    private func awaiting(
+        _ awaited: Job<Int, Never>, named name: String, on queue: WorkQueue
+    ) throws -> Job<Int, any Error> {
+        try queue.trySubmit(name, priority: .userInitiated) { () async throws -> Int in
+            try await awaited.value
+        }
+    }
+
+    @Test("a width shrink that leaves every slot to blocked jobs ends the newest one's wait, naming both jobs")
+    func widthShrink() async throws {
+        let queue = WorkQueue(name: "shrinking", width: 3)
+        let first = try queue.trySubmit("first inner", priority: .background, options: JobOptions(isHeld: true)) { 1 }
+        let second = try queue.trySubmit("second inner", priority: .background, options: JobOptions(isHeld: true)) { 2 }
+        let older = try awaiting(first, named: "older", on: queue)
+        let newer = try awaiting(second, named: "newer", on: queue)
+        await waitUntilAwaited(first)
+        await waitUntilAwaited(second)
+        #expect(queue.counts.running == 2)  // a slot is free: no deadlock yet
+
+        queue.width = 2
+        let report = await deadlockReport(of: newer)
+        #expect(report?.waitingJob == "newer")
+        #expect(report?.awaitedJob == "second inner")
+        #expect(report?.domain == "shrinking")
+        #expect(report?.width == 2)
+
+        // The older job holds a slot and one is free again: releasing its job lets it finish.
+        first.release()
+        #expect(try await older.value == 1)
+        second.release()
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a shrink below the running count ends the blocked jobs' waits one by one, newest first")
+    func shrinkBelowRunning() async throws {
+        let queue = WorkQueue(name: "collapsing", width: 4)
+        var inner: [Job<Int, Never>] = []
+        var outer: [Job<Int, any Error>] = []
+        for index in 0..<3 {
+            inner.append(
+                try queue.trySubmit("inner \(index)", priority: .background, options: JobOptions(isHeld: true)) {
+                    index
+                })
+        }
+        for index in 0..<3 { outer.append(try awaiting(inner[index], named: "outer \(index)", on: queue)) }
+        for job in inner { await waitUntilAwaited(job) }
+
+        queue.width = 1
+        // Each report frees a slot only once its job ends; with width 1 the last one is still stuck then.
+        for index in (0..<3).reversed() {
+            let report = await deadlockReport(of: outer[index])
+            #expect(report?.waitingJob == "outer \(index)")
+            #expect(report?.awaitedJob == "inner \(index)")
+            #expect(report?.width == 1)
+        }
+        for job in inner { job.release() }
+        await queue.waitUntilIdle()
+    }
+
+    @Test("an awaited job that goes back to waiting for a retry counts again, and a deadlock it completes is reported")
+    func retryCompletesDeadlock() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "retrying", width: 2)
+        let started = Arrivals()
+        let gate = AsyncGate()
+        let attempts = SharedCounter()
+        let flaky = try queue.trySubmit(
+            "flaky", priority: .background,
+            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
+        ) { () async throws(Flaky) -> Int in
+            if attempts.add() == 1 {
+                started.arrive()
+                await gate.wait()
+                throw Flaky()
+            }
+            return 7
+        }
+        await started.wait(for: 1)
+        let waiter = try queue.trySubmit("waiter", priority: .userInitiated) { () async throws -> Int in
+            try await flaky.value
+        }
+        await waitUntilAwaited(flaky)  // counted as not blocking: the flaky job is running
+        queue.width = 1  // both keep running; nothing is stuck while the flaky job can finish
+        #expect(queue.counts.running == 2)
+
+        gate.open()  // the attempt fails: the job needs a slot again, and the only one is the waiter's
+        guard case .failure(.failed(let error)) = await waiter.result,
+            case .wouldDeadlock(let report)? = error as? JobError<Flaky>
+        else {
+            Issue.record("expected a deadlock report")
+            return
+        }
+        #expect(report.waitingJob == "waiter")
+        #expect(report.awaitedJob == "flaky")
+        #expect(report.width == 1)
+
+        try await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await flaky.value == 7)
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a retried job awaited by a running job counts again: the next wait completing the deadlock is reported")
+    func retryCountsAgain() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "recounting", width: 3)
+        let started = Arrivals()
+        let failGate = AsyncGate()
+        let attempts = SharedCounter()
+        let flaky = try queue.trySubmit(
+            "flaky", priority: .background,
+            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
+        ) { () async throws(Flaky) -> Int in
+            if attempts.add() == 1 {
+                started.arrive()
+                await failGate.wait()
+                throw Flaky()
+            }
+            return 7
+        }
+        await started.wait(for: 1)
+        let waiter = try queue.trySubmit("waiter", priority: .userInitiated) { () async throws -> Int in
+            try await flaky.value
+        }
+        await waitUntilAwaited(flaky)
+        failGate.open()
+        try await clock.waitForSleepers(count: 1)  // the flaky job waits for its backoff; the waiter counts again
+        let held = try queue.trySubmit("held", priority: .background, options: JobOptions(isHeld: true)) { 0 }
+        let second = try awaiting(held, named: "second", on: queue)
+        await waitUntilAwaited(held)
+        queue.width = 2  // both running jobs now wait for jobs that need their slots
+        let report = await deadlockReport(of: second)
+        #expect(report?.waitingJob == "second")
+        #expect(report?.awaitedJob == "held")
+        clock.advance(by: .seconds(1))
+        #expect(try await waiter.value == 7)
+        held.release()
+        await queue.waitUntilIdle()
+    }
+}
