@@ -88,7 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
             Foundation.exit(130)
         }
-        let interrupts = InterruptHandler { target.cancel() }
+        let notice = InterruptNotice()
+        let interrupts = InterruptHandler(notice: notice) { target.cancel() }
         let style = ProgressStyle(rawValue: progress)!
         let feedPath: String
         var mode: ImportOptions.Mode = resume ? .resume : (replace ? .replace : .new)
@@ -113,8 +114,13 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let work = Task { try await importer.run() }
         target.set { work.cancel() }
-        let renderer = Task {
-            var renderer = ImportProgressRenderer(style: style)
+        var renderer = ImportProgressRenderer(style: style)
+        if renderer.style == .bar {
+            renderer.notice = notice
+            notice.hold(true)
+        }
+        let rendering = Task { [renderer] in
+            var renderer = renderer
             var last: ImportProgress?
             let interval = progressInterval ?? (style == .bar || style == .auto ? 100 : 500)
             for await progress in importer.progressUpdates(interval: .milliseconds(interval)) {
@@ -122,21 +128,22 @@ struct ImportCommand: AsyncParsableCommand {
                 last = progress
             }
             if let last { renderer.finish(last) }
+            notice.hold(false)  // the bars are done: a later notice is written at once
         }
         let summary: ImportSummary
         do {
             summary = try await work.value
         } catch let error as ImportError {
-            renderer.cancel()
-            _ = await renderer.value
+            rendering.cancel()
+            _ = await rendering.value
             fail(error.message)
         } catch is CancellationError {
             // Ctrl-C before the import record was written: nothing was imported.
-            _ = await renderer.value
+            _ = await rendering.value
             FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
             throw ExitCode(130)
         }
-        _ = await renderer.value
+        _ = await rendering.value
         if style == .json {
             print(summary.json)
         } else {

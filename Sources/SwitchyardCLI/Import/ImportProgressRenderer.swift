@@ -18,6 +18,8 @@ enum ProgressStyle: String, CaseIterable {
 /// Draws ``ImportProgress`` snapshots in one of the ``ProgressStyle``s. Used from one task only.
 struct ImportProgressRenderer {
     let style: ProgressStyle
+    /// A stop notice the bars hold back, printed under them at the next redraw (see ``InterruptNotice``).
+    var notice: InterruptNotice?
     private var drawnLines = 0
     private var lastLine = ContinuousClock.now
     private var reportedComplete = Set<String>()
@@ -51,7 +53,13 @@ struct ImportProgressRenderer {
     // MARK: Bars
 
     private mutating func drawBars(_ progress: ImportProgress) {
-        var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        var out = ""
+        if let text = notice?.take() {
+            // Under the bars as they stand (the cursor is there), and the bars go on under it.
+            out = "\n\(text)\n\n"
+            drawnLines = 0
+        }
+        if drawnLines > 0 { out += "\u{1B}[\(drawnLines)A" }
         var lines: [String] = []
         for file in progress.files {
             let width = 24

@@ -15,7 +15,10 @@ final class InterruptHandler {
     private let sources: [any DispatchSourceSignal]
     private let count = InterruptCount()
 
-    init(onInterrupt: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - notice: where the first signal's notice goes (standard error unless live progress bars hold it back).
+    ///   - onInterrupt: called once, on the first signal.
+    init(notice: InterruptNotice, onInterrupt: @escaping @Sendable () -> Void) {
         signal(SIGPIPE, SIG_IGN)
         let count = count
         sources = Self.signals.map { number in
@@ -24,12 +27,10 @@ final class InterruptHandler {
             source.setEventHandler {
                 if count.value.add(1, ordering: .relaxed).newValue == 1 {
                     let name = number == SIGINT ? "interrupted" : number == SIGTERM ? "terminated" : "hung up"
-                    FileHandle.standardError.write(Data("""
-
+                    notice.post("""
                         \(name): stopping at the next batch boundary, or the index or check at work \
                         (Ctrl-C again to quit at once)
-
-                        """.utf8))
+                        """)
                     onInterrupt()
                 } else {
                     exit(128 + number)
@@ -72,5 +73,45 @@ final class CancellationTarget: Sendable {
             return state.action
         }
         action?()
+    }
+}
+
+/// Where the notice of the first stop signal is shown. Normally it is written to standard error at once, on a line
+/// of its own. While live progress bars are drawn there, it is held for the bar renderer instead: the renderer
+/// redraws the bars in place by moving the cursor up over them, so a line written under them by another thread
+/// would be drawn over (and the bars drawn one line lower each time). The renderer prints it under the bars at
+/// its next redraw and draws the bars on under it.
+final class InterruptNotice: Sendable {
+    private let state = Mutex<(held: Bool, pending: String?)>((false, nil))
+
+    /// Shows `text` now, or keeps it for ``take()`` while held.
+    func post(_ text: String) {
+        let now = state.withLock { state in
+            if state.held { state.pending = text }
+            return !state.held
+        }
+        if now { Self.write(text) }
+    }
+
+    /// Holds notices for ``take()`` (`true`), or stops holding them and writes any still held (`false`).
+    func hold(_ held: Bool) {
+        let pending = state.withLock { state in
+            state.held = held
+            defer { if !held { state.pending = nil } }
+            return held ? nil : state.pending
+        }
+        if let pending { Self.write(pending) }
+    }
+
+    /// The held notice, if one came; it is then the caller's to show.
+    func take() -> String? {
+        state.withLock { state in
+            defer { state.pending = nil }
+            return state.pending
+        }
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data("\n\(text)\n\n".utf8))
     }
 }
