@@ -150,19 +150,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     public var totalCost: Int { withPolicy { $0.totalCost } }
 
     /// Changes the limits; entries whose time-to-live has run out are removed first (as `.expired`), then entries
-    /// are evicted (and notified) before this returns until both hold.
+    /// are evicted (and notified) before this returns until both hold. A large reduction removes entries in chunks
+    /// (see ``removalsPerHold``). - Complexity: O(removed entries).
     public func setLimits(count countLimit: Int?, cost costLimit: Int?) {
         precondition(countLimit.map { $0 >= 0 } ?? true, "Cache \"\(name)\": countLimit must be ≥ 0")
         precondition(costLimit.map { $0 >= 0 } ?? true, "Cache \"\(name)\": costLimit must be ≥ 0")
-        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        var changes = Changes()
-        policyMutex.lock()
-        drainBufferedReads()
-        removeDue(at: time, &changes)  // expired entries go before live ones are evicted
-        policy.setLimits(count: countLimit, cost: costLimit)
-        evictOverflow(candidates: 0, &changes)
-        policyMutex.unlock()
-        deliver(changes)
+        applyLimits(count: countLimit, cost: costLimit)
     }
 
     /// Counters since creation. - Complexity: O(stripes).

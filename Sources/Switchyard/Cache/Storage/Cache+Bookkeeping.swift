@@ -20,6 +20,10 @@ struct CacheChanges<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if first == nil { first = removal } else { more.append(removal) }
     }
 
+    /// The number of removals recorded.
+    @inlinable
+    var count: Int { first == nil ? 0 : 1 + more.count }
+
     /// Calls `body` with each removal, in order.
     @inlinable
     func forEach(_ body: (CacheRemoval<Key, Value>) -> Void) {
@@ -104,12 +108,16 @@ extension Cache {
         changes.record(key, value, cost: cost, reason)
     }
 
-    /// Removes every entry whose time-to-live ran out by `time`. Policy lock held.
+    /// Removes every entry whose time-to-live ran out by `time`, or stops once `changes` holds `limit` removals;
+    /// says whether no such entry is left. Policy lock held. - Complexity: O(removed × log n).
     @inlinable
-    func removeDue(at time: Int64, _ changes: inout Changes) {
+    @discardableResult
+    func removeDue(at time: Int64, _ changes: inout Changes, limit: Int = .max) -> Bool {
         while let first = policy.firstToExpire, policy.nodes[first].expiresAt <= time {
+            guard changes.count < limit else { return false }
             unlink(first, .expired, &changes)
         }
+        return true
     }
 
     /// Adds the operation's removal counts to the cache's. Policy lock held.

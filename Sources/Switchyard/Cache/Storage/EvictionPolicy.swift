@@ -248,21 +248,10 @@ struct EvictionPolicy {
         return random & 127 == 0
     }
 
-    /// Every resident node, coldest first: probation, then the window, then protected, each least recent first.
-    /// - Complexity: O(count).
+    /// The coldest resident node: probation's least recent, else the window's, else protected's (in LRU mode,
+    /// the least recent); nil when empty. The order ``Cache/trim(toFraction:)`` and purges remove entries in.
     @inlinable
-    func nodesColdestFirst() -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(count)
-        for segment in [CacheSegment.probation, .window, .protected] {
-            var node = first(segment)
-            while let current = node {
-                result.append(current)
-                node = successor(of: current)
-            }
-        }
-        return result
-    }
+    var coldest: Int? { first(.probation) ?? first(.window) ?? first(.protected) }
 
     /// Forgets every node (all must have been removed); gives back the node storage's memory.
     @inlinable

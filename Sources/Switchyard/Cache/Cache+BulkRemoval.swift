@@ -1,0 +1,125 @@
+extension Cache {
+    /// The most entries a bulk removal — ``removeAll()``, ``trim(toFraction:)``, ``removeExpired()``, a lower
+    /// ``setLimits(count:cost:)``, a memory-pressure purge — removes in one hold of the policy lock.
+    ///
+    /// The policy lock is a spin lock meant for sections of tens of nanoseconds. A bulk removal releases it after
+    /// each chunk, and notifies that chunk's removals before taking it again, so writers on other threads wait at
+    /// most one chunk (tens of microseconds), not the whole operation (tens of milliseconds for a million
+    /// entries). Entries written while a bulk removal runs may or may not be removed by it; ``removeAll()`` goes on
+    /// until the cache is empty.
+    public static var removalsPerHold: Int { 1024 }
+
+    /// How many nodes ``trim(toFraction:)`` looks at per hold while it looks for discardable entries.
+    @usableFromInline
+    static var nodesScannedPerHold: Int { 16 * removalsPerHold }
+
+    /// Runs `step` in holds of the policy lock until it returns true. Each hold's removals are counted, and
+    /// notified after the lock is released. Lock not held.
+    @usableFromInline
+    func inChunks(_ step: (inout Changes) -> Bool) {
+        while true {
+            var changes = Changes()
+            policyMutex.lock()
+            if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
+            let done = step(&changes)
+            finish(&changes)
+            policyMutex.unlock()
+            deliver(changes)
+            if done { return }
+        }
+    }
+
+    /// Removes every entry (notified as `.removed`; entries whose time-to-live has run out as `.expired`). Loads
+    /// in flight still return their values to their callers but do not store them. Returns once the cache is
+    /// empty, removing in chunks (see ``removalsPerHold``). - Complexity: O(n).
+    public func removeAll() { purge(.removed) }
+
+    /// Removes every expired entry now (they are otherwise removed when read or at the next write), in chunks
+    /// (see ``removalsPerHold``). - Complexity: O(expired × log n).
+    public func removeExpired() {
+        let time = now()
+        inChunks { changes in removeDue(at: time, &changes, limit: Self.removalsPerHold) }
+    }
+
+    /// Shrinks to `fraction` of the current count and cost (rounded down), dropping entries whose time-to-live has
+    /// run out first (notified as `.expired`), then discardable entries (in storage order), then the coldest:
+    /// probation, window, protected, each least recently used first (notified as `.pressure`). Removes in chunks
+    /// (see ``removalsPerHold``). - Complexity: O(n).
+    public func trim(toFraction fraction: Double) {
+        precondition((0...1).contains(fraction), "Cache \"\(name)\": trim fraction must be in 0...1")
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        var target: (count: Int, cost: Int)?
+        var scanned = 0  // discardable entries: the node index the scan goes on from
+        inChunks { changes in
+            let (targetCount, targetCost) = target ?? (Cache.scaled(policy.count, by: fraction), Cache.scaled(policy.totalCost, by: fraction))
+            target = (targetCount, targetCost)
+            func satisfied() -> Bool { policy.count <= targetCount && policy.totalCost <= targetCost }
+            let limit = Self.removalsPerHold
+            guard removeDue(at: time, &changes, limit: limit) else { return false }  // expired entries first
+            let scanEnd = min(policy.nodes.count, scanned + Self.nodesScannedPerHold)
+            while scanned < scanEnd, !satisfied(), changes.count < limit {
+                // A node freed since (segment `.none`) is skipped; one allocated since is a live entry like any.
+                if policy.nodes[scanned].segment != .none && policy.nodes[scanned].isDiscardable {
+                    unlink(scanned, .pressure, &changes)
+                }
+                scanned += 1
+            }
+            if !satisfied() && scanned < policy.nodes.count { return false }
+            while !satisfied(), let node = policy.coldest {
+                guard changes.count < limit else { return false }
+                unlink(node, .pressure, &changes)
+            }
+            if policy.count == 0 { releaseStorage() }
+            return true
+        }
+    }
+
+    /// Removes every entry with `reason` (expired ones as `.expired`), in chunks, until the cache is empty;
+    /// `.removed` also supersedes the loads in flight. - Complexity: O(n).
+    @usableFromInline
+    func purge(_ reason: CacheRemovalReason) {
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        var supersede = reason == .removed
+        inChunks { changes in
+            if supersede {
+                supersede = false
+                for stripe in stripes {
+                    stripe.mutex.lock()
+                    if !stripe.loads.isEmpty { stripe.supersedeAllLoads() }
+                    stripe.mutex.unlock()
+                }
+            }
+            let limit = Self.removalsPerHold
+            guard removeDue(at: time, &changes, limit: limit) else { return false }  // reported as such
+            while let node = policy.coldest {
+                guard changes.count < limit else { return false }
+                unlink(node, reason, &changes)
+            }
+            releaseStorage()
+            return true
+        }
+    }
+
+    /// ``setLimits(count:cost:)`` once its arguments are checked: expired entries first, then the new limits, then
+    /// evictions until they hold, in chunks. Lock not held.
+    @usableFromInline
+    func applyLimits(count countLimit: Int?, cost costLimit: Int?) {
+        let time = mayExpire.load(ordering: .relaxed) ? now() : 0
+        var applied = false
+        inChunks { changes in
+            let limit = Self.removalsPerHold
+            guard removeDue(at: time, &changes, limit: limit) else { return false }  // before live entries go
+            if !applied {
+                applied = true
+                policy.setLimits(count: countLimit, cost: costLimit)
+            }
+            var candidates = 0
+            while policy.isOverLimit {
+                guard changes.count < limit else { return false }
+                guard let victim = policy.nextVictim(candidates: &candidates) else { return true }
+                unlink(victim, .evicted, &changes)
+            }
+            return true
+        }
+    }
+}
