@@ -17,9 +17,9 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     ///
     /// While it waits, the awaiting task lends its priority to the job (escalation). Awaiting does not respond to
     /// the awaiting task's cancellation (like `Task.value`); cancel the job instead. Called from inside another job
-    /// whose slot the awaited job needs while every running job of that queue or domain is waiting the same way,
-    /// it throws ``JobError/wouldDeadlock(_:)`` instead of hanging: at once, or as soon as that becomes so (a width
-    /// shrinks, the awaited job goes back to waiting for a retry).
+    /// whose queue's or domain's slot the awaited job needs, while the jobs waiting that way fill that width, it
+    /// throws ``JobError/wouldDeadlock(_:)`` instead of hanging: at once, or when that becomes so later (a width
+    /// shrinks, the awaited job goes back to waiting for a retry; the newest blocked jobs are reported first).
     /// - Throws: the job's ``JobError``.
     public var value: Success {
         get async throws(JobError<Failure>) {

@@ -37,7 +37,7 @@ public struct DeadlockReport: Sendable, Hashable, CustomStringConvertible {
     public let waitingJob: String
     /// The job it awaited, which has not started.
     public let awaitedJob: String
-    /// The queue or limit domain every running job of which is waiting for work that needs its slots.
+    /// The queue or limit domain whose width is filled by running jobs waiting for work that needs its slots.
     public let domain: String
     /// The domain's width when the deadlock was found (a wait can end this way after it began, when the width
     /// shrinks or the awaited job goes back to waiting for a retry).
@@ -45,7 +45,7 @@ public struct DeadlockReport: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         "deadlock: job \"\(waitingJob)\" awaits job \"\(awaitedJob)\", which has not started and needs a slot in "
-            + "\"\(domain)\" (width \(width)), but every running job there is waiting on work that has not started"
+            + "\"\(domain)\" (width \(width)), whose slots are all held by jobs waiting on work that has not started"
     }
 }
 

@@ -29,9 +29,9 @@ public final class LimitDomain: Sendable {
     /// The most jobs running at once below this domain.
     ///
     /// Changing it takes effect at once: a wider domain starts waiting jobs immediately; a narrower one lets running
-    /// jobs finish (none is interrupted) and starts new ones only once fewer than the new width run. If then every
-    /// slot is held by a job waiting for work that needs one, such waits end with ``JobError/wouldDeadlock(_:)``
-    /// (see ``Job/value``).
+    /// jobs finish (none is interrupted) and starts new ones only once fewer than the new width run. If jobs
+    /// waiting for work that needs a slot then fill the new width, the newest of them have their waits end with
+    /// ``JobError/wouldDeadlock(_:)`` until they no longer do (see ``Job/value``).
     /// - Precondition: the new width is at least 1.
     public var width: Int {
         get { Engine.perform { _ in scheduler.width } }

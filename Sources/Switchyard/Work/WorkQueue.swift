@@ -134,8 +134,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     ///
     /// Changing it takes effect at once: a wider queue starts ready jobs immediately; a narrower one lets running
     /// jobs finish (none is interrupted or cancelled) and starts new jobs only once fewer than the new width run. If
-    /// then every slot is held by a job waiting for work that needs one, such waits end with
-    /// ``JobError/wouldDeadlock(_:)`` (see ``Job/value``).
+    /// jobs waiting for work that needs a slot then fill the new width, the newest of them have their waits end
+    /// with ``JobError/wouldDeadlock(_:)`` until they no longer do (see ``Job/value``).
     /// - Precondition: the new width is at least 1.
     public var width: Int {
         get { Engine.perform { _ in scheduler.width } }

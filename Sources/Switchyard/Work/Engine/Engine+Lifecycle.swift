@@ -118,13 +118,14 @@ extension Engine {
                 job.blockers += 1
                 transaction.timers.append(job)
                 queue.emit(.retrying, job, &transaction)
-                if !job.awaiters.isEmpty { reblockAwaiters(of: job, &transaction) }
-                breakDeadlocks(from: queue.scheduler, &transaction)
+                if !job.awaiters.isEmpty {
+                    recountAwaiters(of: job)
+                    breakDeadlocks(from: queue.scheduler, &transaction)
+                }
                 return
             }
         }
         finish(job, outcome, &transaction)
-        breakDeadlocks(from: queue.scheduler, &transaction)
     }
 
     /// Finishes a job (running or not) and cascades to its dependents per their edge policies. Lock held.
@@ -195,7 +196,7 @@ extension Engine {
             }
             for awaiter in node.awaiters {
                 awaiter.slot?.index = -1
-                releaseBlock(awaiter)
+                releaseBlock(awaiter, of: node)
                 transaction.resumptions.append(awaiter.continuation)
             }
             let handlers = node.completionHandlers

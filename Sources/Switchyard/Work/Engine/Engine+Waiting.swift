@@ -9,7 +9,7 @@ extension Engine {
     /// Waits until `job` finishes. The waiter lends the job `level` (escalation) while it waits. When called from
     /// inside another job's body, a wait that can never end (see ``DeadlockReport``) ends with `.deadlock`: at
     /// once if that is so when it begins, or as soon as it becomes so (a width shrinks, the awaited job goes back
-    /// to waiting for a retry; see ``Engine/breakDeadlock(at:_:)``).
+    /// to waiting for a retry; see ``BlockedJobs``).
     /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
     /// With `thenRequest`, the job's own requested priority becomes that in the same lock hold that registers the
     /// wait (the coalescer hands its first caller's priority over to the wait this way).
@@ -68,11 +68,11 @@ extension Engine {
         }
         var awaiter = JobAwaiter(
             slot: slot, level: level, continuation: continuation, waiter: waiter,
-            generation: waiter?.blockGeneration ?? 0)
+            generation: waiter.map { $0.phase == .running ? $0.blockGeneration : -1 } ?? 0)
         if let waiter, waiter.phase == .running, job.phase != .running, countBlock(of: waiter, on: job) {
-            awaiter.isBlocking = true
-            if let stuck = waiter.blockedPath.first(where: \.isDeadlocked) {
-                releaseBlock(awaiter)
+            awaiter.isCounted = true
+            if let stuck = waiter.blockedNodes.first(where: \.node.isDeadlocked)?.node {
+                releaseBlock(awaiter, of: job)
                 report = DeadlockReport(
                     waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
                 transaction.actions.append { continuation.resume(returning: false) }
@@ -103,7 +103,7 @@ extension Engine {
             job.awaiters[index] = last
             last.slot?.index = index
         }
-        releaseBlock(awaiter)
+        releaseBlock(awaiter, of: job)
         job.inherited[awaiter.level] -= 1
         updateEffectivePriority(of: job, &transaction)
         transaction.actions.append { awaiter.continuation.resume(returning: false) }

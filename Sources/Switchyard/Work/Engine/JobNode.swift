@@ -55,12 +55,13 @@ struct JobAwaiter {
     let continuation: CheckedContinuation<Bool, Never>
     /// The running job whose body waits, if any.
     let waiter: JobNode?
-    /// `waiter.blockGeneration` when the wait began: the wait belongs to that attempt of the waiter.
+    /// `waiter.blockGeneration` when the wait began: the wait belongs to that attempt of the waiter (-1 when the
+    /// waiter was not running then: a wait left over from an earlier attempt never counts).
     let generation: Int
     /// Whether the wait counts towards deadlock detection (the awaited job has not started and needs a slot the
-    /// waiter holds). Cleared when the awaited job starts or the wait ends; set again if the job goes back to
-    /// waiting for a retry.
-    var isBlocking = false
+    /// waiter holds; see ``BlockedJobs``). Cleared when the awaited job starts or the wait ends; set again if the
+    /// job goes back to waiting for a retry.
+    var isCounted = false
 }
 
 /// The position of a wait in its job's `awaiters`, kept current as others leave (a leaving waiter's place is
@@ -108,8 +109,8 @@ class JobNode: @unchecked Sendable {
     /// Waits of this running job's body on jobs that have not started and share a scheduler node with it (see
     /// ``BlockedJobs``).
     @exclusivity(unchecked) var blockedWaits = 0
-    /// The scheduler nodes counted as blocked by this job (set on its first counted wait).
-    @exclusivity(unchecked) var blockedPath: [SchedulerNode] = []
+    /// The scheduler nodes this job is counted as blocked on, each with the number of its counted waits that need it.
+    @exclusivity(unchecked) var blockedNodes: [BlockedNode] = []
     /// Incremented when an attempt ends, retiring its counted waits.
     @exclusivity(unchecked) var blockGeneration = 0
     /// For a barrier: the epoch of earlier jobs it still waits for.

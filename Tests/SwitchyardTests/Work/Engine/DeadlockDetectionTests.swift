@@ -55,7 +55,7 @@ struct DeadlockDetectionTests {
         await queue.waitUntilIdle()
     }
 
-    @Test("a shrink below the running count ends the blocked jobs' waits one by one, newest first")
+    @Test("a shrink below the running count ends the waits of as many blocked jobs as fill the width, newest first")
     func shrinkBelowRunning() async throws {
         let queue = WorkQueue(name: "collapsing", width: 4)
         var inner: [Job<Int, Never>] = []
@@ -70,7 +70,7 @@ struct DeadlockDetectionTests {
         for job in inner { await waitUntilAwaited(job) }
 
         queue.width = 1
-        // Each report frees a slot only once its job ends; with width 1 the last one is still stuck then.
+        // Even the oldest one alone would hold the only slot: all three are reported.
         for index in (0..<3).reversed() {
             let report = await deadlockReport(of: outer[index])
             #expect(report?.waitingJob == "outer \(index)")
@@ -158,6 +158,94 @@ struct DeadlockDetectionTests {
         #expect(report?.awaitedJob == "held")
         clock.advance(by: .seconds(1))
         #expect(try await waiter.value == 7)
+        held.release()
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a shrink is a deadlock once the blocked jobs alone fill the width, whatever other jobs still run")
+    func blockedJobsFillTheWidth() async throws {
+        let queue = WorkQueue(name: "mixed", width: 3)
+        let gate = AsyncGate()
+        let started = Arrivals()
+        let runner = try queue.trySubmit("runner") {
+            started.arrive()
+            await gate.wait()
+        }
+        await started.wait(for: 1)
+        let held = try queue.trySubmit("held", priority: .background, options: JobOptions(isHeld: true)) { 5 }
+        let waiter = try awaiting(held, named: "waiter", on: queue)
+        await waitUntilAwaited(held)
+
+        queue.width = 2  // one blocked job, two slots: the runner's ending frees one for the held job
+        #expect(queue.counts.running == 2)
+        queue.width = 1  // the blocked job alone holds the only slot, even after the runner ends
+        let report = await deadlockReport(of: waiter)
+        #expect(report?.waitingJob == "waiter")
+        #expect(report?.width == 1)
+        gate.open()
+        try await runner.value
+        held.release()
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a limit domain that shrinks is reported by name when blocked jobs of its queues fill it")
+    func domainShrink() async throws {
+        let domain = LimitDomain(name: "shared budget", width: 3)
+        let first = WorkQueue(name: "first", width: 2, limit: domain)
+        let second = WorkQueue(name: "second", width: 2, limit: domain)
+        let inFirst = try first.trySubmit("in first", priority: .background, options: JobOptions(isHeld: true)) { 1 }
+        let inSecond = try second.trySubmit("in second", priority: .background, options: JobOptions(isHeld: true)) { 2 }
+        let older = try awaiting(inSecond, named: "older", on: first)  // shares only the domain with what it awaits
+        let newer = try awaiting(inFirst, named: "newer", on: second)
+        await waitUntilAwaited(inFirst)
+        await waitUntilAwaited(inSecond)
+
+        domain.width = 2
+        let report = await deadlockReport(of: newer)
+        #expect(report?.waitingJob == "newer")
+        #expect(report?.awaitedJob == "in first")
+        #expect(report?.domain == "shared budget")
+        inFirst.release()
+        inSecond.release()
+        #expect(try await older.value == 2)
+        await first.waitUntilIdle()
+        await second.waitUntilIdle()
+    }
+
+    @Test("when a retry completes a deadlock, the newest blocked job is reported, not the retried job's waiter")
+    func retryReportsNewest() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "newest first", width: 3)
+        let started = Arrivals()
+        let failGate = AsyncGate()
+        let attempts = SharedCounter()
+        let flaky = try queue.trySubmit(
+            "flaky", priority: .background,
+            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
+        ) { () async throws(Flaky) -> Int in
+            if attempts.add() == 1 {
+                started.arrive()
+                await failGate.wait()
+                throw Flaky()
+            }
+            return 7
+        }
+        await started.wait(for: 1)
+        let older = try queue.trySubmit("older", priority: .userInitiated) { () async throws -> Int in
+            try await flaky.value
+        }
+        await waitUntilAwaited(flaky)  // not counted: the flaky job is running
+        let held = try queue.trySubmit("held", priority: .background, options: JobOptions(isHeld: true)) { 0 }
+        let newer = try awaiting(held, named: "newer", on: queue)
+        await waitUntilAwaited(held)
+        queue.width = 2  // one blocked job (the newer), three running: no deadlock yet
+
+        failGate.open()  // the older waiter counts again: two blocked jobs fill the width
+        let report = await deadlockReport(of: newer)
+        #expect(report?.waitingJob == "newer")
+        try await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await older.value == 7)  // its wait was left alone
         held.release()
         await queue.waitUntilIdle()
     }
