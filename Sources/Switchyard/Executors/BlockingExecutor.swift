@@ -275,6 +275,9 @@ private final class PendingRun<Result: Sendable>: Sendable {
         case waiting(CheckedContinuation<Void, Never>)
         case running(CheckedContinuation<Void, Never>)
         case finished(Swift.Result<Result, any Error>)
+        /// The caller took the result: nothing here keeps it alive any more (the worker's thread may still hold
+        /// this object for a moment after resuming the caller).
+        case taken
         case cancelled
     }
 
@@ -320,18 +323,19 @@ private final class PendingRun<Result: Sendable>: Sendable {
             case .waiting(let continuation):
                 state = .cancelled
                 return continuation
-            case .running, .finished, .cancelled:
+            case .running, .finished, .taken, .cancelled:
                 return nil
             }
         }
         continuation?.resume()
     }
 
-    /// The outcome, read by the resumed caller: the body's result or error, or `CancellationError`.
+    /// The outcome, taken by the resumed caller (once): the body's result or error, or `CancellationError`.
     func outcome() throws -> Result {
         try state.withLock { state -> Swift.Result<Result, any Error> in
-            if case .finished(let result) = state { return result }
-            return .failure(CancellationError())
+            guard case .finished(let result) = state else { return .failure(CancellationError()) }
+            state = .taken
+            return result
         }.get()
     }
 }

@@ -109,7 +109,10 @@ public final class GTFSImporter: Sendable {
             board.finish()
             throw error
         }
-        defer { withExtendedLifetime(lock) {} }  // held until the summary is recorded
+        // Held until the summary is recorded, and released when `run` returns: explicitly, since a reference the
+        // blocking executor's thread still holds for a moment after handing the lock over would otherwise keep it
+        // taken, and an import started right after this one returned could find it busy.
+        defer { lock.release() }
         let prepared: [ImportRecord.FileState]
         do {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Keeps a second import out of a database while one runs: an exclusive `flock` on `<database>.lock`, taken before
 /// the database is touched (so `--replace` never deletes a database another import is writing) and held until the
@@ -22,7 +23,8 @@ final class ImportLock: Sendable {
     /// The lock file: the database's real path (symbolic links resolved, so two names of one database share one
     /// lock) plus `.lock`.
     let path: String
-    private let descriptor: Int32
+    /// The lock file's descriptor; -1 once released.
+    private let descriptor: Atomic<Int32>
 
     /// Takes the lock of the database at `database`, or throws ``ImportError/Kind/databaseBusy`` when another
     /// import (in this process or another) holds it, or ``ImportError/Kind/database`` when the lock file cannot be
@@ -45,7 +47,7 @@ final class ImportLock: Sendable {
             }
             throw ImportError(.database, "\(path): cannot lock the import lock: \(String(cString: strerror(code)))")
         }
-        self.descriptor = descriptor
+        self.descriptor = Atomic(descriptor)
     }
 
     /// `path` with symbolic links resolved: the file's real path if it exists, else its folder's real path and its
@@ -64,6 +66,12 @@ final class ImportLock: Sendable {
         return realFolder == "/" ? "/" + name : realFolder + "/" + name
     }
 
-    /// Releases the lock (closing the file releases it).
-    deinit { close(descriptor) }
+    /// Releases the lock now (closing the file releases it), whoever else still holds a reference to this object.
+    /// Idempotent; also done when the object goes away.
+    func release() {
+        let descriptor = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    deinit { release() }
 }

@@ -41,6 +41,19 @@ struct ImportLockTests {
         #expect(throws: Never.self) { _ = try ImportLock(database: database) }
     }
 
+    @Test("release() frees the lock at once, though references to the lock object remain; it is idempotent")
+    func explicitRelease() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let database = scratch.file("db.sqlite")
+        let held = try ImportLock(database: database)
+        let otherReference = held  // like one a thread that handed the lock over still holds for a moment
+        held.release()
+        #expect(throws: Never.self) { _ = try ImportLock(database: database) }
+        otherReference.release()  // no second close of a descriptor that may have been reused
+        withExtendedLifetime(otherReference) {}
+    }
+
     @Test("two names of one database (a symbolic link, a relative path) share one lock")
     func symbolicLinksShareTheLock() throws {
         let scratch = ScratchFolder()
