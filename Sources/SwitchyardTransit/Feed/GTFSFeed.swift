@@ -176,12 +176,13 @@ public struct GTFSFeed: Sendable {
                     if depth < 1 { try scan(child, depth: depth + 1) } else { listing.append((child + "/", 0, 0, nil)) }
                 } else {
                     #if canImport(Darwin)
-                    let modified = UInt64(status.st_mtimespec.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_mtimespec.tv_nsec)
-                    let changed = UInt64(status.st_ctimespec.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_ctimespec.tv_nsec)
+                    let modified = UInt64(bitPattern: Int64(status.st_mtimespec.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtimespec.tv_nsec))
+                    let changed = UInt64(bitPattern: Int64(status.st_ctimespec.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctimespec.tv_nsec))
                     #else
-                    let modified = UInt64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_mtim.tv_nsec)
-                    let changed = UInt64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ UInt64(status.st_ctim.tv_nsec)
+                    let modified = UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec))
+                    let changed = UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec))
                     #endif
+                    // Bit patterns: a time before 1970 is negative (files unpacked with odd timestamps).
                     let stamp = modified ^ (changed &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(status.st_ino) &* 0xC2B2_AE3D_27D4_EB4F)
                     listing.append((child, UInt64(status.st_size), stamp, nil))
                 }

@@ -140,10 +140,26 @@ public final class GTFSImporter: Sendable {
         // once `run` returns.
         await queue.waitUntilIdle()
         defer { board.finish() }
-        let summary = try await detached { [self] in
-            let database = try SQLiteConnection(path: databasePath)
-            if state != "complete" { try ImportRecord.setState(database, state) }
-            return try summarize(database, seconds: seconds(since: started))
+        let summary: ImportSummary
+        do {
+            summary = try await detached { [self] in
+                let database = try SQLiteConnection(path: databasePath)
+                if state != "complete" { try ImportRecord.setState(database, state) }
+                return try summarize(database, seconds: seconds(since: started))
+            }
+        } catch {
+            // Recording the end failed too (a full disk, say): report the import's own failure first, and never
+            // let the bookkeeping error hide it or lose the database's name.
+            let bookkeeping = unwrap(error, database: databasePath)
+            if state == "failed", let outcome, let failure = unwrap(outcome, database: databasePath) as? ImportError {
+                throw ImportError(failure.kind, "\(failure.message) (recording the failure failed too: \(bookkeeping))")
+            }
+            let what = switch state {
+            case "complete": "every row was committed, but reading the summary failed"
+            case "failed": "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
+            default: "the import was interrupted, and recording that failed; run again with --resume"
+            }
+            throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
         if state == "failed", let outcome {
             let error = unwrap(outcome, database: databasePath)

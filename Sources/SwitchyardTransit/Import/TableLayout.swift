@@ -3,8 +3,8 @@ import Switchyard
 /// How one file's records map onto its table: which CSV field fills which column, and how each is converted.
 ///
 /// Built from the file's header. Columns GTFS defines are typed (see ``GTFSColumnType``); extra columns a feed adds
-/// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, starts with
-/// `_switchyard`, or equals the name of a GTFS field of the file or of an earlier column apart from ASCII case
+/// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, holds a NUL
+/// byte, starts with `_switchyard`, or equals the name of a GTFS field of the file or of an earlier column apart from ASCII case
 /// (`Stop_Desc` beside `stop_desc`: SQLite column names ignore case); those are listed in `ignoredColumns` and
 /// skipped. GTFS field names are matched exactly, as the reference says they are case-sensitive. Immutable; cheap
 /// to copy.
@@ -24,7 +24,8 @@ struct TableLayout: Sendable {
     let ignoredColumns: [String]
 
     /// Maps `header` (the file's field names, in order) onto the file's table.
-    /// - Throws: ``ImportError/Kind/missingField`` if a required field is missing from the header.
+    /// - Throws: ``ImportError/Kind/missingField`` if a required field is missing from the header, or no field
+    ///   is usable; ``ImportError/Kind/malformedRecord`` for more than ``maximumExtraColumns`` extra fields.
     init(file: GTFSFile, header: [String], source: String) throws {
         self.file = file
         let known = Dictionary(uniqueKeysWithValues: file.fields.map { ($0.name, $0) })
@@ -38,6 +39,9 @@ struct TableLayout: Sendable {
             let folded = name.asciiLowercased
             if name.isEmpty {
                 ignored.append("field \(index + 1) (no name)")
+            } else if name.utf8.contains(0) {
+                // SQLite would read the name only up to the NUL.
+                ignored.append("field \(index + 1) (its name contains a NUL byte)")
             } else if seen.contains(name) {
                 ignored.append("\(name) (repeated)")
             } else if folded.hasPrefix("_switchyard") {
@@ -56,9 +60,25 @@ struct TableLayout: Sendable {
         guard missing.isEmpty else {
             throw ImportError(.missingField, "\(source): line 1: the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
+        guard !columns.isEmpty else {
+            // Possible only for a file with no required field (transfers.txt): an INSERT of no columns is no SQL.
+            throw ImportError(
+                .missingField,
+                "\(source): line 1: the header has no usable field (ignored: \(ignored.joined(separator: ", ")))")
+        }
+        let extras = columns.count { $0.isExtra }
+        guard extras <= TableLayout.maximumExtraColumns else {
+            throw ImportError(
+                .malformedRecord,
+                "\(source): line 1: the header has \(extras) fields GTFS does not define; at most "
+                    + "\(TableLayout.maximumExtraColumns) are kept")
+        }
         self.columns = columns
         ignoredColumns = ignored
     }
+
+    /// The most non-GTFS columns a header may add (SQLite allows 2,000 columns per table).
+    static let maximumExtraColumns = 1_000
 
     /// The extra (non-GTFS) columns that are kept.
     var extraColumns: [String] { columns.filter(\.isExtra).map(\.name) }

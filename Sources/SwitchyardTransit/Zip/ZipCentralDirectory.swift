@@ -91,11 +91,17 @@ enum ZipCentralDirectory {
         var cursor = Cursor(file: file, position: location.offset, end: location.offset + location.size)
         var entries: [ZipEntry] = []
         entries.reserveCapacity(Int(location.count))
-        for index in 0..<location.count {
+        // The end record's count is where to stop, except that headers beyond it within the directory's stated
+        // size are read too: a writer without ZIP64 wraps the count at 65,536, and an entry is never silently
+        // dropped. Past the count, anything that is not a central header ends the directory.
+        var index: UInt64 = 0
+        while index < location.count || cursor.end - cursor.position >= UInt64(ZipLimits.centralHeaderSize) {
             let header = ZipFields(try cursor.take(ZipLimits.centralHeaderSize))
             guard header.u32(0) == ZipSignature.centralHeader else {
+                if index >= location.count { break }
                 throw corrupt(archive, "bad signature in central directory entry \(index + 1) of \(location.count)")
             }
+            index += 1
             let name = try cursor.take(Int(header.u16(28)))
             let path = String(decoding: name, as: UTF8.self)
             let extra = try cursor.take(Int(header.u16(30)))
@@ -108,6 +114,12 @@ enum ZipCentralDirectory {
                     throw ZipError(archive: archive, entry: path, message: "missing or short ZIP64 extra field")
                 }
                 sizes = resolved
+            }
+            // Sizes are handled as Int64 (file offsets, progress); a ZIP64 size past that range is a lie.
+            guard sizes.uncompressed <= UInt64(Int64.max), sizes.compressed <= UInt64(Int64.max) else {
+                throw ZipError(
+                    archive: archive, entry: path,
+                    message: "declared size \(max(sizes.uncompressed, sizes.compressed)) bytes is out of range")
             }
             entries.append(
                 ZipEntry(

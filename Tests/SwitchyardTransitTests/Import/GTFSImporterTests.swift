@@ -87,6 +87,30 @@ struct GTFSImporterTests {
         #expect(rows == [[.null, .text("a")]])
     }
 
+    @Test("a header with no usable field stops the import naming the file, and one with a NUL in a name ignores it")
+    func headersWithNothingUsable() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        // transfers.txt has no required field: every name here only differs in case from a GTFS field.
+        let transfers = "FROM_STOP_ID,TO_STOP_ID,TRANSFER_TYPE\nS1,S2,0\n"
+        try Data(transfers.utf8).write(to: URL(fileURLWithPath: scratch.file("feed/transfers.txt")))
+        await #expect {
+            try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"))
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("transfers.txt: line 1: the header has no usable field")
+                && message.contains("FROM_STOP_ID (same name as from_stop_id apart from case)")
+        }
+
+        try Data("from_stop_id,to_stop_id,transfer_type,no\u{0}te\nS1,S2,0,x\n".utf8)
+            .write(to: URL(fileURLWithPath: scratch.file("feed/transfers.txt")))
+        let summary = try await importFeed(scratch.file("feed"), into: scratch.file("other.sqlite"))
+        #expect(summary.state == "complete")
+        let file = try #require(summary.files.first { $0.name == "transfers.txt" })
+        #expect(file.ignoredColumns.contains("field 4 (its name contains a NUL byte)"))
+    }
+
     @Test("a folder entry that cannot be read is listed as ignored, or stops the import if it is a GTFS file")
     func unreadableFolderEntries() async throws {
         let scratch = ScratchFolder()
@@ -166,6 +190,18 @@ struct GTFSImporterTests {
         #expect(new.st_size == old.st_size)
         #expect(new.st_mtim.tv_sec == old.st_mtim.tv_sec && new.st_mtim.tv_nsec == old.st_mtim.tv_nsec)
         #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint != before)
+    }
+
+    @Test("a folder file dated before 1970 opens (its negative time is part of the fingerprint, not a crash)")
+    func fileBefore1970() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try QuirksFeed.writeFolder(scratch.file("feed"))
+        let path = scratch.file("feed/agency.txt")
+        var times = [timespec(tv_sec: -86_400, tv_nsec: 0), timespec(tv_sec: -86_400, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let feed = try GTFSFeed.open(scratch.file("feed"))
+        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == feed.fingerprint)
     }
     #endif
 

@@ -221,6 +221,46 @@ struct ZipTests {
         }
     }
 
+    @Test("A ZIP64 size beyond Int64 is rejected when the archive is opened, naming the entry")
+    func zip64SizeOutOfRange() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/lying.zip"
+            let writer = try ZipWriter(path: path, compressionLevel: 1, forceZip64: true)
+            try writer.beginEntry("stop_times.txt")
+            try writer.write(Array("trip_id\n".utf8))
+            try writer.finish()
+            var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let header = try #require(
+                data.indices.dropLast(4).first { data[$0..<($0 + 4)] == [0x50, 0x4B, 1, 2] })
+            let sizeField = header + 46 + "stop_times.txt".utf8.count + 4  // ZIP64 extra: id, length, uncompressed
+            data.replaceSubrange(sizeField..<(sizeField + 8), with: repeatElement(0xFF, count: 8))
+            try Data(data).write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: ZipError.self) { try ZipArchive(path: path) }
+            #expect(error.entry == "stop_times.txt")
+            #expect(error.description.contains("out of range"))
+        }
+    }
+
+    @Test("Central headers beyond the end record's count (a count wrapped at 65,536) are read, not dropped")
+    func understatedCount() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/wrapped.zip"
+            let writer = try ZipWriter(path: path, compressionLevel: 1)
+            for name in ["a.txt", "b.txt", "c.txt"] {
+                try writer.beginEntry(name)
+                try writer.write(Array("\(name)\n".utf8))
+            }
+            try writer.finish()
+            var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let end = data.count - 22
+            data.replaceSubrange((end + 8)..<(end + 12), with: [1, 0, 1, 0])  // entries on this disk, in total
+            try Data(data).write(to: URL(fileURLWithPath: path))
+            let archive = try ZipArchive(path: path)
+            #expect(archive.entries.map(\.path) == ["a.txt", "b.txt", "c.txt"])
+            #expect(try readAll(archive, try #require(archive.entry(named: "c.txt")), readSize: 100) == Array("c.txt\n".utf8))
+        }
+    }
+
     // MARK: - Errors
 
     @Test("A missing, empty or non-zip file throws an error naming the archive")
