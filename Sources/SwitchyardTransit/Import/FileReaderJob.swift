@@ -14,6 +14,15 @@ struct FileReaderJob: Sendable {
     let board: ProgressBoard
 
     func run() throws {
+        do {
+            try read()
+        } catch let error as ImportError where error.kind == .corruptArchive {
+            // The entry's checksum or length is checked only at its end: rows already committed may be corrupt.
+            throw CorruptEntry(file: file, error: error)
+        }
+    }
+
+    private func read() throws {
         counter.reset()
         board.startedReading(file.fileName)
         let input = feed.input(for: file, counter: counter)
@@ -74,4 +83,10 @@ struct FileReaderJob: Sendable {
         let layout = try TableLayout(file: file, header: header, source: source)
         return BatchBuilder(layout: layout, capacity: options.batchSize)
     }
+}
+
+/// A zip entry found corrupt while its file was being imported (see ``ImportRecord/restart(_:file:)``).
+struct CorruptEntry: Error {
+    let file: GTFSFile
+    let error: ImportError
 }

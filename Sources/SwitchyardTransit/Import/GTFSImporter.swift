@@ -142,8 +142,10 @@ public final class GTFSImporter: Sendable {
         defer { board.finish() }
         let summary: ImportSummary
         do {
+            let corrupt = (unwrapJob(outcome) as? CorruptEntry)?.file
             summary = try await detached { [self] in
                 let database = try SQLiteConnection(path: databasePath)
+                if let corrupt { try ImportRecord.restart(database, file: corrupt) }
                 if state != "complete" { try ImportRecord.setState(database, state) }
                 return try summarize(database, seconds: seconds(since: started))
             }
@@ -151,7 +153,9 @@ public final class GTFSImporter: Sendable {
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
             // let the bookkeeping error hide it or lose the database's name.
             let bookkeeping = unwrap(error, database: databasePath)
-            if state == "failed", let outcome, let failure = unwrap(outcome, database: databasePath) as? ImportError {
+            if state == "failed", let outcome,
+                let failure = reported(unwrap(outcome, database: databasePath)) as? ImportError
+            {
                 throw ImportError(failure.kind, "\(failure.message) (recording the failure failed too: \(bookkeeping))")
             }
             let what = switch state {
@@ -162,7 +166,7 @@ public final class GTFSImporter: Sendable {
             throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
         if state == "failed", let outcome {
-            let error = unwrap(outcome, database: databasePath)
+            let error = reported(unwrap(outcome, database: databasePath))
             // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
             if error is CancellationError {
                 throw ImportError(.database, "\(databasePath): the import stopped: a step was cancelled (\(outcome))")
@@ -380,6 +384,24 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
 }
 
 /// The error inside a job's error, if it is one; a database error names the database.
+/// The error a failed job threw, through the job errors around it.
+private func unwrapJob(_ error: (any Error)?) -> (any Error)? {
+    if let jobError = error as? JobError<any Error>, case .failed(let underlying) = jobError {
+        return unwrapJob(underlying)
+    }
+    return error
+}
+
+/// `error` as the caller sees it: a corrupt entry becomes its ``ImportError``, saying what became of its rows.
+private func reported(_ error: any Error) -> any Error {
+    guard let corrupt = error as? CorruptEntry else { return error }
+    return ImportError(
+        corrupt.error.kind,
+        "\(corrupt.error.message) (the rows read from it were removed; a resume reads it again from the start)")
+}
+
+/// The error behind `error` (job errors taken off; a cancelled SQLite statement as `CancellationError`; SQLite
+/// errors naming `database`). A ``CorruptEntry`` stays one, so the end of the import can restart its file.
 private func unwrap(_ error: any Error, database: String) -> any Error {
     if let jobError = error as? JobError<any Error> {
         switch jobError {

@@ -90,6 +90,22 @@ enum ImportRecord {
         }
     }
 
+    /// Forgets every row and problem of `file` and sets it back to pending, in one transaction: its zip entry was
+    /// found corrupt (a checksum or length is only known at the entry's end), so the batches committed from it
+    /// cannot be trusted, and a resume (with a good copy of the feed) reads it again from its first line.
+    static func restart(_ database: SQLiteConnection, file: GTFSFile) throws {
+        try database.transaction {
+            if try database.tableExists(file.tableName) {
+                try database.execute("DELETE FROM \(quotedIdentifier(file.tableName))")
+            }
+            try database.run("DELETE FROM \(problemsTable) WHERE file = ?", [.text(file.fileName)])
+            try database.run("""
+                UPDATE \(filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0, last_line = 0,
+                    ignored_columns = '' WHERE file = ?
+                """, [.text(file.fileName)])
+        }
+    }
+
     static func setState(_ database: SQLiteConnection, _ state: String) throws {
         let finished = state == "complete" ? "datetime('now')" : "NULL"
         try database.run(

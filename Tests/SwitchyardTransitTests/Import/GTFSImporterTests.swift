@@ -258,28 +258,44 @@ struct GTFSImporterTests {
         #expect { try GTFSFeed.open(scratch.file("nothing-here")) } throws: { ($0 as? ImportError)?.kind == .unreadableFeed }
     }
 
-    @Test("a corrupt entry fails the import cleanly and leaves whole batches")
+    @Test("a corrupt entry fails the import cleanly: its rows are removed, and a good copy resumes to the full import")
     func corruptEntry() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
         let zip = scratch.file("feed.zip")
         try SampleFeedFiles.write(.tiny, to: zip, compressionLevel: 1)
         // Flip bytes in the middle of the archive (inside some entry's compressed data).
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        let good = try Data(contentsOf: URL(fileURLWithPath: zip))
+        var bytes = [UInt8](good)
         for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 64, by: 8) { bytes[offset] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
         let feed = try GTFSFeed.open(zip)
-        await #expect {
+        let error = await #expect(throws: ImportError.self) {
             _ = try await GTFSImporter(feed: feed, database: scratch.file("db.sqlite"), options: ImportOptions(batchSize: 100)).run()
-        } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+        }
+        #expect(error?.kind == .corruptArchive)
+        #expect(error?.message.contains("the rows read from it were removed") == true)
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
         #expect(status.state == "failed")
+        // The corrupt entry's rows are gone (its checksum is known only at its end) and it starts over on resume.
+        let corrupt = try #require(status.files.first { error?.message.contains("/\($0.name)") == true || error?.message.contains(": \($0.name):") == true })
+        #expect(corrupt.state == "pending" && corrupt.rows == 0)
         // Whole batches: every table holds exactly the rows its import record counts.
         let connection = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
         for file in status.files where file.state != "pending" {
             let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?.integer
             #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
         }
+        // A good copy of the feed (same central directory, so the same fingerprint) resumes to the full import.
+        try good.write(to: URL(fileURLWithPath: zip))
+        let resumed = try await GTFSImporter(
+            feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"),
+            options: ImportOptions(mode: .resume, batchSize: 100)).run()
+        #expect(resumed.state == "complete")
+        let reference = try await GTFSImporter(
+            feed: try GTFSFeed.open(zip), database: scratch.file("reference.sqlite"), options: ImportOptions()).run()
+        #expect(resumed.files == reference.files)
+        #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
 
     @Test("a database that already holds an import is refused unless resumed or replaced")
