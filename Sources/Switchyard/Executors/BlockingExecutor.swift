@@ -28,7 +28,11 @@ import Darwin
 /// never spills onto the cooperative pool and never starts an extra thread. Work that waits on other work queued
 /// behind it can therefore deadlock once every thread is taken: keep such dependencies out of blocking work, or
 /// use a separate executor. A thread idle for `idleTimeout` exits. Threads are named `<name>-<n>` (visible in
-/// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`).
+/// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`; on Linux the name is cut to 15 bytes before the number). If the
+/// system refuses a new thread (a pids limit), the work waits for the threads there are.
+///
+/// Priorities are not looked at: work starts in FIFO order whatever its task's priority, and a thread keeps the
+/// scheduling class it was created with.
 ///
 /// ## Ordering
 /// Work starts in submission order (FIFO); with more than one thread, it may finish in any order.
@@ -36,8 +40,9 @@ import Darwin
 /// ## Cancellation
 /// `run` throws `CancellationError` without running its body when the task is cancelled before the body starts
 /// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
-/// started is not interrupted — blocking calls cannot be — so check for cancellation between blocking steps
-/// (inside `withTaskExecutorPreference`, `Task.isCancelled` works as usual).
+/// started is not interrupted — blocking calls cannot be — and runs outside any task, so `Task.isCancelled` is
+/// false inside it: to stop between blocking steps, run the steps in a task instead (inside
+/// `withTaskExecutorPreference`, or as a blocking job of a `WorkQueue`), where `Task.isCancelled` works as usual.
 // Unchecked-Sendable invariant: every `var` is touched only while `condition` is locked (see the body).
 public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     // Unchecked-Sendable invariant: every `var` below is read and written only between `condition.lock()`
@@ -45,12 +50,14 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     // threads retain the executor). Exercised under Thread Sanitizer by `BlockingExecutorTests`.
 
     /// The executor shared by the whole process: `max(64, 4 × active processors)` threads, named
-    /// `switchyard-blk-<n>`, idle threads exit after 10 seconds.
+    /// `sy-blocking-<n>` (short enough for Linux's 15-byte thread names), idle threads exit after 10 seconds.
     public static let shared = BlockingExecutor(
-        name: "switchyard-blk", maximumThreads: max(64, 4 * activeProcessorCount()))
+        name: "sy-blocking", maximumThreads: max(64, 4 * activeProcessorCount()))
 
     /// The prefix of every thread's name.
     public let name: String
+    /// The stack size of every thread: 8 MiB, glibc's default, on every platform.
+    public static let threadStackSize = 8 << 20
     /// The most threads this executor runs at once.
     public let maximumThreads: Int
     /// How long a thread waits for work before it exits.
@@ -128,13 +135,13 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
 
     /// A consistent snapshot of the executor's load.
     public struct Statistics: Sendable, Hashable, CustomStringConvertible {
-        /// Threads alive now.
+        /// Threads alive now (including ones just created that have not started running yet).
         public var threads: Int
         /// Threads running work now.
         public var busy: Int
         /// Work waiting for a thread.
         public var queued: Int
-        /// Pieces of work finished since creation.
+        /// Pieces of work finished since creation (a `run` cancelled before its body started is not counted).
         public var completed: UInt64
         /// The most threads alive at once since creation.
         public var peakThreads: Int
@@ -181,20 +188,37 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func spawnThread(number: Int) {
-        let context = Unmanaged.passRetained(WorkerContext(executor: self, name: "\(name)-\(number)"))
+        let context = Unmanaged.passRetained(WorkerContext(executor: self, name: name, number: number))
         var thread = pthread_t.init(bitPattern: 0)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        // glibc's default is 8 MiB, musl's 128 KiB and Darwin's 512 KiB for secondary threads: blocking work
+        // (SQLite, zlib, recursive parsers, debug builds) gets the same room everywhere.
+        pthread_attr_setstacksize(&attributes, BlockingExecutor.threadStackSize)
         #if canImport(Darwin)
-        let result = pthread_create(&thread, nil, { raw in
+        let result = pthread_create(&thread, &attributes, { raw in
             Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()
             return nil
         }, context.toOpaque())
         #else
-        let result = pthread_create(&thread, nil, { raw in
+        let result = pthread_create(&thread, &attributes, { raw in
             Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue().main()
             return nil
         }, context.toOpaque())
         #endif
-        precondition(result == 0, "BlockingExecutor \"\(name)\": pthread_create failed (\(result))")
+        guard result == 0 else {
+            // EAGAIN: a pids cgroup limit or RLIMIT_NPROC. The work stays queued for the threads there are.
+            context.release()
+            let stranded = withLock {
+                threads -= 1
+                idle -= 1
+                return threads == 0
+            }
+            precondition(
+                !stranded, "BlockingExecutor \"\(name)\": pthread_create failed (\(result)) and no thread is left to run work")
+            return
+        }
         #if canImport(Darwin) || canImport(Musl)
         pthread_detach(thread!)  // pthread_t is an optional pointer there; non-nil after success
         #else
@@ -217,7 +241,11 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 }
                 condition.lock()
                 busy -= 1
-                completed &+= 1
+                if case .handshake = item, wakeUp == nil {
+                    // A `run` cancelled while it waited in the queue: its slot is skipped, nothing ran.
+                } else {
+                    completed &+= 1
+                }
                 if let wakeUp {
                     // Count as idle while waking the caller: work it submits at once is ours to take.
                     idle += 1
@@ -243,22 +271,29 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
 /// What a new worker thread needs: its executor and its name.
 private final class WorkerContext {
     let executor: BlockingExecutor
-    let name: String
+    /// `<name>-<number>`, the name cut (in bytes, before the number) to what the platform keeps: 15 bytes on
+    /// Linux, 63 on Darwin. So the number always shows, even for a long executor name.
+    let threadName: [UInt8]
 
-    init(executor: BlockingExecutor, name: String) {
+    init(executor: BlockingExecutor, name: String, number: Int) {
         self.executor = executor
-        self.name = name
+        #if canImport(Darwin)
+        let limit = 63
+        #else
+        let limit = 15
+        #endif
+        let suffix = Array("-\(number)".utf8)
+        threadName = Array(name.utf8.prefix(max(0, limit - suffix.count))) + suffix
     }
 
     func main() {
         #if canImport(Darwin)
-        pthread_setname_np(String(name.prefix(63)))
+        pthread_setname_np(String(decoding: threadName, as: UTF8.self))
         #else
         // Glibc's headers hide pthread_setname_np from Swift; the kernel's own interface does the same job.
         let descriptor = open("/proc/thread-self/comm", O_WRONLY)
         if descriptor >= 0 {
-            let bytes = Array(name.utf8.prefix(15))
-            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            _ = threadName.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
         }
         #endif

@@ -7,8 +7,8 @@
 /// and `drain` runs after it with no lock held.
 ///
 /// Order: items are appended under the producer's lock, so in production order; at most one thread drains at a
-/// time (the first appender that found no drainer), taking items in FIFO order until none is left. An item
-/// appended while another thread drains is delivered by that thread.
+/// time (the first appender that found no drainer, or the task it hands over to), taking items in FIFO order until
+/// none is left. An item appended while another thread drains is delivered by that drainer.
 ///
 /// - Complexity: `append` O(1) amortized; `drain` O(items), delivering with no lock held.
 final class OrderedOutbox<Item: Sendable>: Sendable {
@@ -32,10 +32,15 @@ final class OrderedOutbox<Item: Sendable>: Sendable {
         }
     }
 
+    /// The most batches one caller of ``drain(_:)`` delivers before handing the rest to a task.
+    static var drainRounds: Int { 4 }
+
     /// Hands every item to `deliver`, in order, until none is left. Call only after ``append(_:)`` returned true,
-    /// holding no lock that a task's cancellation handler might take.
-    func drain(_ deliver: (Item) -> Void) {
-        while true {
+    /// holding no lock that a task's cancellation handler might take. If producers keep appending, the caller
+    /// delivers at most ``drainRounds`` batches and a new task goes on (with the same bound, in order): the engine
+    /// thread that became the drainer is never held delivering other threads' items for long.
+    func drain(_ deliver: @escaping @Sendable (Item) -> Void) {
+        for _ in 0..<Self.drainRounds {
             let batch = state.withLock { state -> [Item] in
                 if state.items.isEmpty {
                     state.isDraining = false
@@ -47,5 +52,7 @@ final class OrderedOutbox<Item: Sendable>: Sendable {
             if batch.isEmpty { return }
             for item in batch { deliver(item) }
         }
+        // Still draining (`isDraining` stays set, so nobody else starts): a task takes over.
+        Task.detached { self.drain(deliver) }
     }
 }

@@ -22,7 +22,17 @@ final class PlatformCondition: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        #if os(Linux)
+        // Timed waits measure on the monotonic clock: a wall-clock step (NTP, a resumed VM) neither ends every
+        // wait at once nor stretches it.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        precondition(pthread_cond_init(condition, &attributes) == 0, "pthread_cond_init failed")
+        pthread_condattr_destroy(&attributes)
+        #else
         precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+        #endif
     }
 
     deinit {
@@ -42,12 +52,17 @@ final class PlatformCondition: @unchecked Sendable {
     /// Sleeps until signalled, spuriously woken, or `timeout` has passed; returns false if it timed out.
     /// Call with the mutex held.
     ///
-    /// The deadline is absolute on `CLOCK_REALTIME` (what `pthread_cond_timedwait` uses by default), so a
-    /// wall-clock jump lengthens or shortens one wait. `timeout` is clamped to zero…one day (a negative one,
-    /// whose parts are negative, would make an invalid deadline: `EINVAL` at once, forever).
+    /// On Linux the deadline is on `CLOCK_MONOTONIC` (set in `init`), so wall-clock steps do not affect it;
+    /// elsewhere on `CLOCK_REALTIME`, where a wall-clock jump lengthens or shortens one wait. `timeout` is clamped
+    /// to zero…one day (a negative one, whose parts are negative, would make an invalid deadline: `EINVAL` at once,
+    /// forever); callers that wait longer wait again.
     func wait(timeout: Duration) -> Bool {
         var now = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        #else
         clock_gettime(CLOCK_REALTIME, &now)
+        #endif
         let (seconds, attoseconds) = max(.zero, min(timeout, .seconds(86_400))).components
         var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
         var wholeSeconds = Int(now.tv_sec) + Int(seconds)

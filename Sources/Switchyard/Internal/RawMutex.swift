@@ -7,14 +7,15 @@ import Darwin
 #endif
 
 /// A bare pthread mutex with `lock`, `tryLock` and `unlock`, for hot paths that lock and unlock in different
-/// scopes or try a lock without waiting: the work engine's lock and the cache's stripe and policy locks.
+/// scopes or try a lock without waiting: the work engine's lock.
 ///
 /// A pthread mutex rather than `Synchronization.Mutex`: ThreadSanitizer intercepts it (see ``PlatformLock``).
-/// On Linux it is adaptive: it spins briefly before sleeping, as the critical sections it guards are short.
+/// With glibc it is adaptive: it spins briefly before sleeping, as the critical sections it guards are short
+/// (musl and Darwin have no adaptive type; they get the default mutex).
 ///
 /// Unchecked-Sendable invariant: `mutex` is heap-allocated (it never moves), initialised in `init` and destroyed
 /// in `deinit`, and only touched through `pthread_mutex_*`. Exercised under Thread Sanitizer by
-/// `CacheStressTests` and `WorkQueueStressTests`.
+/// `WorkQueueStressTests`.
 @usableFromInline
 final class RawMutex: @unchecked Sendable {
     @usableFromInline
@@ -25,7 +26,7 @@ final class RawMutex: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
-        #if os(Linux)
+        #if canImport(Glibc)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
         #endif
         precondition(pthread_mutex_init(mutex, &attributes) == 0, "pthread_mutex_init failed")

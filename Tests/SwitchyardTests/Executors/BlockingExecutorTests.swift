@@ -64,6 +64,17 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.peakThreads == 1)
     }
 
+    @Test("a long executor name is cut before the thread number, so the number shows (Linux keeps 15 bytes)")
+    func longNamesKeepTheNumber() async throws {
+        let executor = BlockingExecutor(name: "a-very-long-executor-name", maximumThreads: 1)
+        let name = try await executor.run { currentThreadName() }
+        #if os(Linux)
+        #expect(name == "a-very-long-e-1")
+        #else
+        #expect(name == "a-very-long-executor-name-1")
+        #endif
+    }
+
     @Test("run executes on the executor's named threads; so does code under withTaskExecutorPreference")
     func runsOnNamedThreads() async throws {
         let executor = BlockingExecutor(name: "test-name", maximumThreads: 2)
@@ -91,6 +102,7 @@ struct BlockingExecutorTests {
         // The skipped slot is consumed once the thread frees up: run something after it and check.
         try await executor.run {}
         #expect(bodyRan.value == false)
+        #expect(executor.statistics.completed == 2, "the blocker and the last run; the skipped slot is not counted")
     }
 
     @Test("work submitted one after another reuses the same thread")

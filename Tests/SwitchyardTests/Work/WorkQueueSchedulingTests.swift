@@ -197,6 +197,6 @@ struct WorkQueueSchedulingTests {
     func blockingJobs() async throws {
         let queue = WorkQueue(name: "blocking", width: 2)
         let job = try queue.trySubmitBlocking("read") { () -> String in currentThreadName() }
-        #expect(try await job.value.hasPrefix("switchyard-blk"))
+        #expect(try await job.value.hasPrefix("sy-blocking-"))
     }
 }

@@ -50,7 +50,7 @@ extension Transaction {
     /// this transaction the outbox's drainer, hands every queued item to `deliver` once the lock is released.
     /// The one way the engine yields to streams: never under the lock (see ``OrderedOutbox``). Lock held.
     mutating func deliverAfterUnlock<Item: Sendable>(
-        _ item: Item, through outbox: OrderedOutbox<Item>, to deliver: @escaping (Item) -> Void
+        _ item: Item, through outbox: OrderedOutbox<Item>, to deliver: @escaping @Sendable (Item) -> Void
     ) {
         if outbox.append(item) { actions.append { outbox.drain(deliver) } }
     }
