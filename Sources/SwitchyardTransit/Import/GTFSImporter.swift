@@ -220,7 +220,7 @@ public final class GTFSImporter: Sendable {
 
     /// Reads every incomplete file and writes its batches.
     private func load(_ states: [ImportRecord.FileState]) async throws {
-        let byName = Dictionary(uniqueKeysWithValues: states.map { ($0.file, $0) })
+        let byName = Dictionary(states.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         let files = GTFSFile.allCases.filter { feed.files[$0] != nil }
         let counters = files.map { _ in ByteCounter() }
         board.setFiles(files.enumerated().map { index, file in

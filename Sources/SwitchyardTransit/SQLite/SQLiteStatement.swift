@@ -50,8 +50,14 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(statement, index)
         case .integer(let integer): code = sqlite3_bind_int64(statement, index, integer)
         case .real(let real): code = sqlite3_bind_double(statement, index, real)
-        case .text(let text):
-            code = sqlite3_bind_text(statement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        case .text(var text):
+            // With its byte count, not as a C string: a NUL inside (a zip entry's name) must not cut it short.
+            code = text.withUTF8 { bytes in
+                sqlite3_bind_text(
+                    statement, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
         }
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, context: sql) }
     }
@@ -77,7 +83,8 @@ final class SQLiteStatement {
         case SQLITE_NULL: .null
         default:
             if let text = sqlite3_column_text(statement, column) {
-                .text(String(cString: text))
+                // By its byte count (after the text pointer, as SQLite asks): a NUL inside does not end it.
+                .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self))
             } else {
                 .null
             }

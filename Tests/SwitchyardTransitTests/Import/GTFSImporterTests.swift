@@ -127,6 +127,31 @@ struct GTFSImporterTests {
         }
     }
 
+    @Test("a zip entry whose name holds a NUL byte is listed as ignored under its whole name")
+    func zipEntryNameWithNul() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let writer = try ZipWriter(path: scratch.file("feed.zip"))
+        var files = QuirksFeed.files
+        files["stops.txtQx"] = "not a GTFS file"
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            try writer.beginEntry(name)
+            try writer.write(Array(text.utf8))
+            try writer.endEntry()
+        }
+        try writer.finish()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: scratch.file("feed.zip"))))
+        let (source, target) = (Array("stops.txtQx".utf8), Array("stops.txt\u{0}x".utf8))
+        for index in 0...(bytes.count - source.count) where Array(bytes[index..<(index + source.count)]) == source {
+            bytes.replaceSubrange(index..<(index + source.count), with: target)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.file("feed.zip")))
+        // Bound as a C string, the name was cut at the NUL: "stops.txt" twice, and the import failed (UNIQUE).
+        let summary = try await importFeed(scratch.file("feed.zip"), into: scratch.file("db.sqlite"))
+        #expect(summary.state == "complete")
+        #expect(summary.ignoredFiles.contains { $0.hasPrefix("stops.txt\u{0}x") })
+    }
+
     @Test("a zip with two entries of one name uses the first and lists the repeat as ignored")
     func repeatedZipEntries() async throws {
         let scratch = ScratchFolder()
