@@ -56,6 +56,9 @@ public struct GTFSFeed: Sendable {
         if (status.st_mode & S_IFMT) == S_IFDIR {
             feed = try openFolder(path)
         } else {
+            guard access(path, R_OK) == 0 else {  // a permission problem is not a damaged archive
+                throw ImportError(.unreadableFeed, "\(path): cannot open the feed (\(systemMessage(errno)))")
+            }
             let archive: ZipArchive
             do {
                 archive = try ZipArchive(path: path)
@@ -198,6 +201,18 @@ public struct GTFSFeed: Sendable {
     }
 
     private func checkRequiredFiles() throws {
+        // A GTFS file this package cannot read stops the import before it begins, not halfway through.
+        for file in GTFSFile.allCases {
+            guard let entry = files[file]?.zipEntry else { continue }
+            if entry.flags & 1 != 0 {
+                throw ImportError(.corruptArchive, "\(path): \(entry.path): encrypted entries are not supported")
+            }
+            if entry.method == nil {
+                throw ImportError(
+                    .corruptArchive,
+                    "\(path): \(entry.path): compression method \(entry.methodCode) is not supported (only stored and deflate)")
+            }
+        }
         let missing = GTFSFile.allCases.filter { $0.isRequired && files[$0] == nil }.map(\.fileName)
         let where_ = folder.isEmpty ? path : "\(path) (folder \(folder))"
         guard missing.isEmpty else {

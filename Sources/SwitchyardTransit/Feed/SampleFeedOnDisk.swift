@@ -28,7 +28,12 @@ public enum SampleFeedFiles {
             throw ImportError(.unreadableFeed, "\(path): cannot create the folder (\(systemMessage(errno)))")
         }
         var sink = FolderSink(folder: path)
-        return try SampleFeedGenerator.generate(profile, into: &sink)
+        do {
+            return try SampleFeedGenerator.generate(profile, into: &sink)
+        } catch {
+            sink.abandon()  // a write failed or generation stopped mid-file: the file's descriptor is closed
+            throw error
+        }
     }
 }
 
@@ -75,9 +80,16 @@ private struct FolderSink: SampleFeedSink {
     }
 
     mutating func endFile() throws {
-        guard close(descriptor) == 0 else {
+        let result = close(descriptor)
+        descriptor = -1
+        guard result == 0 else {
             throw ImportError(.unreadableFeed, "\(current): close failed (\(systemMessage(errno)))")
         }
+    }
+
+    /// Closes the file being written, if any (after a failure).
+    mutating func abandon() {
+        if descriptor >= 0 { close(descriptor) }
         descriptor = -1
     }
 }

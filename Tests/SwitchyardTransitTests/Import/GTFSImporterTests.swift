@@ -323,6 +323,31 @@ struct GTFSImporterTests {
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
 
+    @Test("an encrypted or bzip2 GTFS entry is refused when the feed opens, naming it")
+    func unreadableEntriesRefusedAtOpen() throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        for (field, value, expected) in [(8, UInt8(1), "encrypted entries are not supported"),
+                                         (10, UInt8(12), "compression method 12 is not supported")] {
+            let zip = scratch.file("feed-\(field).zip")
+            try QuirksFeed.writeZip(zip)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+            let name = Array("stops.txt".utf8)
+            // The central header of stops.txt: signature, then its name at +46 (length at +28).
+            let header = try #require(bytes.indices.dropLast(46).first { index in
+                bytes[index..<(index + 4)] == [0x50, 0x4B, 1, 2]
+                    && Int(bytes[index + 28]) == name.count
+                    && Array(bytes[(index + 46)..<(index + 46 + name.count)]) == name
+            })
+            bytes[header + field] = value
+            try Data(bytes).write(to: URL(fileURLWithPath: zip))
+            #expect { try GTFSFeed.open(zip) } throws: { error in
+                guard let error = error as? ImportError else { return false }
+                return error.kind == .corruptArchive && error.message.contains("stops.txt: \(expected)")
+            }
+        }
+    }
+
     @Test("a database that already holds an import is refused unless resumed or replaced")
     func refusesNonEmptyDatabase() async throws {
         let scratch = ScratchFolder()
