@@ -29,9 +29,10 @@ extension Cache {
         }
     }
 
-    /// Removes every entry (notified as `.removed`; entries whose time-to-live has run out as `.expired`). Loads
-    /// in flight still return their values to their callers but do not store them. Returns once the cache is
-    /// empty, removing in chunks (see ``removalsPerHold``). - Complexity: O(n).
+    /// Removes every entry present when it is called (notified as `.removed`; entries whose time-to-live has run
+    /// out as `.expired`). Loads in flight still return their values to their callers but do not store them.
+    /// Removes in chunks (see ``removalsPerHold``): entries written by other threads, or by the removal handler,
+    /// while it runs may stay. - Complexity: O(n).
     public func removeAll() { purge(.removed) }
 
     /// Removes every expired entry now (they are otherwise removed when read or at the next write), in chunks
@@ -44,28 +45,34 @@ extension Cache {
     /// Shrinks to `fraction` of the current count and cost (rounded down), dropping entries whose time-to-live has
     /// run out first (notified as `.expired`), then discardable entries (in storage order), then the coldest:
     /// probation, window, protected, each least recently used first (notified as `.pressure`). Removes in chunks
-    /// (see ``removalsPerHold``). - Complexity: O(n).
+    /// (see ``removalsPerHold``), and at most as many entries as the cache held when it was called, so writers
+    /// that keep refilling it cannot keep it going. - Complexity: O(n).
     public func trim(toFraction fraction: Double) {
         precondition((0...1).contains(fraction), "Cache \"\(name)\": trim fraction must be in 0...1")
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        var target: (count: Int, cost: Int)?
+        var target: (count: Int, cost: Int, removals: Int)?
+        var removed = 0
         var scanned = 0  // discardable entries: the node index the scan goes on from
         inChunks { changes in
-            let (targetCount, targetCost) = target ?? (Cache.scaled(policy.count, by: fraction), Cache.scaled(policy.totalCost, by: fraction))
-            target = (targetCount, targetCost)
-            func satisfied() -> Bool { policy.count <= targetCount && policy.totalCost <= targetCost }
+            let goal = target ?? (
+                Cache.scaled(policy.count, by: fraction), Cache.scaled(policy.totalCost, by: fraction), policy.count)
+            target = goal
+            func done() -> Bool {
+                (policy.count <= goal.count && policy.totalCost <= goal.cost) || removed + changes.count >= goal.removals
+            }
             let limit = Self.removalsPerHold
+            defer { removed += changes.count }
             guard removeDue(at: time, &changes, limit: limit) else { return false }  // expired entries first
             let scanEnd = min(policy.nodes.count, scanned + Self.nodesScannedPerHold)
-            while scanned < scanEnd, !satisfied(), changes.count < limit {
+            while scanned < scanEnd, !done(), changes.count < limit {
                 // A node freed since (segment `.none`) is skipped; one allocated since is a live entry like any.
                 if policy.nodes[scanned].segment != .none && policy.nodes[scanned].isDiscardable {
                     unlink(scanned, .pressure, &changes)
                 }
                 scanned += 1
             }
-            if !satisfied() && scanned < policy.nodes.count { return false }
-            while !satisfied(), let node = policy.coldest {
+            if !done() && scanned < policy.nodes.count { return false }
+            while !done(), let node = policy.coldest {
                 guard changes.count < limit else { return false }
                 unlink(node, .pressure, &changes)
             }
@@ -74,51 +81,65 @@ extension Cache {
         }
     }
 
-    /// Removes every entry with `reason` (expired ones as `.expired`), in chunks, until the cache is empty;
-    /// `.removed` also supersedes the loads in flight. - Complexity: O(n).
+    /// Removes every entry present when it is called with `reason` (expired ones as `.expired`), in chunks, in
+    /// storage order; `.removed` also supersedes the loads in flight. Entries written meanwhile stay.
+    /// - Complexity: O(n).
     @usableFromInline
     func purge(_ reason: CacheRemovalReason) {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        var supersede = reason == .removed
+        var mark: UInt32?
+        var scanned = 0
         inChunks { changes in
-            if supersede {
-                supersede = false
-                for stripe in stripes {
-                    stripe.mutex.lock()
-                    if !stripe.loads.isEmpty { stripe.supersedeAllLoads() }
-                    stripe.mutex.unlock()
+            if mark == nil {
+                mark = policy.allocations
+                if reason == .removed {
+                    for stripe in stripes {
+                        stripe.mutex.lock()
+                        if !stripe.loads.isEmpty { stripe.supersedeAllLoads() }
+                        stripe.mutex.unlock()
+                    }
                 }
             }
-            let limit = Self.removalsPerHold
-            guard removeDue(at: time, &changes, limit: limit) else { return false }  // reported as such
-            while let node = policy.coldest {
-                guard changes.count < limit else { return false }
-                unlink(node, reason, &changes)
+            let scanEnd = min(policy.nodes.count, scanned + Self.nodesScannedPerHold)
+            while scanned < scanEnd {
+                guard changes.count < Self.removalsPerHold else { return false }
+                let node = scanned
+                scanned += 1
+                guard policy.nodes[node].segment != .none, !policy.isAllocated(node, after: mark!) else { continue }
+                unlink(node, policy.nodes[node].expiresAt <= time ? .expired : reason, &changes)
             }
-            releaseStorage()
+            guard scanned >= policy.nodes.count else { return false }
+            if policy.count == 0 { releaseStorage() }
             return true
         }
     }
 
-    /// ``setLimits(count:cost:)`` once its arguments are checked: expired entries first, then the new limits, then
-    /// evictions until they hold, in chunks. Lock not held.
+    /// ``setLimits(count:cost:)`` once its arguments are checked: expired entries first, then evictions (in the
+    /// policy's order) until the new limits hold, in chunks, and then the new limits. Until that last hold the old
+    /// limits stay in force, so a write between two chunks evicts at most what it overflows, not the rest of the
+    /// reduction. At most as many entries are evicted as the cache held when it was called. Lock not held.
     @usableFromInline
     func applyLimits(count countLimit: Int?, cost costLimit: Int?) {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        var applied = false
+        var removals: Int?
+        var removed = 0
         inChunks { changes in
             let limit = Self.removalsPerHold
+            let budget = removals ?? policy.count
+            removals = budget
+            defer { removed += changes.count }
             guard removeDue(at: time, &changes, limit: limit) else { return false }  // before live entries go
-            if !applied {
-                applied = true
-                policy.setLimits(count: countLimit, cost: costLimit)
-            }
+            let targetCost = costLimit.map(EvictionPolicy.effectiveCostLimit) ?? .max
             var candidates = 0
-            while policy.isOverLimit {
+            while (policy.count > (countLimit ?? .max) || policy.totalCost > targetCost)
+                && removed + changes.count < budget
+            {
                 guard changes.count < limit else { return false }
-                guard let victim = policy.nextVictim(candidates: &candidates) else { return true }
+                guard let victim = policy.nextVictim(candidates: &candidates) else { break }
                 unlink(victim, .evicted, &changes)
             }
+            policy.setLimits(count: countLimit, cost: costLimit)
+            evictOverflow(candidates: 0, &changes)  // what writers added since the last chunk, if anything
             return true
         }
     }

@@ -24,7 +24,8 @@ import Synchronization
 /// **Notifications.** `onRemoval` is told about every entry that leaves, with the reason (evicted, expired,
 /// removed, replaced, pressure), after the operation has released every lock: a handler may read and write the
 /// cache. Without a `removalDelivery` it runs on the thread that caused the removal, before that call returns, in
-/// removal order; with one, each operation's removals are handed to it as one batch, in order.
+/// removal order; with one, each operation's removals are handed to it as one batch, in order (a bulk removal: one
+/// batch per chunk, see ``removalsPerHold``).
 ///
 /// **Time-to-live.** Per entry, or `timeToLive` for all, measured on the `clock` given at creation (tests pass a
 /// manual clock). An expired entry is never returned; it is removed when it is read or at the next write.

@@ -54,22 +54,44 @@ struct CacheBulkRemovalTests {
         #expect(cache.statistics.removals[.removed] == UInt64(total))
     }
 
-    @Test("an entry written between chunks of removeAll is removed too: it returns with the cache empty")
-    func removeAllGoesOnUntilEmpty() {
+    @Test("removeAll and trim end even when the removal handler writes back every entry it is told about")
+    func bulkRemovalsEndUnderRefills() {
         let reference = CacheReference()
-        let wrote = Mutex(false)
-        let cache = Cache<Int, Int>(memoryPressure: nil) { _ in
-            let first = wrote.withLock { wrote in
-                defer { wrote = true }
-                return !wrote
-            }
-            if first { reference.cache?.setValue(-1, forKey: -1) }  // no lock is held while notifying
+        let refilled = Mutex(0)
+        let cache = Cache<Int, Int>(policy: .leastRecentlyUsed, memoryPressure: nil) { removal in
+            refilled.withLock { $0 += 1 }
+            reference.cache?.setValue(removal.value, forKey: removal.key)  // no lock is held while notifying
         }
         reference.cache = cache
-        for key in 0..<(2 * chunk) { cache.setValue(key, forKey: key) }
-        cache.removeAll()
-        #expect(cache.count == 0)
-        #expect(cache.value(forKey: -1) == nil)
+        let total = 3 * chunk
+        for key in 0..<total { cache.setValue(key, forKey: key) }
+        cache.removeAll()  // removes what was there; the entries written back meanwhile stay
+        #expect(refilled.withLock { $0 } == total)
+        #expect(cache.count == total)
+        cache.trim(toFraction: 0.5)  // removes at most as many entries as there were
+        #expect(refilled.withLock { $0 } <= 2 * total)
+    }
+
+    @Test("a write between two chunks of a lower limit evicts only its own overflow, not the rest of the reduction")
+    func writesBetweenLimitChunks() {
+        let reference = CacheReference()
+        let state = Mutex((wrote: false, writing: false, removedWhileWriting: 0))
+        let cache = Cache<Int, Int>(countLimit: 3 * chunk, policy: .leastRecentlyUsed, memoryPressure: nil) { _ in
+            let write = state.withLock { state in
+                if state.writing { state.removedWhileWriting += 1 }
+                defer { state.wrote = true }
+                return !state.wrote
+            }
+            guard write else { return }
+            state.withLock { $0.writing = true }
+            reference.cache?.setValue(-1, forKey: -1)
+            state.withLock { $0.writing = false }
+        }
+        reference.cache = cache
+        for key in 0..<(3 * chunk) { cache.setValue(key, forKey: key) }
+        cache.setLimits(count: 10, cost: nil)
+        #expect(state.withLock { $0.removedWhileWriting } == 0)
+        #expect(cache.count == 10)
     }
 
     @Test("trim takes discardable entries first, then the coldest, in chunks, down to the target")

@@ -34,6 +34,10 @@ struct CacheNode {
     var segment = CacheSegment.none
     @usableFromInline
     var isDiscardable = false
+    /// ``EvictionPolicy/allocations`` when the node was allocated (wrapping): a bulk removal leaves alone the
+    /// entries written after it began. Fits in padding: the node stays 48 bytes.
+    @usableFromInline
+    var stamp: UInt32 = 0
     @usableFromInline
     var hash: Int
     @usableFromInline
@@ -77,12 +81,15 @@ extension EvictionPolicy {
     /// A node for a new entry, not yet in any list: a freed one if there is one.
     @inlinable
     mutating func allocate(hash: Int, cost: Int, expiresAt: Int64, isDiscardable: Bool) -> Int {
+        allocations &+= 1
         guard freeNodes >= 0 else {
             precondition(nodes.count < Int(UInt32.max), "Cache: more than 2^32 - 1 entries")
             nodes.append(CacheNode(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable))
+            nodes[nodes.count - 1].stamp = allocations
             return nodes.count - 1
         }
         let node = Int(freeNodes)
+        nodes[node].stamp = allocations
         freeNodes = nodes[node].next
         nodes[node].hash = hash
         nodes[node].cost = cost
@@ -91,6 +98,12 @@ extension EvictionPolicy {
         nodes[node].previous = -1
         nodes[node].next = -1
         return node
+    }
+
+    /// Whether `node` was allocated after ``allocations`` was `mark` (allocations since stay below 2^31).
+    @inlinable
+    func isAllocated(_ node: Int, after mark: UInt32) -> Bool {
+        Int32(bitPattern: nodes[node].stamp &- mark) > 0
     }
 
     /// Returns a node taken out of the policy (``remove(_:)``) to the free list; its tags stop being live.

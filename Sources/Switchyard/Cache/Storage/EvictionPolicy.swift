@@ -53,6 +53,9 @@ struct EvictionPolicy {
     var expiry: [Int32] = []
     @usableFromInline
     var random: UInt64 = 0x2545_F491_4F6C_DD1D
+    /// Nodes allocated so far (wrapping; see ``CacheNode/stamp``).
+    @usableFromInline
+    var allocations: UInt32 = 0
 
     @inlinable
     init(isFrequencyAware: Bool, countLimit: Int?, costLimit: Int?) {
