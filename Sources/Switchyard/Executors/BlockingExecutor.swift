@@ -177,14 +177,20 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 condition.signal()
                 return nil
             }
-            guard threads < maximumThreads else { return nil }  // all busy: the item waits its turn (FIFO)
-            threads += 1
-            idle += 1  // until it runs: it takes a pending item first thing
-            threadsEverStarted += 1
-            peakThreads = max(peakThreads, threads)
-            return threadsEverStarted
+            return reserveThread()  // nil when all are busy: the item waits its turn (FIFO)
         }
         if let number = startThread { spawnThread(number: number) }
+    }
+
+    /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
+    /// `spawnThread` to start once the lock is released. Lock held.
+    private func reserveThread() -> Int? {
+        guard pending.count > idle, threads < maximumThreads else { return nil }
+        threads += 1
+        idle += 1  // until it runs: it takes a pending item first thing
+        threadsEverStarted += 1
+        peakThreads = max(peakThreads, threads)
+        return threadsEverStarted
     }
 
     private func spawnThread(number: Int) {
@@ -246,6 +252,12 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 } else {
                     completed &+= 1
                 }
+                if let number = reserveThread() {
+                    // Only after a refused pthread_create: the work it was for still waits, try again now.
+                    condition.unlock()
+                    spawnThread(number: number)
+                    condition.lock()
+                }
                 if let wakeUp {
                     // Count as idle while waking the caller: work it submits at once is ours to take.
                     idle += 1
@@ -283,7 +295,14 @@ private final class WorkerContext {
         let limit = 15
         #endif
         let suffix = Array("-\(number)".utf8)
-        threadName = Array(name.utf8.prefix(max(0, limit - suffix.count))) + suffix
+        var prefix = Array(name.utf8.prefix(max(0, limit - suffix.count)))
+        // Never cut inside a character: drop a partial UTF-8 sequence at the end.
+        if prefix.count < name.utf8.count, let lead = prefix.lastIndex(where: { $0 & 0b1100_0000 != 0b1000_0000 }) {
+            let byte = prefix[lead]
+            let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            if prefix.count - lead < length { prefix.removeSubrange(lead...) }
+        }
+        threadName = prefix + suffix
     }
 
     func main() {

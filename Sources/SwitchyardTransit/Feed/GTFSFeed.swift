@@ -92,6 +92,25 @@ public struct GTFSFeed: Sendable {
         return .source(name: name) { CountingByteSource(try PlainFileSource(path: name), counter: counter) }
     }
 
+    /// For a zip feed: reads `file`'s whole entry and returns the error its length or checksum check gives, if
+    /// any (nil for a folder feed, or an entry that checks out). A reader that failed on the entry's content (a
+    /// record too long, invalid UTF-8) may have met corrupt bytes before the entry's end, where the checksum is.
+    /// Blocking (file I/O).
+    func corruption(of file: GTFSFile) -> ImportError? {
+        guard let archive, let zipEntry = files[file]?.zipEntry else { return nil }
+        do {
+            let reader = try archive.openEntry(zipEntry)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+            defer { buffer.deallocate() }
+            while try reader.read(into: buffer) > 0 {}
+            return nil
+        } catch let error as ZipError {
+            return ImportError(.corruptArchive, "\(error)")
+        } catch {
+            return nil
+        }
+    }
+
     /// A digest of the imported files' names, sizes and stamps: equal for an unchanged feed (resume checks it).
     var fingerprint: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

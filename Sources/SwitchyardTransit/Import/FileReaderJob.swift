@@ -19,6 +19,11 @@ struct FileReaderJob: Sendable {
         } catch let error as ImportError where error.kind == .corruptArchive {
             // The entry's checksum or length is checked only at its end: rows already committed may be corrupt.
             throw CorruptEntry(file: file, error: error)
+        } catch let error as ImportError where error.kind == .malformedRecord {
+            // Corrupt bytes can fail the CSV reader (a record too long; with --strict, any malformed record)
+            // before the entry's end is reached: check the entry before blaming its content.
+            if let corruption = feed.corruption(of: file) { throw CorruptEntry(file: file, error: corruption) }
+            throw error
         }
     }
 

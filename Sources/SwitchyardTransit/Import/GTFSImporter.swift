@@ -141,13 +141,17 @@ public final class GTFSImporter: Sendable {
         await queue.waitUntilIdle()
         defer { board.finish() }
         let summary: ImportSummary
+        let restartFailure: (any Error)?
         do {
             let corrupt = (unwrapJob(outcome) as? CorruptEntry)?.file
-            summary = try await detached { [self] in
+            (summary, restartFailure) = try await detached { [self] in
                 let database = try SQLiteConnection(path: databasePath)
-                if let corrupt { try ImportRecord.restart(database, file: corrupt) }
                 if state != "complete" { try ImportRecord.setState(database, state) }
-                return try summarize(database, seconds: seconds(since: started))
+                var restartFailure: (any Error)?
+                if let corrupt {
+                    do { try ImportRecord.restart(database, file: corrupt) } catch { restartFailure = error }
+                }
+                return (try summarize(database, seconds: seconds(since: started)), restartFailure)
             }
         } catch {
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
@@ -166,6 +170,12 @@ public final class GTFSImporter: Sendable {
             throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
         if state == "failed", let outcome {
+            if let restartFailure, let corrupt = unwrap(outcome, database: databasePath) as? CorruptEntry {
+                throw ImportError(
+                    corrupt.error.kind,
+                    "\(corrupt.error.message) (its rows could not be removed: "
+                        + "\(unwrap(restartFailure, database: databasePath)); import again with --replace)")
+            }
             let error = reported(unwrap(outcome, database: databasePath))
             // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
             if error is CancellationError {

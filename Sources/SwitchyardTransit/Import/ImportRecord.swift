@@ -95,9 +95,9 @@ enum ImportRecord {
     /// cannot be trusted, and a resume (with a good copy of the feed) reads it again from its first line.
     static func restart(_ database: SQLiteConnection, file: GTFSFile) throws {
         try database.transaction {
-            if try database.tableExists(file.tableName) {
-                try database.execute("DELETE FROM \(quotedIdentifier(file.tableName))")
-            }
+            // Dropped, not emptied: a corrupt header may have added columns a good copy does not have (the
+            // writer creates the table again; no index exists before every file is loaded).
+            try database.execute("DROP TABLE IF EXISTS \(quotedIdentifier(file.tableName))")
             try database.run("DELETE FROM \(problemsTable) WHERE file = ?", [.text(file.fileName)])
             try database.run("""
                 UPDATE \(filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0, last_line = 0,

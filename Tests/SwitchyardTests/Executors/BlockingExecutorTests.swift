@@ -70,6 +70,9 @@ struct BlockingExecutorTests {
         let name = try await executor.run { currentThreadName() }
         #if os(Linux)
         #expect(name == "a-very-long-e-1")
+        // Cut before a character, never inside one: "é" is two bytes, and only one would fit.
+        let accented = BlockingExecutor(name: "abcdefghijklé-x", maximumThreads: 1)
+        #expect(try await accented.run { currentThreadName() } == "abcdefghijkl-1")
         #else
         #expect(name == "a-very-long-executor-name-1")
         #endif

@@ -323,6 +323,41 @@ struct GTFSImporterTests {
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
 
+    @Test("corrupt bytes that fail the CSV reader before the entry's end are found by its checksum: the file starts over")
+    func corruptionSeenAsMalformed() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let folder = scratch.file("feed")
+        try SampleFeedFiles.write(.tiny, to: folder)
+        // Level 0: the entries' bytes are stored as they are, so a flipped byte reaches the CSV reader unchanged.
+        let zip = scratch.file("feed.zip")
+        let writer = try ZipWriter(path: zip, compressionLevel: 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+            try writer.beginEntry(name)
+            try writer.write([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))))
+            try writer.endEntry()
+        }
+        try writer.finish()
+        let lines = try String(contentsOfFile: folder + "/stop_times.txt", encoding: .utf8).split(separator: "\n")
+        let row = Array(lines[5].utf8)  // a few batches of one row are committed before it
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        let at = try #require(bytes.indices.dropLast(row.count).first { Array(bytes[$0..<($0 + row.count)]) == row })
+        let comma = try #require(row.firstIndex(of: UInt8(ascii: ",")))
+        bytes[at + comma + 1] = UInt8(ascii: "\"")  // a quote that opens a field and never closes
+        try Data(bytes).write(to: URL(fileURLWithPath: zip))
+
+        var options = ImportOptions(batchSize: 1)
+        options.strict = true
+        let error = await #expect(throws: ImportError.self) {
+            _ = try await GTFSImporter(feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"), options: options).run()
+        }
+        #expect(error?.kind == .corruptArchive)
+        #expect(error?.message.contains("stop_times.txt") == true)
+        let status = try ImportStatus.read(scratch.file("db.sqlite"))
+        let stopTimes = try #require(status.files.first { $0.name == "stop_times.txt" })
+        #expect(stopTimes.state == "pending" && stopTimes.rows == 0)
+    }
+
     @Test("an encrypted or bzip2 GTFS entry is refused when the feed opens, naming it")
     func unreadableEntriesRefusedAtOpen() throws {
         let scratch = ScratchFolder()
