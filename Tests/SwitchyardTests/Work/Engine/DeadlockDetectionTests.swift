@@ -249,4 +249,63 @@ struct DeadlockDetectionTests {
         held.release()
         await queue.waitUntilIdle()
     }
+
+    @Test("a body awaiting two jobs from child tasks has both waits ended when a shrink deadlocks it")
+    func childTaskWaitsEndTogether() async throws {
+        let queue = WorkQueue(name: "children", width: 2)
+        let first = try queue.trySubmit("first", priority: .background, options: JobOptions(isHeld: true)) { 1 }
+        let second = try queue.trySubmit("second", priority: .background, options: JobOptions(isHeld: true)) { 2 }
+        let reports = Arrivals()
+        let parent = try queue.trySubmit("parent", priority: .userInitiated) { () async -> [String] in
+            async let a = first.result
+            async let b = second.result
+            var awaited: [String] = []
+            for result in [await a, await b] {
+                if case .failure(.wouldDeadlock(let report)) = result { awaited.append(report.awaitedJob) }
+                reports.arrive()
+            }
+            return awaited
+        }
+        await waitUntilAwaited(first)
+        await waitUntilAwaited(second)
+        queue.width = 1  // the parent alone fills the width: every wait it counts ends
+        #expect(Set(try await parent.value) == ["first", "second"])
+        first.release()
+        second.release()
+        await queue.waitUntilIdle()
+    }
+
+    @Test("a coalescer's shared job that cannot start reports the deadlock to a caller inside a job, and is cancelled")
+    func coalescerWaitEndsWithReport() async throws {
+        let queue = WorkQueue(name: "coalescing", width: 2)
+        let coalescer = Coalescer<String, Int>(queue: queue, name: "shared")
+        let gate = AsyncGate()
+        let started = Arrivals()
+        let other = try queue.trySubmit("other") {
+            started.arrive()
+            await gate.wait()
+        }
+        await started.wait(for: 1)
+        let caller = try queue.trySubmit("caller", priority: .userInitiated) { () async throws -> Int in
+            try await coalescer.value(for: "k") { _ in 5 }
+        }
+        // The shared job drops its own request to background once the caller's wait is registered.
+        while queue.snapshot().jobs.first(where: { $0.name == "shared k" })?.requestedPriority != .background {
+            await Task.yield()
+        }
+        queue.width = 1
+        guard case .failure(.failed(let error)) = await caller.result,
+            case .wouldDeadlock(let report)? = error as? JobError<any Error>
+        else {
+            Issue.record("expected a deadlock report")
+            return
+        }
+        #expect(report.waitingJob == "caller")
+        #expect(report.awaitedJob == "shared k")
+        #expect(coalescer.waiterCount(for: "k") == 0)
+        gate.open()
+        try await other.value
+        await queue.waitUntilIdle()
+        #expect(queue.counts.cancelled == 1, "the shared job lost its last caller")
+    }
 }
