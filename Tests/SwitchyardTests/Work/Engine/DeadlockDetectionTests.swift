@@ -17,6 +17,28 @@ private func waitUntilAwaited<Success, Failure>(_ job: Job<Success, Failure>) as
     while job.effectivePriority == .background { await Task.yield() }
 }
 
+/// A job whose first attempt runs until `gate` opens and then fails, retried once after a one-second backoff on
+/// `clock`, when it returns 7. Returns once the first attempt is running.
+private func startFlakyJob(
+    on queue: WorkQueue, clock: ManualClock, gate: AsyncGate
+) async throws -> Job<Int, Flaky> {
+    let started = Arrivals()
+    let attempts = SharedCounter()
+    let flaky = try queue.trySubmit(
+        "flaky", priority: .background,
+        options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
+    ) { () async throws(Flaky) -> Int in
+        if attempts.add() == 1 {
+            started.arrive()
+            await gate.wait()
+            throw Flaky()
+        }
+        return 7
+    }
+    await started.wait(for: 1)
+    return flaky
+}
+
 /// A deadlock that arises after the waits began — a width shrinks, an awaited job goes back to waiting for a
 /// retry — ends the waits with a report instead of hanging (see `BlockedJobs`).
 @Suite("Deadlocks found after the wait began", .timeLimit(.minutes(1)))
@@ -85,21 +107,8 @@ struct DeadlockDetectionTests {
     func retryCompletesDeadlock() async throws {
         let clock = ManualClock()
         let queue = WorkQueue(name: "retrying", width: 2)
-        let started = Arrivals()
         let gate = AsyncGate()
-        let attempts = SharedCounter()
-        let flaky = try queue.trySubmit(
-            "flaky", priority: .background,
-            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
-        ) { () async throws(Flaky) -> Int in
-            if attempts.add() == 1 {
-                started.arrive()
-                await gate.wait()
-                throw Flaky()
-            }
-            return 7
-        }
-        await started.wait(for: 1)
+        let flaky = try await startFlakyJob(on: queue, clock: clock, gate: gate)
         let waiter = try queue.trySubmit("waiter", priority: .userInitiated) { () async throws -> Int in
             try await flaky.value
         }
@@ -128,21 +137,8 @@ struct DeadlockDetectionTests {
     func retryCountsAgain() async throws {
         let clock = ManualClock()
         let queue = WorkQueue(name: "recounting", width: 3)
-        let started = Arrivals()
         let failGate = AsyncGate()
-        let attempts = SharedCounter()
-        let flaky = try queue.trySubmit(
-            "flaky", priority: .background,
-            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
-        ) { () async throws(Flaky) -> Int in
-            if attempts.add() == 1 {
-                started.arrive()
-                await failGate.wait()
-                throw Flaky()
-            }
-            return 7
-        }
-        await started.wait(for: 1)
+        let flaky = try await startFlakyJob(on: queue, clock: clock, gate: failGate)
         let waiter = try queue.trySubmit("waiter", priority: .userInitiated) { () async throws -> Int in
             try await flaky.value
         }
@@ -216,21 +212,8 @@ struct DeadlockDetectionTests {
     func retryReportsNewest() async throws {
         let clock = ManualClock()
         let queue = WorkQueue(name: "newest first", width: 3)
-        let started = Arrivals()
         let failGate = AsyncGate()
-        let attempts = SharedCounter()
-        let flaky = try queue.trySubmit(
-            "flaky", priority: .background,
-            options: JobOptions().retrying(.constant(maximumAttempts: 2, delay: .seconds(1)), clock: clock)
-        ) { () async throws(Flaky) -> Int in
-            if attempts.add() == 1 {
-                started.arrive()
-                await failGate.wait()
-                throw Flaky()
-            }
-            return 7
-        }
-        await started.wait(for: 1)
+        let flaky = try await startFlakyJob(on: queue, clock: clock, gate: failGate)
         let older = try queue.trySubmit("older", priority: .userInitiated) { () async throws -> Int in
             try await flaky.value
         }
