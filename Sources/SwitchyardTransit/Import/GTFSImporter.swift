@@ -143,7 +143,7 @@ public final class GTFSImporter: Sendable {
         let summary: ImportSummary
         let restartFailure: (any Error)?
         do {
-            let corrupt = (unwrapJob(outcome) as? CorruptEntry)?.file
+            let corrupt = (outcome.map { unwrap($0, database: databasePath) } as? CorruptEntry)?.file
             (summary, restartFailure) = try await detached { [self] in
                 let database = try SQLiteConnection(path: databasePath)
                 if state != "complete" { try ImportRecord.setState(database, state) }
@@ -394,14 +394,6 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
 }
 
 /// The error inside a job's error, if it is one; a database error names the database.
-/// The error a failed job threw, through the job errors around it.
-private func unwrapJob(_ error: (any Error)?) -> (any Error)? {
-    if let jobError = error as? JobError<any Error>, case .failed(let underlying) = jobError {
-        return unwrapJob(underlying)
-    }
-    return error
-}
-
 /// `error` as the caller sees it: a corrupt entry becomes its ``ImportError``, saying what became of its rows.
 private func reported(_ error: any Error) -> any Error {
     guard let corrupt = error as? CorruptEntry else { return error }

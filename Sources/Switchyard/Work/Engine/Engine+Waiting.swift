@@ -17,13 +17,13 @@ extension Engine {
         for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil
     ) async -> WaitEnd {
         let waiter = JobContext.current?.node
+        // A wait made inside a job (the only kind that can deadlock) always has a slot: its report is put there.
         let slot = cancellable || waiter != nil ? AwaiterSlot() : nil
-        var report: DeadlockReport?
         func begin(_ continuation: CheckedContinuation<Bool, Never>) {
             perform { transaction in
                 register(
                     continuation, slot: slot, on: job, level: level, waiter: waiter, cancellable: cancellable,
-                    report: &report, &transaction)
+                    &transaction)
                 if let thenRequest { setRequestedPriority(job, thenRequest, &transaction) }
             }
         }
@@ -38,19 +38,18 @@ extension Engine {
             finished = await withCheckedContinuation { begin($0) }
         }
         if finished { return .finished }
-        if let report { return .deadlock(report) }
         if let slot {
             engineLock.lock()
-            let late = slot.deadlock
+            let report = slot.deadlock
             unlockEngine()
-            if let late { return .deadlock(late) }
+            if let report { return .deadlock(report) }
         }
         return .left
     }
 
     private static func register(
         _ continuation: CheckedContinuation<Bool, Never>, slot: AwaiterSlot?, on job: JobNode, level: Int,
-        waiter: JobNode?, cancellable: Bool, report: inout DeadlockReport?, _ transaction: inout Transaction
+        waiter: JobNode?, cancellable: Bool, _ transaction: inout Transaction
     ) {
         if job.phase == .finished {
             transaction.actions.append { continuation.resume(returning: true) }
@@ -61,7 +60,7 @@ extension Engine {
             return
         }
         if let waiter, waiter === job {
-            report = DeadlockReport(
+            slot?.deadlock = DeadlockReport(
                 waitingJob: waiter.name, awaitedJob: job.name, domain: job.queue.name, width: job.queue.scheduler.width)
             transaction.actions.append { continuation.resume(returning: false) }
             return
@@ -73,7 +72,7 @@ extension Engine {
             awaiter.isCounted = true
             if let stuck = waiter.blockedNodes.first(where: \.node.isDeadlocked)?.node {
                 releaseBlock(awaiter, of: job)
-                report = DeadlockReport(
+                slot?.deadlock = DeadlockReport(
                     waitingJob: waiter.name, awaitedJob: job.name, domain: stuck.name, width: stuck.width)
                 transaction.actions.append { continuation.resume(returning: false) }
                 return
