@@ -27,7 +27,8 @@ import Darwin
 /// When all `maximumThreads` threads are busy, further work waits in one FIFO queue until a thread frees up; it
 /// never spills onto the cooperative pool and never starts an extra thread. Work that waits on other work queued
 /// behind it can therefore deadlock once every thread is taken: keep such dependencies out of blocking work, or
-/// use a separate executor. A thread idle for `idleTimeout` exits. Threads are named `<name>-<n>` (visible in
+/// use a separate executor. Work goes to the thread that went idle last, so under light load a few threads do it
+/// and the others stay idle; a thread idle for `idleTimeout` (one deadline per idle period) exits. Threads are named `<name>-<n>` (visible in
 /// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`; on Linux the name is cut to 15 bytes before the number). If the
 /// system refuses a new thread (a pids limit), the work waits for the threads there are.
 ///
@@ -78,6 +79,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Threads that will look at `pending` before they wait or exit: waiting threads, threads finishing a
     /// handshake, and threads started but not yet running.
     private var idle = 0
+    /// Threads waiting for work, the one that went idle last at the end: work wakes that one (LIFO).
+    private var waiting: [IdleThread] = []
+    /// Idle timeouts longer than this (about a century) are taken as this one: "never" without overflowing a deadline.
+    private static let longestIdleTimeout = Duration.seconds(3_000_000_000)
     private var busy = 0
     private var completed: UInt64 = 0
     private var peakThreads = 0
@@ -174,13 +179,21 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
             // Every idle thread takes one pending item before it waits again, so a new thread is needed only when
             // pending items outnumber idle threads (a thread woken for an item another one took simply waits on).
             if pending.count <= idle {
-                condition.signal()
+                // The thread that went idle last takes it (a thread not waiting yet checks `pending` first), so
+                // under light load the same few threads do the work and the others time out.
+                if let thread = waiting.popLast() {
+                    thread.isWoken = true
+                    thread.signal.wake()
+                }
                 return nil
             }
             return reserveThread()  // nil when all are busy: the item waits its turn (FIFO)
         }
         if let number = startThread { spawnThread(number: number) }
     }
+
+    /// Threads waiting for work now (tests).
+    var waitingThreadCount: Int { withLock { waiting.count } }
 
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
     /// `spawnThread` to start once the lock is released. Lock held.
@@ -233,6 +246,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     fileprivate func workerLoop() {
+        let me = IdleThread()
         condition.lock()
         idle -= 1  // counted as idle since it was started
         while true {
@@ -269,15 +283,37 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 continue
             }
             idle += 1
-            let signalled = condition.wait(timeout: idleTimeout)
+            me.isWoken = false
+            waiting.append(me)
+            // One deadline for the whole idle period: a wake-up that finds no work does not restart it.
+            let deadline = ContinuousClock.now + min(idleTimeout, BlockingExecutor.longestIdleTimeout)
+            while !me.isWoken {
+                let remaining = deadline - .now
+                if remaining <= .zero { break }
+                _ = condition.wait(on: me.signal, timeout: remaining)
+            }
             idle -= 1
-            if !signalled, pending.isEmpty {
-                threads -= 1
-                condition.unlock()
-                return
+            if !me.isWoken {
+                // Timed out (not handed work): leave the idle stack, and exit unless work came meanwhile.
+                if let index = waiting.lastIndex(where: { $0 === me }) { waiting.remove(at: index) }
+                if pending.isEmpty {
+                    threads -= 1
+                    condition.unlock()
+                    return
+                }
             }
         }
     }
+}
+
+/// A worker thread waiting for work, on a signal of its own so that the executor can wake exactly it.
+///
+/// Unchecked-Sendable invariant: `isWoken` is read and written only while the executor's `condition` is locked.
+/// Exercised under Thread Sanitizer by `BlockingExecutorTests`.
+private final class IdleThread: @unchecked Sendable {
+    let signal = PlatformCondition.Signal()
+    /// Set when the executor takes it off the idle stack to hand it work.
+    var isWoken = false
 }
 
 /// What a new worker thread needs: its executor and its name.

@@ -22,9 +22,13 @@ final class PlatformCondition: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        PlatformCondition.initialize(condition)
+    }
+
+    /// Initialises a condition variable; on Linux timed waits on it measure on the monotonic clock, so a wall-clock
+    /// step (NTP, a resumed VM) neither ends every wait at once nor stretches it.
+    private static func initialize(_ condition: UnsafeMutablePointer<pthread_cond_t>) {
         #if os(Linux)
-        // Timed waits measure on the monotonic clock: a wall-clock step (NTP, a resumed VM) neither ends every
-        // wait at once nor stretches it.
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
@@ -57,6 +61,12 @@ final class PlatformCondition: @unchecked Sendable {
     /// to zero…one day (a negative one, whose parts are negative, would make an invalid deadline: `EINVAL` at once,
     /// forever); callers that wait longer wait again.
     func wait(timeout: Duration) -> Bool {
+        var deadline = PlatformCondition.deadline(after: timeout)
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
+    /// The absolute deadline `timeout` from now, on the clock timed waits use (clamped as ``wait(timeout:)`` says).
+    private static func deadline(after timeout: Duration) -> timespec {
         var now = timespec()
         #if os(Linux)
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -70,12 +80,35 @@ final class PlatformCondition: @unchecked Sendable {
             nanoseconds -= 1_000_000_000
             wholeSeconds += 1
         }
-        var deadline = timespec(tv_sec: .init(wholeSeconds), tv_nsec: .init(nanoseconds))
-        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+        return timespec(tv_sec: .init(wholeSeconds), tv_nsec: .init(nanoseconds))
     }
 
     /// Wakes one sleeping thread, if any. May be called with or without the mutex held.
     func signal() { pthread_cond_signal(condition) }
+
+    /// A further condition variable used with this mutex, to wake one chosen thread (each waiter has its own).
+    ///
+    /// Unchecked-Sendable invariant: `condition` is heap-allocated, initialised in `init`, destroyed in `deinit`,
+    /// and only touched through `pthread_cond_*`. Exercised under Thread Sanitizer by `BlockingExecutorTests`.
+    final class Signal: @unchecked Sendable {
+        fileprivate let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
+
+        init() { PlatformCondition.initialize(condition) }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            condition.deallocate()
+        }
+
+        /// Wakes the thread waiting on this signal, if it waits. Call with the mutex held.
+        func wake() { pthread_cond_signal(condition) }
+    }
+
+    /// ``wait(timeout:)`` on `signal` instead of the shared condition. Call with the mutex held.
+    func wait(on signal: Signal, timeout: Duration) -> Bool {
+        var deadline = PlatformCondition.deadline(after: timeout)
+        return pthread_cond_timedwait(signal.condition, mutex, &deadline) != ETIMEDOUT
+    }
 
     /// Wakes every sleeping thread. May be called with or without the mutex held.
     func broadcast() { pthread_cond_broadcast(condition) }

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
@@ -76,6 +76,33 @@ struct BlockingExecutorTests {
         #else
         #expect(name == "a-very-long-executor-name-1")
         #endif
+    }
+
+    @Test("work goes to the thread that went idle last, so the others stay idle and can time out")
+    func lastIdleThreadTakesWork() async throws {
+        let executor = BlockingExecutor(name: "test-lifo", maximumThreads: 3, idleTimeout: .seconds(3_600))
+        let gates = (0..<3).map { _ in ThreadGate() }
+        let running = Arrivals()
+        let runs = (0..<3).map { index in
+            Task {
+                try await executor.run { () -> String in
+                    running.arrive()
+                    gates[index].wait()
+                    return currentThreadName()
+                }
+            }
+        }
+        await running.wait(for: 3)  // three threads, each holding one run
+        var names: [String] = []
+        for index in [1, 0, 2] {  // they go idle in this order
+            gates[index].open()
+            names.append(try await runs[index].value)
+            while executor.waitingThreadCount < names.count { await Task.yield() }
+        }
+        #expect(Set(names).count == 3)
+        for _ in 0..<5 {
+            #expect(try await executor.run { currentThreadName() } == names.last, "the last one idle")
+        }
     }
 
     @Test("run executes on the executor's named threads; so does code under withTaskExecutorPreference")
