@@ -89,9 +89,3 @@ struct FileReaderJob: Sendable {
         return BatchBuilder(layout: layout, capacity: options.batchSize)
     }
 }
-
-/// A zip entry found corrupt while its file was being imported (see ``ImportRecord/restart(_:file:)``).
-struct CorruptEntry: Error {
-    let file: GTFSFile
-    let error: ImportError
-}

@@ -118,7 +118,7 @@ public final class GTFSImporter: Sendable {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
             board.finish()
-            throw unwrap(error, database: databasePath)
+            throw ImportFailure.unwrap(error, database: databasePath)
         }
         var outcome: (any Error)?
         do {
@@ -143,7 +143,7 @@ public final class GTFSImporter: Sendable {
         let summary: ImportSummary
         let restartFailure: (any Error)?
         do {
-            let corrupt = (outcome.map { unwrap($0, database: databasePath) } as? CorruptEntry)?.file
+            let corrupt = (outcome.map { ImportFailure.unwrap($0, database: databasePath) } as? CorruptEntry)?.file
             (summary, restartFailure) = try await detached { [self] in
                 let database = try SQLiteConnection(path: databasePath)
                 if state != "complete" { try ImportRecord.setState(database, state) }
@@ -156,9 +156,9 @@ public final class GTFSImporter: Sendable {
         } catch {
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
             // let the bookkeeping error hide it or lose the database's name.
-            let bookkeeping = unwrap(error, database: databasePath)
+            let bookkeeping = ImportFailure.unwrap(error, database: databasePath)
             if state == "failed", let outcome,
-                let failure = reported(unwrap(outcome, database: databasePath)) as? ImportError
+                let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath)) as? ImportError
             {
                 throw ImportError(failure.kind, "\(failure.message) (recording the failure failed too: \(bookkeeping))")
             }
@@ -170,13 +170,13 @@ public final class GTFSImporter: Sendable {
             throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
         if state == "failed", let outcome {
-            if let restartFailure, let corrupt = unwrap(outcome, database: databasePath) as? CorruptEntry {
+            if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry {
                 throw ImportError(
                     corrupt.error.kind,
                     "\(corrupt.error.message) (its rows could not be removed: "
-                        + "\(unwrap(restartFailure, database: databasePath)); import again with --replace)")
+                        + "\(ImportFailure.unwrap(restartFailure, database: databasePath)); import again with --replace)")
             }
-            let error = reported(unwrap(outcome, database: databasePath))
+            let error = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
             // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
             if error is CancellationError {
                 throw ImportError(.database, "\(databasePath): the import stopped: a step was cancelled (\(outcome))")
@@ -270,13 +270,13 @@ public final class GTFSImporter: Sendable {
             }
             for reader in readers {
                 if case .failure(let error) = await reader.result {
-                    channel.fail(unwrap(error, database: databasePath))
+                    channel.fail(ImportFailure.unwrap(error, database: databasePath))
                     _ = await writer.result
-                    throw unwrap(error, database: databasePath)
+                    throw ImportFailure.unwrap(error, database: databasePath)
                 }
             }
             channel.finish()
-            if case .failure(let error) = await writer.result { throw unwrap(error, database: databasePath) }
+            if case .failure(let error) = await writer.result { throw ImportFailure.unwrap(error, database: databasePath) }
         } onCancel: {
             channel.fail(CancellationError())
         }
@@ -394,27 +394,3 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
 }
 
 /// The error inside a job's error, if it is one; a database error names the database.
-/// `error` as the caller sees it: a corrupt entry becomes its ``ImportError``, saying what became of its rows.
-private func reported(_ error: any Error) -> any Error {
-    guard let corrupt = error as? CorruptEntry else { return error }
-    return ImportError(
-        corrupt.error.kind,
-        "\(corrupt.error.message) (the rows read from it were removed; a resume reads it again from the start)")
-}
-
-/// The error behind `error` (job errors taken off; a cancelled SQLite statement as `CancellationError`; SQLite
-/// errors naming `database`). A ``CorruptEntry`` stays one, so the end of the import can restart its file.
-private func unwrap(_ error: any Error, database: String) -> any Error {
-    if let jobError = error as? JobError<any Error> {
-        switch jobError {
-        case .failed(let underlying): return unwrap(underlying, database: database)
-        case .cancelled: return CancellationError()
-        default: return jobError
-        }
-    }
-    if let sqlite = error as? SQLiteError {
-        // Only a cancelled task's statements are interrupted (see `SQLiteConnection.stoppingWhenTaskIsCancelled`).
-        return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(database): \(sqlite)")
-    }
-    return error
-}

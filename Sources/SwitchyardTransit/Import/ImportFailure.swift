@@ -1,0 +1,36 @@
+import Switchyard
+
+/// A zip entry found corrupt while its file was being imported (see ``ImportRecord/restart(_:file:)``).
+struct CorruptEntry: Error {
+    let file: GTFSFile
+    let error: ImportError
+}
+
+/// How the import's steps report failures: the errors its jobs throw, unwrapped and named for the caller.
+enum ImportFailure {
+    /// `error` as the caller sees it: a corrupt entry becomes its ``ImportError``, saying what became of its rows.
+    static func reported(_ error: any Error) -> any Error {
+        guard let corrupt = error as? CorruptEntry else { return error }
+        return ImportError(
+            corrupt.error.kind,
+            "\(corrupt.error.message) (the rows read from it were removed; a resume reads it again from the start)")
+    }
+
+    /// The error behind `error` (job errors taken off; a cancelled SQLite statement as `CancellationError`; SQLite
+    /// errors naming `database`). A ``CorruptEntry`` stays one, so the end of the import can restart its file.
+    static func unwrap(_ error: any Error, database: String) -> any Error {
+        if let jobError = error as? JobError<any Error> {
+            switch jobError {
+            case .failed(let underlying): return unwrap(underlying, database: database)
+            case .cancelled: return CancellationError()
+            default: return jobError
+            }
+        }
+        if let sqlite = error as? SQLiteError {
+            // Only a cancelled task's statements are interrupted
+            // (see `SQLiteConnection.stoppingWhenTaskIsCancelled`).
+            return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(database): \(sqlite)")
+        }
+        return error
+    }
+}
