@@ -46,6 +46,18 @@ struct Runner {
         return Sample(samples)
     }
 
+    /// As `nanosecondsPerOperation` on one thread, for a body that returns the nanoseconds that count (setup
+    /// excluded).
+    func nanosecondsPerOperation(timing requested: Int, _ body: (Int) -> UInt64) -> Sample {
+        let operations = max(1, Int(Double(requested) * scale))
+        var samples: [Double] = []
+        for round in 0..<(warmups + repetitions) {
+            let elapsed = body(operations)
+            if round >= warmups { samples.append(Double(elapsed) / Double(operations)) }
+        }
+        return Sample(samples)
+    }
+
     /// As `nanosecondsPerOperation`, for a body that must run in a task. The main thread waits (it is not a
     /// cooperative-pool thread).
     func nanosecondsPerOperationAsync(

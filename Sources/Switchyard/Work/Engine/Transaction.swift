@@ -139,7 +139,8 @@ enum Engine {
         job.phase = .running
         job.attempts += 1
         job.timedOut = false
-        if job.startedAt == nil { job.startedAt = .now }
+        let now = ContinuousClock.now
+        if job.startedAt == nil { job.startedAt = now }
         let queue = job.queue
         queue.readyCount -= 1
         queue.runningCount += 1
@@ -148,11 +149,11 @@ enum Engine {
         queue.emit(.started, job, &transaction)
         if let worker = transaction.reusableWorker, worker.canRun(job) {
             transaction.reusableWorker = nil
-            worker.assign(job)
+            worker.assign(job, at: now)
             transaction.reusedJob = job
         } else if let worker = idleWorkers.take(for: job) {
-            worker.run = 0
-            worker.assign(job)
+            worker.runStartedAt = now  // it was parked: its thread was free
+            worker.assign(job, at: now)
             if let continuation = worker.continuation {
                 worker.continuation = nil
                 transaction.wakeUps.append((continuation, job))
@@ -160,7 +161,7 @@ enum Engine {
                 worker.handoff = job
             }
         } else {
-            transaction.starts.append(Worker(first: job, level: job.effectiveLevel))
+            transaction.starts.append(Worker(first: job, level: job.effectiveLevel, at: now))
         }
     }
 
@@ -188,13 +189,13 @@ enum Engine {
         attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction)
         transaction.bodyOwner = nil
         let finished = job.phase == .finished
-        if reusable && worker.run < Worker.maximumRun { transaction.reusableWorker = worker }
+        if reusable { transaction.reusableWorker = worker }
         dispatchMarkedRoots(&transaction)
         _checkInvariants()
         transaction.reusableWorker = nil
         let step: WorkerStep
         if let next = transaction.reusedJob {
-            step = .next(next)
+            step = .next(next, yieldFirst: worker.endsRun())
         } else if reusable && idleWorkers.park(worker) {
             step = .park
         } else {
@@ -211,8 +212,8 @@ enum Engine {
 
 /// What a worker does after an attempt.
 enum WorkerStep {
-    /// Run this job next, without suspending.
-    case next(JobNode)
+    /// Run this job next: at once, or after `Task.yield()` when the worker's run has lasted its quantum.
+    case next(JobNode, yieldFirst: Bool)
     /// Park until a job is handed over.
     case park
     /// End the task.
