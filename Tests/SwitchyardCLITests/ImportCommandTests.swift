@@ -59,6 +59,38 @@ struct ImportCommandTests {
         #expect(again.standardError.contains("--resume"))
     }
 
+    @Test("feed text that could drive the terminal (escape sequences, bidi overrides) is printed written out")
+    func controlCharactersAreShownNotSent() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let escape = "\u{1B}]0;title\u{07}\u{1B}[2J"
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA1,Nord,https://example.org,Europe/Berlin\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,Mitte,52.5,13.4\nS2,Nowhere,north\(escape),13.0\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A1,U2,1\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+                + "WD,1,1,1,1,1,0,0,20250101,20251231\n",
+            "notes\(escape)\u{202E}txt.md": "not GTFS\n",
+        ]
+        try FileManager.default.createDirectory(atPath: folder + "/feed", withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/feed/" + name)) }
+        let imported = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/feed.sqlite", "--progress", "lines",
+        ])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        for output in [imported.standardOutput, imported.standardError] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" })
+        }
+        #expect(imported.standardOutput.contains("north\\u{1B}]0;title\\u{7}\\u{1B}[2J"), "\(imported.standardOutput)")
+        #expect(imported.standardOutput.contains("\\u{202E}txt.md"), "\(imported.standardOutput)")
+        let status = try await SwitchyardProcess.run(["status", folder + "/feed.sqlite"])
+        #expect(status.status == 0)
+        #expect(!status.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        #expect(status.standardOutput.contains("\\u{1B}[2J"), "\(status.standardOutput)")
+    }
+
     @Test("SIGINT, SIGTERM and SIGKILL at random points, then --resume: identical tables", .timeLimit(.minutes(3)))
     func interruptAndResume() async throws {
         let folder = scratch()

@@ -46,7 +46,7 @@ struct CSVCommand: AsyncParsableCommand {
             let options = CSVOptions(
                 delimiter: try delimiterByte(), hasHeader: !noHeader, trimsWhitespace: trim,
                 malformedRecords: .skip, quotesInUnquotedFields: allowStrayQuotes ? .allow : .reject,
-                reportSkippedRecord: { error in print("  malformed: \(error)") })
+                reportSkippedRecord: { error in print(TerminalText.visible("  malformed: \(error)")) })
             var width: Int?
             do {
                 let summary = try await CSVRecords(.file(path), options: options).forEachRecord { record in
@@ -57,10 +57,10 @@ struct CSVCommand: AsyncParsableCommand {
                 var line = "\(path): \(summary.records) records, \(fields) fields per record"
                 if let header = summary.header { line += " (\(header.names.joined(separator: ", ")))" }
                 line += ", \(summary.skippedRecords) malformed"
-                print(line)
+                print(TerminalText.visible(line))
                 if summary.skippedRecords > 0 { failed = true }
             } catch {
-                print("\(path): stopped: \(error)")
+                print(TerminalText.visible("\(path): stopped: \(error)"))
                 failed = true
             }
         }

@@ -110,7 +110,7 @@ struct ImportCommand: AsyncParsableCommand {
             fail(error.message)
         }
         if style != .json {
-            FileHandle.standardError.write(Data("importing \(feedPath) into \(databasePath)\n".utf8))
+            FileHandle.standardError.write(Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
         }
         let work = Task { try await importer.run() }
         target.set { work.cancel() }
@@ -151,10 +151,10 @@ struct ImportCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interrupts) {}      // Ctrl-C stays handled until the summary is out
         if summary.state == "interrupted" {
+            let feedArgument = sample.map { "--sample \($0)" } ?? TerminalText.visible(shellQuoted(feedPath))
             FileHandle.standardError.write(Data("""
                 stopped; the database holds every batch committed so far. Continue with:
-                  switchyard import \(sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)) \
-                --database \(shellQuoted(databasePath)) --resume
+                  switchyard import \(feedArgument) --database \(TerminalText.visible(shellQuoted(databasePath))) --resume
 
                 """.utf8))
             throw ExitCode(130)
@@ -178,7 +178,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(TerminalText.visible(message))\n".utf8))
         Foundation.exit(1)
     }
 }

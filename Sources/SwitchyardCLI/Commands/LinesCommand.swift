@@ -54,11 +54,11 @@ struct LinesCommand: AsyncParsableCommand {
                     let seconds = (clock.now - started) / .seconds(1)
                     FileHandle.standardError.write(Data(String(
                         format: "%@: %d lines (%d without a final newline), %d bytes, %.1f M lines/s, buffer peak %d KiB\n",
-                        path, summary.lines, summary.lines - summary.terminatedLines, summary.bytes,
+                        TerminalText.visible(path), summary.lines, summary.lines - summary.terminatedLines, summary.bytes,
                         Double(summary.lines) / max(seconds, 1e-9) / 1e6, summary.peakBufferBytes / 1024).utf8))
                 }
             } catch {
-                FileHandle.standardError.write(Data("switchyard lines: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("switchyard lines: \(TerminalText.visible("\(error)"))\n".utf8))
                 failed = true
             }
         }
@@ -66,7 +66,7 @@ struct LinesCommand: AsyncParsableCommand {
         let width = rows.map { String($0.count).count }.max() ?? 1
         for row in rows {
             let count = String(row.count)
-            print(String(repeating: " ", count: width - count.count) + count + " " + row.name)
+            print(String(repeating: " ", count: width - count.count) + count + " " + TerminalText.visible(row.name))
         }
         if failed { throw ExitCode(1) }
     }

@@ -34,14 +34,14 @@ struct SampleFeedCommand: AsyncParsableCommand {
         do {
             statistics = try await BlockingExecutor.shared.run { [chosen] in try SampleFeedFiles.write(chosen, to: out) }
         } catch let error as ImportError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
             throw ExitCode(1)
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         for (name, records) in statistics.records.sorted(by: { $0.key < $1.key }) {
             print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(records) records")
         }
-        print("wrote \(out): \(statistics.bytes / 1_000_000) MB of CSV in \(formatted(seconds, decimals: 1)) s")
+        print(TerminalText.visible("wrote \(out): \(statistics.bytes / 1_000_000) MB of CSV in \(formatted(seconds, decimals: 1)) s"))
     }
 
     /// The sample feed of `profile` in the temporary folder, generated once and reused while its marker file says
@@ -64,7 +64,7 @@ struct SampleFeedCommand: AsyncParsableCommand {
                 try expected.write(toFile: marker, atomically: true, encoding: .utf8)
             }
         } catch let error as ImportError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
             throw ExitCode(1)
         }
         return folder

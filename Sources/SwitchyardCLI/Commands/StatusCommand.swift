@@ -22,19 +22,19 @@ struct StatusCommand: AsyncParsableCommand {
             let database = database
             status = try await BlockingExecutor.shared.run { try ImportStatus.read(database) }  // SQLite blocks
         } catch let error as ImportError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
             throw ExitCode(1)
         }
         if json {
             print(status.json)
             return
         }
-        print("import of \(status.feed): \(status.state)")
+        print(TerminalText.visible("import of \(status.feed): \(status.state)"))
         for file in status.files {
-            let name = file.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+            let name = TerminalText.visible(file.name).padding(toLength: 24, withPad: " ", startingAt: 0)
             let rows = String(file.rows)
             print("\(name) \(String(repeating: " ", count: max(0, 11 - rows.count)))\(rows) rows  \(file.state)\(file.skipped > 0 ? ", \(file.skipped) skipped" : "")")
         }
-        if !status.ignoredFiles.isEmpty { print("not imported: \(status.ignoredFiles.joined(separator: ", "))") }
+        if !status.ignoredFiles.isEmpty { print(TerminalText.visible("not imported: \(status.ignoredFiles.joined(separator: ", "))")) }
     }
 }

@@ -91,7 +91,9 @@ struct ImportProgressRenderer {
         // A line wider than the terminal wraps into two, and the cursor-up count above (logical lines) would then
         // draw each update lower than the last: cut lines to the terminal's width.
         let width = Self.terminalColumns().map { max(1, $0 - 1) } ?? .max
-        for line in lines { out += "\u{1B}[2K" + (line.count > width ? String(line.prefix(width)) : line) + "\n" }
+        for line in lines.map(TerminalText.visible) {
+            out += "\u{1B}[2K" + (line.count > width ? String(line.prefix(width)) : line) + "\n"
+        }
         drawnLines = lines.count
         FileHandle.standardError.write(Data(out.utf8))
     }
@@ -118,14 +120,14 @@ struct ImportProgressRenderer {
         }
         for file in progress.files where file.isComplete && !reportedComplete.contains(file.name) {
             reportedComplete.insert(file.name)
-            out += "[\(duration(progress.seconds))] \(file.name): \(file.rowsCommitted) rows"
+            out += "[\(duration(progress.seconds))] \(TerminalText.visible(file.name)): \(file.rowsCommitted) rows"
             out += file.skipped > 0 ? ", \(file.skipped) skipped\n" : "\n"
         }
         let now = ContinuousClock.now
         if now - lastLine >= .seconds(5),
            let current = progress.files.first(where: { !$0.isComplete && $0.bytesRead > 0 }) {
             lastLine = now
-            out += "[\(duration(progress.seconds))] \(current.name): \(current.rowsCommitted) rows, \(percent(current.fraction))\n"
+            out += "[\(duration(progress.seconds))] \(TerminalText.visible(current.name)): \(current.rowsCommitted) rows, \(percent(current.fraction))\n"
         }
         if !out.isEmpty { FileHandle.standardError.write(Data(out.utf8)) }
     }

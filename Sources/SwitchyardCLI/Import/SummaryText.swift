@@ -1,6 +1,6 @@
 import SwitchyardTransit
 
-/// The import summary as a table for people.
+/// The import summary as a table for people (control characters in it written out, see ``TerminalText``).
 enum SummaryText {
     static func render(_ summary: ImportSummary) -> String {
         var lines: [String] = []
@@ -42,7 +42,8 @@ enum SummaryText {
         }
         lines.append("")
         lines.append("\(summary.state) in \(duration(summary.seconds)): \(summary.database)")
-        return lines.joined(separator: "\n")
+        // Names, values and paths come from the feed and the command line: nothing in them may act on the terminal.
+        return lines.map(TerminalText.visible).joined(separator: "\n")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
