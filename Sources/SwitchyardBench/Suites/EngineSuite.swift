@@ -92,17 +92,7 @@ struct EngineSuite: BenchmarkSuite {
     /// workers' side alone, against `OperationQueue` doing the same. No goal; it shows where a tiny job's time goes.
     private func backlog(runner: Runner, report: Report) {
         let jobs = 100_000
-        let ours = runner.nanosecondsPerOperationAsync(timing: jobs) { n in
-            let queue = WorkQueue(name: "backlog")
-            queue.suspend()
-            var last: Job<Void, Never>?
-            for _ in 0..<n { last = try! queue.trySubmit("tiny") {} }
-            let start = Clockwork.now()
-            queue.resume()
-            try! await last!.value
-            await queue.waitUntilIdle()
-            return Clockwork.now() - start
-        }
+        let ours = runner.nanosecondsPerOperationAsync(timing: jobs) { await Self.backlogJobs($0) }
         let operationQueue = runner.nanosecondsPerOperation(timing: jobs) { n in
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
@@ -115,6 +105,20 @@ struct EngineSuite: BenchmarkSuite {
         }
         record(report, "backlog/OperationQueue", operationQueue)
         record(report, "backlog/WorkQueue", ours, anchor: ("OperationQueue", operationQueue))
+    }
+
+    /// Submits `n` empty jobs to a fresh suspended queue, then returns the nanoseconds from its resumption until
+    /// it is idle.
+    static func backlogJobs(_ n: Int) async -> UInt64 {
+        let queue = WorkQueue(name: "backlog")
+        queue.suspend()
+        var last: Job<Void, Never>?
+        for _ in 0..<n { last = try! queue.trySubmit("tiny") {} }
+        let start = Clockwork.now()
+        queue.resume()
+        try! await last!.value
+        await queue.waitUntilIdle()
+        return Clockwork.now() - start
     }
 
     /// Submits `n` empty jobs to a fresh queue, then awaits each.
@@ -309,7 +313,7 @@ struct EngineSuite: BenchmarkSuite {
     }
 
     /// Runs in the child process: prints resident bytes per pending job or per parked task; `tiny-jobs:<rounds>`
-    /// (for profilers, not a suite case) prints the tiny-job case's median ns per job.
+    /// and `backlog:<rounds>` (for profilers) print that case's median ns per job.
     static func probe(_ specification: String) {
         let parts = specification.split(separator: ":")
         guard parts.count == 2, let count = Int(parts[1]) else { return }
@@ -344,6 +348,10 @@ struct EngineSuite: BenchmarkSuite {
             let after = PeakMemory.currentBytes() ?? 0
             print(Double(after - base) / Double(count))
             keepAlive.append(tasks)
+        case "backlog":
+            // For profilers: `count` rounds of the backlog case; prints the median ns per job.
+            let runner = Runner(repetitions: count, warmups: 1, scale: 1)
+            print(runner.nanosecondsPerOperationAsync(timing: 100_000) { await backlogJobs($0) }.median)
         case "tiny-jobs":
             // For profilers: `count` rounds of the tiny-job case (100k jobs each); prints the median ns per job.
             let runner = Runner(repetitions: count, warmups: 1, scale: 1)
