@@ -206,12 +206,13 @@ enum Engine {
             worker.assign(job, at: now)
             transaction.reusedJob = job
         } else if let worker = idleWorkers.take(for: job) {
-            worker.runStartedAt = now  // it was parked: its thread was free
             worker.assign(job, at: now)
             if let continuation = worker.continuation {
+                worker.runStartedAt = now  // it was suspended: its thread was free, a new run begins
                 worker.continuation = nil
                 transaction.wakeUps.append((continuation, job))
             } else {
+                // Still on its way to park, on the thread it has been holding: its run goes on.
                 worker.handoff = job
             }
         } else {
