@@ -89,6 +89,15 @@ struct ImportCommandTests {
         #expect(status.status == 0)
         #expect(!status.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
         #expect(status.standardOutput.contains("\\u{1B}[2J"), "\(status.standardOutput)")
+        // JSON escapes them too, and decodes to the same names.
+        let json = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/json.sqlite", "--progress", "json",
+        ])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(!json.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        let last = try #require(json.standardOutput.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["ignored_files"] as? [String] == ["notes\(escape)\u{202E}txt.md"])
     }
 
     @Test("SIGINT, SIGTERM and SIGKILL at random points, then --resume: identical tables", .timeLimit(.minutes(3)))

@@ -49,6 +49,26 @@ struct StreamCommandsTests {
         }
     }
 
+    @Test("file names and CSV header names that could drive the terminal are printed written out")
+    func controlCharactersInNamesAreShownNotSent() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchyard-escape-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("evil\u{1B}[2J\u{202E}.csv").path
+        try Data("id,na\u{1B}]0;title\u{07}me\n1,a\n".utf8).write(to: URL(fileURLWithPath: path))
+        let csv = try await SwitchyardProcess.run(["csv", path])
+        let lines = try await SwitchyardProcess.run(["lines", path])
+        for output in [csv, lines] {
+            #expect(output.status == 0, "\(output.standardError)")
+            #expect(!(output.standardOutput + output.standardError).unicodeScalars.contains {
+                $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}"
+            })
+            #expect(output.standardOutput.contains("evil\\u{1B}[2J\\u{202E}.csv"), "\(output.standardOutput)")
+        }
+        #expect(csv.standardOutput.contains("(id, na\\u{1B}]0;title\\u{7}me)"), "\(csv.standardOutput)")
+    }
+
     @Test("switchyard lines reports an unreadable file, counts the rest, and exits 1")
     func linesMissingFile() async throws {
         let (directory, paths) = try Self.lineFiles()

@@ -151,10 +151,10 @@ struct ImportCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interrupts) {}      // Ctrl-C stays handled until the summary is out
         if summary.state == "interrupted" {
-            let feedArgument = sample.map { "--sample \($0)" } ?? TerminalText.visible(shellQuoted(feedPath))
+            let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
             FileHandle.standardError.write(Data("""
                 stopped; the database holds every batch committed so far. Continue with:
-                  switchyard import \(feedArgument) --database \(TerminalText.visible(shellQuoted(databasePath))) --resume
+                  switchyard import \(feedArgument) --database \(shellQuoted(databasePath)) --resume
 
                 """.utf8))
             throw ExitCode(130)
@@ -162,8 +162,26 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// `path` as one shell word: as is when it holds only characters no shell treats specially, else in single
-    /// quotes.
+    /// quotes; with characters a terminal could act on (see ``TerminalText``), ANSI-C quoted (`$'…'`: bash, zsh,
+    /// ksh), with those characters as `\xHH`/`\uHHHH` escapes, so the command is harmless to print and still
+    /// names the same path when pasted.
     private func shellQuoted(_ path: String) -> String {
+        if path.unicodeScalars.contains(where: TerminalText.isActive) {
+            var out = "$'"
+            for scalar in path.unicodeScalars {
+                switch scalar {
+                case "\\": out += "\\\\"
+                case "'": out += "\\'"
+                case _ where TerminalText.isActive(scalar):
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += scalar.value < 0x80
+                        ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "'"
+        }
         let plain = path.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-./:=+,@%".unicodeScalars.contains($0)
         }

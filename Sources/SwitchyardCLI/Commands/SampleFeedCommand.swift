@@ -55,7 +55,7 @@ struct SampleFeedCommand: AsyncParsableCommand {
         let cached = try await BlockingExecutor.shared.run { (try? String(contentsOfFile: marker, encoding: .utf8)) == expected }
         if cached { return folder }
         if !quiet {
-            FileHandle.standardError.write(Data("generating the \(profile.name) sample feed in \(folder) (once)…\n".utf8))
+            FileHandle.standardError.write(Data("generating the \(profile.name) sample feed in \(TerminalText.visible(folder)) (once)…\n".utf8))
         }
         do {
             try await BlockingExecutor.shared.run {

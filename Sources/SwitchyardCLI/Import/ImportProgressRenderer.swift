@@ -65,7 +65,7 @@ struct ImportProgressRenderer {
             let width = 24
             let filled = Int(file.fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            var line = "\(file.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(bar) \(percent(file.fraction))"
+            var line = "\(TerminalText.visible(file.name).padding(toLength: 22, withPad: " ", startingAt: 0)) \(bar) \(percent(file.fraction))"
             line += "  \(count(file.rowsCommitted)) rows"
             if file.isComplete {
                 line += file.skipped > 0 ? ", \(count(file.skipped)) skipped" : ""

@@ -12,7 +12,7 @@ enum SummaryText {
             totalRecords += file.records
             totalImported += file.imported
             let mark = file.isComplete ? "" : "  (incomplete)"
-            lines.append("\(pad(file.name, 24)) \(left(String(file.records), 11)) \(left(String(file.imported), 11)) \(left(String(file.skipped), 9))\(mark)")
+            lines.append("\(pad(TerminalText.visible(file.name), 24)) \(left(String(file.records), 11)) \(left(String(file.imported), 11)) \(left(String(file.skipped), 9))\(mark)")
         }
         lines.append("\(pad("total", 24)) \(left(String(totalRecords), 11)) \(left(String(totalImported), 11))")
         let problems = summary.files.flatMap(\.problems)

@@ -28,7 +28,7 @@ enum TerminalText {
     }
 
     /// Whether a terminal may act on `scalar` rather than show it.
-    private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+    static func isActive(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
