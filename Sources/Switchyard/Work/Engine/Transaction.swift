@@ -30,7 +30,7 @@ struct Transaction {
     var starts: SmallList<Worker> {
         get { rare?.starts ?? SmallList() }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.starts
         }
     }
@@ -38,7 +38,7 @@ struct Transaction {
     var timers: [JobNode] {
         get { rare?.timers ?? [] }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.timers
         }
     }
@@ -46,7 +46,7 @@ struct Transaction {
     var resumptions: [CheckedContinuation<Bool, Never>] {
         get { rare?.resumptions ?? [] }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.resumptions
         }
     }
@@ -54,7 +54,7 @@ struct Transaction {
     var actions: [() -> Void] {
         get { rare?.actions ?? [] }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.actions
         }
     }
@@ -63,7 +63,7 @@ struct Transaction {
     var discardedValues: [Any] {
         get { rare?.discardedValues ?? [] }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.discardedValues
         }
     }
@@ -71,13 +71,18 @@ struct Transaction {
     var wakeUps: [(CheckedContinuation<JobNode, Never>, JobNode)] {
         get { rare?.wakeUps ?? [] }
         _modify {
-            if rare == nil { rare = RareEffects() }
+            makeRare()
             yield &rare!.wakeUps
         }
     }
 
     /// Whether any of the rarely used lists has been touched.
     var hasRareEffects: Bool { rare != nil }
+
+    @inline(__always)
+    private mutating func makeRare() {
+        if rare == nil { rare = RareEffects() }
+    }
 
     /// Asks for the tree of `node` to be dispatched before the lock is released.
     mutating func markForDispatch(_ node: SchedulerNode) {
