@@ -164,7 +164,10 @@ extension Engine {
     }
 
     /// Runs one attempt on the current task: binds the job context and propagated task-locals, arms the timeout,
-    /// runs the body, and says whether a failure may be retried.
+    /// runs the body, and says whether a failure may be retried. Inlined into the worker's loop: as a call of its
+    /// own, each attempt allocated an async frame (and its binding closure another) from the task's allocator,
+    /// 5% of a tiny job's instructions (callgrind, backlog case).
+    @inline(__always)
     private static func runAttempt(of job: JobNode) async -> (AttemptEnd, Bool) {
         // Written under the lock before this attempt was handed to this task (task creation, or this task's own
         // `endAttempt`), and not written again while it runs.
