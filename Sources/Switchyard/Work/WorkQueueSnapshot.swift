@@ -202,8 +202,8 @@ extension Engine {
         JobSnapshot(
             identifier: job.identifier, name: job.name, state: JobState(job), waitingReasons: waitingReasons(of: job),
             requestedPriority: JobPriority(level: job.requestedLevel),
-            effectivePriority: JobPriority(level: job.effectiveLevel), submittedAt: job.submittedAt,
-            startedAt: job.startedAt, attempts: job.attempts, completedUnits: job.progressCompleted,
+            effectivePriority: JobPriority(level: job.effectiveLevel), submittedAt: EngineClock.instant(job.submittedAt),
+            startedAt: job.startedAt.map(EngineClock.instant), attempts: job.attempts, completedUnits: job.progressCompleted,
             totalUnits: job.progressTotal, isCancelRequested: job.cancelRequested)
     }
 

@@ -4,6 +4,35 @@ import Testing
 
 @Suite("Snapshots, lifecycle events and progress")
 struct IntrospectionTests {
+    @Test("snapshot times: submitted and started instants fall between readings of the clock around them")
+    func snapshotTimes() async throws {
+        let queue = WorkQueue(name: "times", width: 1)
+        let gate = AsyncGate()
+        let started = Arrivals()
+        let beforeSubmit = ContinuousClock.now
+        let running = try queue.trySubmit("running") {
+            started.arrive()
+            await gate.wait()
+        }
+        let waiting = try queue.trySubmit("waiting") {}
+        let afterSubmit = ContinuousClock.now
+        await started.wait(for: 1)
+        let afterStart = ContinuousClock.now
+        let snapshot = queue.snapshot()
+        let jobs = Dictionary(uniqueKeysWithValues: snapshot.jobs.map { ($0.name, $0) })
+        let first = try #require(jobs["running"])
+        let second = try #require(jobs["waiting"])
+        #expect(beforeSubmit <= first.submittedAt && first.submittedAt <= second.submittedAt)
+        #expect(second.submittedAt <= afterSubmit)
+        let startedAt = try #require(first.startedAt)
+        #expect(first.submittedAt <= startedAt && startedAt <= afterStart)
+        #expect(second.startedAt == nil)
+        #expect(afterStart <= snapshot.takenAt)
+        gate.open()
+        try await running.value
+        try await waiting.value
+    }
+
     @Test("snapshot names every waiting reason; description prints a table")
     func snapshotReasons() async throws {
         let clock = ManualClock()

@@ -90,7 +90,8 @@ class JobNode: @unchecked Sendable {
     let identifier: UInt64
     let name: String
     let queue: WorkQueue
-    let submittedAt: ContinuousClock.Instant
+    /// When the job was submitted (see ``EngineClock``).
+    let submittedAt: Duration
     let isBlocking: Bool
     let isBarrier: Bool
     @exclusivity(unchecked) var phase = JobPhase.waiting
@@ -133,7 +134,8 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var timing: JobTiming?
     @exclusivity(unchecked) var taskLocals: CapturedTaskLocals?
     @exclusivity(unchecked) var attempts = 0
-    @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
+    /// When the job first started (see ``EngineClock``).
+    @exclusivity(unchecked) var startedAt: Duration?
     @exclusivity(unchecked) var progressCompleted: Int64 = 0
     @exclusivity(unchecked) var progressTotal: Int64 = 1
     @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
@@ -156,7 +158,7 @@ class JobNode: @unchecked Sendable {
         self.isBarrier = isBarrier
         requestedLevel = priority.level
         effectiveLevel = priority.level
-        submittedAt = .now
+        submittedAt = EngineClock.now()
     }
 
     /// The level of the highest contribution, or `requestedLevel`, whichever is higher.

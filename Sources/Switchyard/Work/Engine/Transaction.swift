@@ -198,7 +198,7 @@ enum Engine {
         job.phase = .running
         job.attempts += 1
         job.timedOut = false
-        let now = ContinuousClock.now
+        let now = EngineClock.now()
         if job.startedAt == nil { job.startedAt = now }
         let queue = job.queue
         queue.readyCount -= 1

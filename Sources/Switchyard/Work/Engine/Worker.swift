@@ -34,9 +34,9 @@ final class Worker: @unchecked Sendable {
     @exclusivity(unchecked) var task: Task<Void, Never>?
     @exclusivity(unchecked) var current: JobNode?
     /// When the current run of jobs began: creation, the last yield, or the hand-over that ended a suspended park.
-    @exclusivity(unchecked) var runStartedAt: ContinuousClock.Instant
+    @exclusivity(unchecked) var runStartedAt: Duration
     /// When the worker's current job was started.
-    @exclusivity(unchecked) var lastStartAt: ContinuousClock.Instant
+    @exclusivity(unchecked) var lastStartAt: Duration
     /// Cleared when the task's priority was escalated: it no longer matches `level`.
     @exclusivity(unchecked) var matchesLevel = true
     /// While idle: the parked task's continuation (nil while it is still on its way to park).
@@ -48,7 +48,7 @@ final class Worker: @unchecked Sendable {
     @exclusivity(unchecked) var first: JobNode?
 
     /// Lock held: the worker is created for `job` as it starts, at `now`.
-    init(first job: JobNode, level: Int, at now: ContinuousClock.Instant) {
+    init(first job: JobNode, level: Int, at now: Duration) {
         self.level = level
         self.first = job
         isBlocking = job.isBlocking
@@ -63,7 +63,7 @@ final class Worker: @unchecked Sendable {
     }
 
     /// Lock held: `job` starts on this worker at `now`.
-    func assign(_ job: JobNode, at now: ContinuousClock.Instant) {
+    func assign(_ job: JobNode, at now: Duration) {
         current = job
         lastStartAt = now
         job.task = task
@@ -73,7 +73,7 @@ final class Worker: @unchecked Sendable {
     /// Whether the worker must yield before running the job it was just assigned; if so, a new run begins.
     /// Lock held.
     func endsRun() -> Bool {
-        guard runStartedAt.duration(to: lastStartAt) >= Worker.quantum else { return false }
+        guard lastStartAt - runStartedAt >= Worker.quantum else { return false }
         runStartedAt = lastStartAt
         return true
     }
