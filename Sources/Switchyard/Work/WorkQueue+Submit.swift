@@ -195,7 +195,7 @@ extension WorkQueue {
             isBlocking: isBlocking, isBarrier: isBarrier, body: body)
         // Not yet shared with any other thread: no lock needed.
         node.timing = JobTiming.of(options)
-        node.taskLocals = CapturedTaskLocals(propagation)
+        node.taskLocals = CapturedTaskLocals.capture(propagation)
         return node
     }
 
