@@ -194,24 +194,38 @@ extension Engine {
                     }
                 }
             }
-            for awaiter in node.awaiters {
-                awaiter.slot?.index = -1
-                releaseBlock(awaiter, of: node)
-                transaction.resumptions.append(awaiter.continuation)
+            // Each field is reset only when it holds something: a plain job has none of these, and assigning an
+            // empty array or nil still released the old value (about a tenth of a tiny job's release calls).
+            if !node.awaiters.isEmpty {
+                for awaiter in node.awaiters {
+                    awaiter.slot?.index = -1
+                    releaseBlock(awaiter, of: node)
+                    transaction.resumptions.append(awaiter.continuation)
+                }
+                node.awaiters = []
             }
-            let handlers = node.completionHandlers
-            if !handlers.isEmpty { transaction.actions.append { for handler in handlers { handler() } } }
-            node.awaiters = []
-            node.completionHandlers = []
-            if !node.dependencies.isEmpty { transaction.discardedValues.append(node.dependencies) }
-            if !node.dependents.isEmpty { transaction.discardedValues.append(node.dependents) }
-            if let timing = node.timing { transaction.discarded.append(timing) }
-            if let locals = node.taskLocals { transaction.discarded.append(locals) }
-            node.dependencies = []
-            node.dependents = []
-            node.timing = nil
-            node.awaitedEpoch = nil
-            node.taskLocals = nil
+            if !node.completionHandlers.isEmpty {
+                let handlers = node.completionHandlers
+                transaction.actions.append { for handler in handlers { handler() } }
+                node.completionHandlers = []
+            }
+            if !node.dependencies.isEmpty {
+                transaction.discardedValues.append(node.dependencies)
+                node.dependencies = []
+            }
+            if !node.dependents.isEmpty {
+                transaction.discardedValues.append(node.dependents)
+                node.dependents = []
+            }
+            if let timing = node.timing {
+                transaction.discarded.append(timing)
+                node.timing = nil
+            }
+            if node.awaitedEpoch != nil { node.awaitedEpoch = nil }
+            if let locals = node.taskLocals {
+                transaction.discarded.append(locals)
+                node.taskLocals = nil
+            }
             if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
             node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
             queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
