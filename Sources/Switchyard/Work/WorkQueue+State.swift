@@ -76,7 +76,7 @@ extension WorkQueue {
         var node = live.head
         while let current = node {
             if current.epoch === epoch { result.append(current) }
-            node = current.next(.live)
+            node = current.next(.live).map(JobList.node)
         }
         return result
     }

@@ -4,13 +4,14 @@ enum JobLinkKind {
     case bucket, live, group
 }
 
-/// The two links of an intrusive doubly linked list, both unowned(unsafe): the lists do not retain their nodes.
-/// Every node in any list is also in its queue's live list, from submission to finish, and the live list holds
-/// one explicit retain per node for exactly that time (see ``JobList/append(_:)`` with `retaining`). Guarded by the
-/// engine lock.
+/// The two links of an intrusive doubly linked list, as raw pointers to job nodes: the lists do not retain their
+/// nodes, and following or rewriting a link costs no reference counting (unowned(unsafe) links still retained each
+/// node they loaded, a dozen reference-count operations per tiny job). Every node in any list is also in its
+/// queue's live list, from submission to finish, and the live list holds one explicit retain per node for exactly
+/// that time (see ``JobList/append(_:)`` with `retaining`). Guarded by the engine lock.
 struct JobLinks {
-    unowned(unsafe) var next: JobNode?
-    unowned(unsafe) var prev: JobNode?
+    var next: UnsafeMutableRawPointer?
+    var prev: UnsafeMutableRawPointer?
     var isLinked = false
 }
 
@@ -18,22 +19,26 @@ struct JobLinks {
 /// Guarded by the engine lock.
 struct JobList {
     let kind: JobLinkKind
-    private(set) unowned(unsafe) var head: JobNode?
-    private unowned(unsafe) var tail: JobNode?
+    private var first: UnsafeMutableRawPointer?
+    private var last: UnsafeMutableRawPointer?
     private(set) var count = 0
 
     init(_ kind: JobLinkKind) { self.kind = kind }
 
     var isEmpty: Bool { count == 0 }
 
+    /// The first node, or nil.
+    var head: JobNode? { first.map(JobList.node) }
+
     /// Appends `node`. The live list (`kind == .live`) retains it until it is removed.
     /// - Complexity: O(1).
     mutating func append(_ node: JobNode) {
         assert(!node.isLinked(kind), "JobList: node already linked")
-        if kind == .live { _ = Unmanaged.passRetained(node) }
-        node.setLinks(kind, next: nil, prev: tail)
-        if let tail { tail.setNext(kind, node) } else { head = node }
-        tail = node
+        let pointer = kind == .live
+            ? Unmanaged.passRetained(node).toOpaque() : Unmanaged.passUnretained(node).toOpaque()
+        node.setLinks(kind, next: nil, prev: last)
+        if let last { JobList.withNode(last) { $0.setNext(kind, pointer) } } else { first = pointer }
+        last = pointer
         count += 1
     }
 
@@ -43,29 +48,41 @@ struct JobList {
         assert(node.isLinked(kind), "JobList: node not linked")
         let next = node.next(kind)
         let previous = node.prev(kind)
-        if let previous { previous.setNext(kind, next) } else { head = next }
-        if let next { next.setPrev(kind, previous) } else { tail = previous }
+        if let previous { JobList.withNode(previous) { $0.setNext(kind, next) } } else { first = next }
+        if let next { JobList.withNode(next) { $0.setPrev(kind, previous) } } else { last = previous }
         node.unlink(kind)
         count -= 1
     }
 
     /// - Complexity: O(1).
     mutating func popFirst() -> JobNode? {
-        guard let first = head else { return nil }
-        remove(first)
-        return first
+        guard let first else { return nil }
+        let node = JobList.node(first)
+        remove(node)
+        return node
     }
 
     /// The nodes in order. - Complexity: O(count).
     func nodes() -> [JobNode] {
         var result: [JobNode] = []
         result.reserveCapacity(count)
-        var node = head
-        while let current = node {
-            result.append(current)
-            node = current.next(kind)
+        var pointer = first
+        while let current = pointer {
+            let node = JobList.node(current)
+            result.append(node)
+            pointer = node.next(kind)
         }
         return result
+    }
+
+    /// The node `pointer` points to (a strong reference).
+    @inline(__always) static func node(_ pointer: UnsafeMutableRawPointer) -> JobNode {
+        Unmanaged<JobNode>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the node `pointer` points to, without retaining it (a linked node is alive: see ``JobLinks``).
+    @inline(__always) static func withNode(_ pointer: UnsafeMutableRawPointer, _ body: (JobNode) -> Void) {
+        Unmanaged<JobNode>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 }
 
@@ -78,7 +95,7 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func next(_ kind: JobLinkKind) -> JobNode? {
+    @inline(__always) func next(_ kind: JobLinkKind) -> UnsafeMutableRawPointer? {
         switch kind {
         case .bucket: bucketLinks.next
         case .live: liveLinks.next
@@ -86,7 +103,7 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func prev(_ kind: JobLinkKind) -> JobNode? {
+    @inline(__always) func prev(_ kind: JobLinkKind) -> UnsafeMutableRawPointer? {
         switch kind {
         case .bucket: bucketLinks.prev
         case .live: liveLinks.prev
@@ -94,7 +111,7 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func setNext(_ kind: JobLinkKind, _ node: JobNode?) {
+    @inline(__always) func setNext(_ kind: JobLinkKind, _ node: UnsafeMutableRawPointer?) {
         switch kind {
         case .bucket: bucketLinks.next = node
         case .live: liveLinks.next = node
@@ -102,7 +119,7 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func setPrev(_ kind: JobLinkKind, _ node: JobNode?) {
+    @inline(__always) func setPrev(_ kind: JobLinkKind, _ node: UnsafeMutableRawPointer?) {
         switch kind {
         case .bucket: bucketLinks.prev = node
         case .live: liveLinks.prev = node
@@ -110,7 +127,7 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func setLinks(_ kind: JobLinkKind, next: JobNode?, prev: JobNode?) {
+    @inline(__always) func setLinks(_ kind: JobLinkKind, next: UnsafeMutableRawPointer?, prev: UnsafeMutableRawPointer?) {
         switch kind {
         case .bucket: bucketLinks = JobLinks(next: next, prev: prev, isLinked: true)
         case .live: liveLinks = JobLinks(next: next, prev: prev, isLinked: true)
