@@ -26,7 +26,9 @@ extension WorkQueue {
     /// A job finished.
     func finished(_ job: JobNode, _ outcome: JobOutcome, remainingUnits: Int64, _ transaction: inout Transaction) {
         live.remove(job)
-        // The live list's retain, released after the lock: the job's deinit may run user code (its value's).
+        // The live list's retain, released after the lock: the job's deinit may run user code (its value's), and
+        // transactions point at nodes, queues and scheduler nodes unretained for the rest of the hold (see
+        // `Transaction`): no job may be released for the last time under the lock.
         transaction.discarded.append(Unmanaged.passUnretained(job).takeRetainedValue())
         switch outcome {
         case .succeeded: succeededCount += 1

@@ -7,8 +7,9 @@ enum JobLinkKind {
 /// The two links of an intrusive doubly linked list, as raw pointers to job nodes: the lists do not retain their
 /// nodes, and following or rewriting a link costs no reference counting (unowned(unsafe) links still retained each
 /// node they loaded, a dozen reference-count operations per tiny job). Every node in any list is also in its
-/// queue's live list, from submission to finish, and the live list holds one explicit retain per node for exactly
-/// that time (see ``JobList/append(_:)`` with `retaining`). Guarded by the engine lock.
+/// queue's live list, from admission to finish (a job waiting in the ``Intake`` is in no list; the intake holds
+/// its own retain), and the live list holds one explicit retain per node for exactly that time (see
+/// ``JobList/append(_:)``). Guarded by the engine lock.
 struct JobLinks {
     var next: UnsafeMutableRawPointer?
     var prev: UnsafeMutableRawPointer?
