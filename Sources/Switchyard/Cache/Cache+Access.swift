@@ -126,7 +126,7 @@ extension Cache {
             policy.reschedule(node)
             if policy.fits(cost: cost) {
                 policy.recordAccess(node)
-                evictOverflow(candidates: 0, &changes)
+                evictOverflow(&changes)
             } else {
                 unlink(node, .evicted, &changes)
             }
@@ -139,8 +139,8 @@ extension Cache {
             let node = policy.allocate(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
             stripe.table.insert(key: key, hash: hash, value: value, expiresAt: expiresAt, tag: policy.tag(of: node))
             stripe.mutex.unlock()
-            let candidates = policy.insert(node)
-            evictOverflow(candidates: candidates, &changes)
+            policy.insert(node)
+            evictOverflow(&changes)
             stored = policy.nodes[node].segment != .none
         }
         finish(&changes)

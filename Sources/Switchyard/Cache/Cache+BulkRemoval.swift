@@ -44,7 +44,7 @@ extension Cache {
 
     /// Shrinks to `fraction` of the current count and cost (rounded down), dropping entries whose time-to-live has
     /// run out first (notified as `.expired`), then discardable entries (in storage order), then the coldest:
-    /// probation, window, protected, each least recently used first (notified as `.pressure`). Removes in chunks
+    /// probation, window, protected, each oldest first (notified as `.pressure`). Removes in chunks
     /// (see ``removalsPerHold``), and at most as many entries as the cache held when it was called, so writers
     /// that keep refilling it cannot keep it going. - Complexity: O(n).
     public func trim(toFraction fraction: Double) {
@@ -130,16 +130,16 @@ extension Cache {
             defer { removed += changes.count }
             guard removeDue(at: time, &changes, limit: limit) else { return false }  // before live entries go
             let targetCost = costLimit.map(EvictionPolicy.effectiveCostLimit) ?? .max
-            var candidates = 0
+            defer { policy.settle() }
             while (policy.count > (countLimit ?? .max) || policy.totalCost > targetCost)
                 && removed + changes.count < budget
             {
                 guard changes.count < limit else { return false }
-                guard let victim = policy.nextVictim(candidates: &candidates) else { break }
+                guard let victim = policy.nextVictim() else { break }
                 unlink(victim, .evicted, &changes)
             }
             policy.setLimits(count: countLimit, cost: costLimit)
-            evictOverflow(candidates: 0, &changes)  // what writers added since the last chunk, if anything
+            evictOverflow(&changes)  // what writers added since the last chunk, if anything
             return true
         }
     }

@@ -78,13 +78,14 @@ extension Cache {
         stripe.reads.removeAll(keepingCapacity: true)
     }
 
-    /// Evicts until the limits hold. Policy lock held.
+    /// Evicts until the limits hold, then settles the policy's segments (see ``EvictionPolicy/settle()``).
+    /// Policy lock held.
     @inlinable
-    func evictOverflow(candidates: Int, _ changes: inout Changes) {
-        var candidates = candidates
-        while policy.isOverLimit, let victim = policy.nextVictim(candidates: &candidates) {
+    func evictOverflow(_ changes: inout Changes) {
+        while policy.isOverLimit, let victim = policy.nextVictim() {
             unlink(victim, .evicted, &changes)
         }
+        policy.settle()
     }
 
     /// Removes a resident node's entry from the policy and its stripe's table, and frees the node. Policy lock

@@ -5,10 +5,14 @@ enum CacheSegment: UInt8 {
     case none
     /// The admission window (frequency-aware mode), or the only list (LRU mode).
     case window
-    /// Main space, seen once there: the first place victims are taken from.
+    /// Main space, not used since it entered or last passed the clock hand: the first place victims are taken
+    /// from.
     case probation
-    /// Main space, accessed again while in probation.
+    /// Main space, found used when the clock hand passed it in probation.
     case protected
+    /// Frequency-aware mode: pushed out of the window by the write in progress, waiting to be admitted to
+    /// probation or evicted. Only ever non-empty inside one hold of the policy lock.
+    case candidate
 }
 
 /// The eviction policy's record of one entry: its place in a list and in the expiry heap, and what the policy
@@ -34,6 +38,9 @@ struct CacheNode {
     var segment = CacheSegment.none
     @usableFromInline
     var isDiscardable = false
+    /// Frequency-aware mode: used since the clock hand last passed it (see ``EvictionPolicy``).
+    @usableFromInline
+    var isReferenced = false
     /// ``EvictionPolicy/allocations`` when the node was allocated (wrapping): a bulk removal leaves alone the
     /// entries written after it began. Fits in padding: the node stays 48 bytes.
     @usableFromInline
@@ -95,6 +102,7 @@ extension EvictionPolicy {
         nodes[node].cost = cost
         nodes[node].expiresAt = expiresAt
         nodes[node].isDiscardable = isDiscardable
+        nodes[node].isReferenced = false
         nodes[node].previous = -1
         nodes[node].next = -1
         return node

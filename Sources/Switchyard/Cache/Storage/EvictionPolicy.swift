@@ -1,19 +1,27 @@
 /// The cache's eviction policy and totals: which entries stay when a limit is exceeded. Guarded by the cache's
 /// policy lock; every operation is O(1) except where stated.
 ///
-/// Frequency-aware mode (W-TinyLFU): a new entry enters a small LRU **window** (1% of the capacity). Entries
-/// pushed out of the window become **candidates** for the main space, a segmented LRU of **probation** (entries
-/// seen once there) and **protected** (entries used again in probation; 80% of the main space). When the cache is
-/// over a limit, the candidate and probation's least recent entry (the victim) are compared by their estimated
-/// recent frequency (``FrequencySketch``), and the less frequent one is evicted. A burst of one-time keys (a
-/// scan) therefore cannot flush the frequently used entries, which plain LRU lets happen.
+/// Frequency-aware mode (W-TinyLFU): a new entry enters a small FIFO **window** (1% of the capacity). Entries
+/// pushed out of the window are **candidates** for the main space. When the cache is over a limit, a candidate and
+/// the main space's victim are compared by their estimated recent frequency (``FrequencySketch``); the less
+/// frequent one is evicted and a winning candidate joins **probation**. A burst of one-time keys (a scan) therefore
+/// cannot flush the frequently used entries, which plain LRU lets happen.
 ///
-/// LRU mode: one list; the least recently used entry is evicted first.
+/// The main space is a two-level CLOCK: a use only sets the entry's reference bit (and counts in the sketch), so a
+/// read moves nothing. The hand passes probation's oldest entries when a victim is needed: a referenced one is
+/// promoted to **protected** (its bit cleared), and the first unreferenced one is the victim. When protected
+/// outgrows 80% of the main space, its oldest entries go back to probation, except referenced ones, which get
+/// another round. This is segmented LRU with the reordering done by the hand instead of by every read.
+///
+/// LRU mode: one list; a use moves the entry to its most recent end; the least recently used entry is evicted
+/// first.
 ///
 /// Capacity is measured in entries when a count limit is set, otherwise in cost; both limits are enforced.
 ///
 /// Entries are ``CacheNode``s in one array, linked by index (no object per entry); the stripes' tables refer to
 /// them by tag (``tag(of:)``).
+///
+/// - Complexity: O(1) per operation, amortized for victim selection (every bit the hand clears was set by a use).
 @usableFromInline
 struct EvictionPolicy {
     @usableFromInline
@@ -32,12 +40,12 @@ struct EvictionPolicy {
     /// Head of the free-node list (linked through `next`), or -1.
     @usableFromInline
     var freeNodes: Int32 = -1
-    /// Least and most recent node of each segment's list, by `CacheSegment.rawValue`; -1 when empty. The window
+    /// Oldest and newest node of each segment's list, by `CacheSegment.rawValue`; -1 when empty. The window
     /// (frequency-aware mode) or the only list (LRU mode) is `.window`.
     @usableFromInline
-    var heads: [Int32] = [-1, -1, -1, -1]
+    var heads: [Int32] = [-1, -1, -1, -1, -1]
     @usableFromInline
-    var tails: [Int32] = [-1, -1, -1, -1]
+    var tails: [Int32] = [-1, -1, -1, -1, -1]
     @usableFromInline
     var windowWeight = 0
     @usableFromInline
@@ -134,11 +142,11 @@ struct EvictionPolicy {
 
     // MARK: Transitions
 
-    /// Adds a new node (from ``allocate(hash:cost:expiresAt:isDiscardable:)``) as the most recently used of the
-    /// window; returns how many nodes left the window for probation (the candidates, at probation's most recent
-    /// end).
+    /// Adds a new node (from ``allocate(hash:cost:expiresAt:isDiscardable:)``) as the newest of the window. In
+    /// frequency-aware mode, nodes pushed out of the window (never `node` itself) become candidates: the caller then
+    /// evicts (``nextVictim()``) while over a limit and ends with ``settle()``.
     @inlinable
-    mutating func insert(_ node: Int) -> Int {
+    mutating func insert(_ node: Int) {
         count += 1
         let (sum, overflow) = totalCost.addingReportingOverflow(nodes[node].cost)
         precondition(!overflow, "Cache: the total cost of the entries exceeds Int.max (set a cost limit)")
@@ -146,38 +154,27 @@ struct EvictionPolicy {
         append(node, to: .window)
         windowWeight += weight(node)
         if nodes[node].expiresAt != .max { reschedule(node) }
-        guard isFrequencyAware else { return 0 }
+        guard isFrequencyAware else { return }
         if !sketch.fits(count) { sketch.ensureCapacity(min(count * 2, countLimit ?? .max)) }
         sketch.increment(nodes[node].hash)
-        var candidates = 0
         while windowWeight > windowMaximum, let oldest = first(.window), oldest != node {
             unlinkFromList(oldest)
             windowWeight -= weight(oldest)
-            append(oldest, to: .probation)
-            candidates += 1
+            append(oldest, to: .candidate)
         }
-        return candidates
     }
 
-    /// Records a use of a resident node.
+    /// Records a use of a resident node: in frequency-aware mode its reference bit and a count in the sketch; in
+    /// LRU mode a move to the most recent end.
     @inlinable
     mutating func recordAccess(_ node: Int) {
-        switch nodes[node].segment {
-        case .none:
-            return
-        case .window, .protected:
+        guard nodes[node].segment != .none else { return }
+        if isFrequencyAware {
+            nodes[node].isReferenced = true
+            sketch.increment(nodes[node].hash)
+        } else {
             moveToEnd(node)
-        case .probation:
-            unlinkFromList(node)
-            append(node, to: .protected)
-            protectedWeight += weight(node)
-            while protectedWeight > protectedMaximum, let oldest = first(.protected), oldest != node {
-                unlinkFromList(oldest)
-                protectedWeight -= weight(oldest)
-                append(oldest, to: .probation)
-            }
         }
-        if isFrequencyAware { sketch.increment(nodes[node].hash) }
     }
 
     /// A resident node's cost changes to `cost`.
@@ -192,7 +189,7 @@ struct EvictionPolicy {
         switch nodes[node].segment {
         case .window: windowWeight += delta
         case .protected: protectedWeight += delta
-        case .probation, .none: break
+        case .probation, .candidate, .none: break
         }
     }
 
@@ -207,7 +204,7 @@ struct EvictionPolicy {
             windowWeight -= weight(node)
         case .protected:
             protectedWeight -= weight(node)
-        case .probation:
+        case .probation, .candidate:
             break
         }
         unlinkFromList(node)
@@ -219,22 +216,59 @@ struct EvictionPolicy {
 
     // MARK: Choosing victims
 
-    /// The node to evict next while over a limit, or nil when the cache is empty. `candidates` is what the last
-    /// ``insert(_:)`` returned (0 otherwise); it counts down as candidates are turned away.
+    /// The node to evict next while over a limit, or nil when the cache is empty. A candidate is compared with the
+    /// main space's victim: the winner stays (a candidate that wins joins probation), the other is returned. The
+    /// caller evicts it and asks again while over a limit, then calls ``settle()``. - Complexity: O(1) amortized.
     @inlinable
-    mutating func nextVictim(candidates: inout Int) -> Int? {
-        let victim = first(.probation) ?? (isFrequencyAware ? nil : first(.window))
-        let candidate = candidates > 0 ? last(.probation) : nil
-        if let victim, let candidate, victim != candidate {
-            if admits(candidate, over: victim) { return victim }
-            candidates -= 1
-            return candidate
+    mutating func nextVictim() -> Int? {
+        guard isFrequencyAware else { return first(.window) }
+        guard let candidate = first(.candidate) else { return mainVictim() ?? first(.window) }
+        guard let victim = mainVictim() else { return candidate }
+        guard admits(candidate, over: victim) else { return candidate }
+        unlinkFromList(candidate)
+        append(candidate, to: .probation)
+        return victim
+    }
+
+    /// The main space's victim after the clock hand's pass: probation's oldest unreferenced node (referenced ones
+    /// are promoted on the way), else protected's oldest unreferenced one; nil when the main space is empty.
+    @inlinable
+    mutating func mainVictim() -> Int? {
+        while let oldest = first(.probation) {
+            guard nodes[oldest].isReferenced else { return oldest }
+            nodes[oldest].isReferenced = false
+            unlinkFromList(oldest)
+            append(oldest, to: .protected)
+            protectedWeight += weight(oldest)
         }
-        if let victim {
-            if candidate == victim { candidates -= 1 }
-            return victim
+        // Everything in the main space is protected: one pass clears every bit, so this ends.
+        while let oldest = first(.protected) {
+            guard nodes[oldest].isReferenced else { return oldest }
+            nodes[oldest].isReferenced = false
+            moveToEnd(oldest)
         }
-        return first(.protected) ?? first(.window)
+        return nil
+    }
+
+    /// Ends a write's evictions: candidates still waiting join probation (the cache had room for them), and
+    /// protected gives its oldest unreferenced nodes back to probation until it is within its share.
+    @inlinable
+    mutating func settle() {
+        guard isFrequencyAware else { return }
+        while let candidate = first(.candidate) {
+            unlinkFromList(candidate)
+            append(candidate, to: .probation)
+        }
+        while protectedWeight > protectedMaximum, let oldest = first(.protected) {
+            unlinkFromList(oldest)
+            if nodes[oldest].isReferenced {
+                nodes[oldest].isReferenced = false
+                append(oldest, to: .protected)
+            } else {
+                protectedWeight -= weight(oldest)
+                append(oldest, to: .probation)
+            }
+        }
     }
 
     /// Whether the candidate should replace the victim: it is estimated more frequent. Among frequent ties a
@@ -251,8 +285,8 @@ struct EvictionPolicy {
         return random & 127 == 0
     }
 
-    /// The coldest resident node: probation's least recent, else the window's, else protected's (in LRU mode,
-    /// the least recent); nil when empty. The order ``Cache/trim(toFraction:)`` and purges remove entries in.
+    /// The coldest resident node: probation's oldest, else the window's, else protected's (in LRU mode, the least
+    /// recent); nil when empty. The order ``Cache/trim(toFraction:)`` and purges remove entries in.
     @inlinable
     var coldest: Int? { first(.probation) ?? first(.window) ?? first(.protected) }
 
