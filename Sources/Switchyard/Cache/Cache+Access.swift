@@ -8,37 +8,39 @@ extension Cache {
     public func value(forKey key: Key) -> Value? {
         let hash = key.hashValue
         let index = hash & stripeMask
-        let stripe = stripes[index]
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        stripe.mutex.lock()
-        guard let slot = stripe.table.find(key, hash: hash) else {
-            stripe.misses += 1
-            stripe.mutex.unlock()
-            return nil
+        let (value, expired) = withStripe(index) { stripe -> (Value?, UInt64?) in
+            stripe.mutex.lock()
+            guard let slot = stripe.table.find(key, hash: hash) else {
+                stripe.misses += 1
+                stripe.mutex.unlock()
+                return (nil, nil)
+            }
+            let tag = stripe.table.slots[slot].tag
+            if stripe.table.slots[slot].expiresAt <= time {
+                stripe.misses += 1
+                stripe.mutex.unlock()
+                return (nil, tag)
+            }
+            let value = stripe.table.slots[slot].value
+            stripe.hits += 1
+            if policyMutex.tryLock() {
+                // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this
+                // stripe's buffered reads, then this one, in order.
+                applyBufferedReads(of: stripe)
+                policy.recordAccess(EvictionPolicy.node(of: tag))
+                stripe.mutex.unlock()
+                if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
+                policyMutex.unlock()
+            } else {
+                let wasEmpty = stripe.reads.isEmpty
+                let buffered = stripe.buffer(tag)
+                stripe.mutex.unlock()
+                if wasEmpty && buffered { pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed) }
+            }
+            return (value, nil)
         }
-        let tag = stripe.table.slots[slot].tag
-        if stripe.table.slots[slot].expiresAt <= time {
-            stripe.misses += 1
-            stripe.mutex.unlock()
-            removeExpired(tag, at: time)
-            return nil
-        }
-        let value = stripe.table.slots[slot].value
-        stripe.hits += 1
-        if policyMutex.tryLock() {
-            // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this stripe's
-            // buffered reads, then this one, in order.
-            applyBufferedReads(of: stripe)
-            policy.recordAccess(EvictionPolicy.node(of: tag))
-            stripe.mutex.unlock()
-            if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
-            policyMutex.unlock()
-        } else {
-            let wasEmpty = stripe.reads.isEmpty
-            let buffered = stripe.buffer(tag)
-            stripe.mutex.unlock()
-            if wasEmpty && buffered { pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed) }
-        }
+        if let expired { removeExpired(expired, at: time) }
         return value
     }
 
@@ -50,14 +52,15 @@ extension Cache {
     @inlinable
     func peek(_ key: Key) -> Value? {
         let hash = key.hashValue
-        let stripe = stripes[hash & stripeMask]
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
-        stripe.mutex.lock()
-        defer { stripe.mutex.unlock() }
-        guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else {
-            return nil
+        return withStripe(hash & stripeMask) { stripe in
+            stripe.mutex.lock()
+            defer { stripe.mutex.unlock() }
+            guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else {
+                return nil
+            }
+            return stripe.table.slots[slot].value
         }
-        return stripe.table.slots[slot].value
     }
 
     /// Stores `value` for `key`, replacing (and notifying) any previous value, then evicts until the limits hold.
@@ -95,53 +98,52 @@ extension Cache {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         let expiresAt = lifetime.map { Cache.expiry(after: $0, from: time) } ?? .max
         let hash = key.hashValue
-        let stripe = stripes[hash & stripeMask]
-        var changes = Changes()
+        var changes = Changes(keepingRemovals: keepsRemovals)
         policyMutex.lock()
         if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
         if !policy.expiry.isEmpty { removeDue(at: time, &changes) }
-        stripe.mutex.lock()
-        if let ticket {
-            guard stripe.endLoad(ticket, of: key) else {  // written or removed while it loaded: that write wins
+        let stored = withStripe(hash & stripeMask) { stripe -> Bool in
+            stripe.mutex.lock()
+            if let ticket {
+                guard stripe.endLoad(ticket, of: key) else {  // written or removed while it loaded: that write wins
+                    stripe.mutex.unlock()
+                    return false
+                }
+            } else if !stripe.loads.isEmpty {
+                stripe.supersedeLoad(of: key)
+            }
+            if let slot = stripe.table.find(key, hash: hash) {
+                let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
+                let (storedKey, replaced) = (stripe.table.slots[slot].key, stripe.table.slots[slot].value)
+                stripe.table.slots[slot].value = value
+                stripe.table.slots[slot].expiresAt = expiresAt
                 stripe.mutex.unlock()
-                finish(&changes)
-                policyMutex.unlock()
-                deliver(changes)
+                changes.record(storedKey, replaced, cost: policy.nodes[node].cost, .replaced)
+                policy.nodes[node].expiresAt = expiresAt
+                policy.nodes[node].isDiscardable = isDiscardable
+                policy.changeCost(of: node, to: cost)
+                policy.reschedule(node)
+                if policy.fits(cost: cost) {
+                    policy.recordAccess(node)
+                    evictOverflow(&changes)
+                } else {
+                    unlink(node, .evicted, &changes)
+                }
+                return policy.nodes[node].segment != .none
+            } else if !policy.fits(cost: cost) {
+                stripe.mutex.unlock()
+                changes.record(key, value, cost: cost, .evicted)
                 return false
-            }
-        } else if !stripe.loads.isEmpty {
-            stripe.supersedeLoad(of: key)
-        }
-        let stored: Bool
-        if let slot = stripe.table.find(key, hash: hash) {
-            let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
-            let (storedKey, replaced) = (stripe.table.slots[slot].key, stripe.table.slots[slot].value)
-            stripe.table.slots[slot].value = value
-            stripe.table.slots[slot].expiresAt = expiresAt
-            stripe.mutex.unlock()
-            changes.record(storedKey, replaced, cost: policy.nodes[node].cost, .replaced)
-            policy.nodes[node].expiresAt = expiresAt
-            policy.nodes[node].isDiscardable = isDiscardable
-            policy.changeCost(of: node, to: cost)
-            policy.reschedule(node)
-            if policy.fits(cost: cost) {
-                policy.recordAccess(node)
-                evictOverflow(&changes)
             } else {
-                unlink(node, .evicted, &changes)
+                let node = policy.allocate(
+                    hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
+                stripe.table.insert(
+                    key: key, hash: hash, value: value, expiresAt: expiresAt, tag: policy.tag(of: node))
+                stripe.mutex.unlock()
+                policy.insert(node)
+                evictOverflow(&changes)
+                return policy.nodes[node].segment != .none
             }
-            stored = policy.nodes[node].segment != .none
-        } else if !policy.fits(cost: cost) {
-            stripe.mutex.unlock()
-            changes.record(key, value, cost: cost, .evicted)
-            stored = false
-        } else {
-            let node = policy.allocate(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
-            stripe.table.insert(key: key, hash: hash, value: value, expiresAt: expiresAt, tag: policy.tag(of: node))
-            stripe.mutex.unlock()
-            policy.insert(node)
-            evictOverflow(&changes)
-            stored = policy.nodes[node].segment != .none
         }
         finish(&changes)
         policyMutex.unlock()
@@ -156,14 +158,16 @@ extension Cache {
     public func removeValue(forKey key: Key) -> Value? {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         let hash = key.hashValue
-        let stripe = stripes[hash & stripeMask]
-        var changes = Changes()
+        var changes = Changes(keepingRemovals: keepsRemovals)
         policyMutex.lock()
         if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
-        stripe.mutex.lock()
-        if !stripe.loads.isEmpty { stripe.supersedeLoad(of: key) }
-        var result: Value?
-        if let slot = stripe.table.find(key, hash: hash) {
+        let result = withStripe(hash & stripeMask) { stripe -> Value? in
+            stripe.mutex.lock()
+            if !stripe.loads.isEmpty { stripe.supersedeLoad(of: key) }
+            guard let slot = stripe.table.find(key, hash: hash) else {
+                stripe.mutex.unlock()
+                return nil
+            }
             let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
             let live = stripe.table.slots[slot].expiresAt > time
             let (removedKey, value) = stripe.table.remove(at: slot)
@@ -171,10 +175,8 @@ extension Cache {
             let cost = policy.nodes[node].cost
             policy.remove(node)
             policy.free(node)
-            if live { result = value }
             changes.record(removedKey, value, cost: cost, live ? .removed : .expired)
-        } else {
-            stripe.mutex.unlock()
+            return live ? value : nil
         }
         finish(&changes)
         policyMutex.unlock()

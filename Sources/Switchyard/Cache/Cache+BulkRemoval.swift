@@ -18,7 +18,7 @@ extension Cache {
     @usableFromInline
     func inChunks(_ step: (inout Changes) -> Bool) {
         while true {
-            var changes = Changes()
+            var changes = Changes(keepingRemovals: keepsRemovals)
             policyMutex.lock()
             if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
             let done = step(&changes)

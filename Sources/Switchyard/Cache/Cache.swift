@@ -59,6 +59,10 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
 
     @usableFromInline
     let stripes: [CacheStripe<Key, Value>]
+    /// `stripes`, unretained: the hot paths reach a stripe through ``withStripe(_:_:)`` without retaining it
+    /// (`stripes` keeps every stripe alive for the cache's lifetime).
+    @usableFromInline
+    let stripeReferences: [Unmanaged<CacheStripe<Key, Value>>]
     @usableFromInline
     let stripeMask: Int
     /// Bit i set: stripe i may hold buffered reads.
@@ -69,7 +73,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     @usableFromInline
     @exclusivity(unchecked) var policy: EvictionPolicy
     @usableFromInline
-    @exclusivity(unchecked) var removalCounts = [UInt64](repeating: 0, count: CacheRemovalReason.allCases.count)
+    @exclusivity(unchecked) var removalCounts = CacheRemovalCounts()
+    /// Whether operations keep what they remove until after the locks (see ``CacheChanges``): there is a removal
+    /// handler, or releasing a key or value may run code.
+    @usableFromInline
+    let keepsRemovals: Bool
     /// Set once any entry may expire: from then on reads consult the clock.
     @usableFromInline
     let mayExpire: Atomic<Bool>
@@ -127,6 +135,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         var stripeCount = 1
         while stripeCount < min(64, 4 * activeProcessorCount()) { stripeCount <<= 1 }
         stripes = (0..<stripeCount).map { _ in CacheStripe() }
+        stripeReferences = stripes.map { Unmanaged.passUnretained($0) }
         stripeMask = stripeCount - 1
         self.policy = EvictionPolicy(
             isFrequencyAware: policy == .frequencyAware, countLimit: countLimit, costLimit: costLimit)
@@ -135,6 +144,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         now = { Cache.nanoseconds(origin.duration(to: clock.now)) }
         costOf = cost
         self.onRemoval = onRemoval
+        keepsRemovals = onRemoval != nil || !_isPOD(Key.self) || !_isPOD(Value.self)
         self.removalDelivery = removalDelivery
         loader = Coalescer(queue: loadQueue ?? WorkQueue(name: "\(name) loads"), name: name)
         self.failureTimeToLive = failureTimeToLive
@@ -169,9 +179,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
             stripe.mutex.unlock()
         }
         withPolicy { policy in
-            for (index, reason) in CacheRemovalReason.allCases.enumerated() {
-                result.removals[reason] = removalCounts[index]
-            }
+            for reason in CacheRemovalReason.allCases { result.removals[reason] = removalCounts[reason] }
             result.count = policy.count
             result.totalCost = policy.totalCost
         }
@@ -181,6 +189,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
             result.totalLoadTime = .nanoseconds(counters.nanoseconds)
         }
         return result
+    }
+
+    /// Calls `body` with stripe `index`, without retaining it. - Complexity: O(1).
+    @inlinable @inline(__always)
+    func withStripe<Result>(_ index: Int, _ body: (CacheStripe<Key, Value>) -> Result) -> Result {
+        stripeReferences[index]._withUnsafeGuaranteedRef(body)
     }
 
     @inlinable

@@ -2,48 +2,136 @@ import Synchronization
 
 /// What one operation removed, collected under the locks and acted on after them: the removals are notified,
 /// and the removed keys and values are released (a value's deinit may run arbitrary code, so never under a
-/// lock). The first removal is stored inline: the usual write evicts at most one entry and allocates nothing.
+/// lock).
+///
+/// A pointer to a buffer allocated on the first removal, and two counts: the type is trivial, so an operation that
+/// removes nothing (most reads and writes) pays nothing to create or drop it. (Holding the removals in Swift
+/// storage made every write pay for a generic destruction through the type's value witness, about 100
+/// instructions, twice.) Whoever creates one must end it with ``release()`` exactly once, after the locks;
+/// ``Cache/deliver(_:)`` does.
+///
+/// When there is no removal handler and releasing a key or value runs no code (`Int`, a struct of plain values),
+/// removals are only counted: nothing needs them after the lock.
 @usableFromInline
-struct CacheChanges<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+struct CacheChanges<Key: Hashable & Sendable, Value: Sendable> {
     @usableFromInline
-    var first: CacheRemoval<Key, Value>?
-    /// Removals after the first, in order.
+    var removals: UnsafeMutablePointer<CacheRemoval<Key, Value>>?
+    /// The number of removals recorded.
     @usableFromInline
-    var more: [CacheRemoval<Key, Value>] = []
+    var count = 0
+    @usableFromInline
+    var capacity = 0
+    /// Removals by reason.
+    @usableFromInline
+    var counts = CacheRemovalCounts()
+    /// Whether the removals themselves are kept (else only counted).
+    @usableFromInline
+    let keepsRemovals: Bool
+
+    @inlinable
+    init(keepingRemovals keepsRemovals: Bool) {
+        self.keepsRemovals = keepsRemovals
+    }
+
+    @inlinable
+    mutating func record(_ key: Key, _ value: Value, cost: Int, _ reason: CacheRemovalReason) {
+        counts[reason] += 1
+        guard keepsRemovals else {
+            count += 1
+            return
+        }
+        if count == capacity { grow() }
+        (removals.unsafelyUnwrapped + count).initialize(
+            to: CacheRemoval(key: key, value: value, cost: cost, reason: reason))
+        count += 1
+    }
+
+    /// Doubles the buffer (4 removals at first), moving the removals recorded so far.
+    @usableFromInline
+    mutating func grow() {
+        let newCapacity = max(4, capacity * 2)
+        let larger = UnsafeMutablePointer<CacheRemoval<Key, Value>>.allocate(capacity: newCapacity)
+        if let removals {
+            larger.moveInitialize(from: removals, count: count)
+            removals.deallocate()
+        }
+        removals = larger
+        capacity = newCapacity
+    }
+
+    /// Whether nothing was removed.
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with each removal kept, in order.
+    @inlinable
+    func forEach(_ body: (CacheRemoval<Key, Value>) -> Void) {
+        guard let removals else { return }
+        for index in 0..<count { body(removals[index]) }
+    }
+
+    /// The removals, in order, as an array (for delivery elsewhere).
+    @inlinable
+    var array: [CacheRemoval<Key, Value>] {
+        guard let removals else { return [] }
+        return Array(UnsafeBufferPointer(start: removals, count: count))
+    }
+
+    /// Releases the removed keys and values and the buffer. Call exactly once, with no lock held.
+    @inlinable
+    func release() {
+        guard let removals else { return }
+        removals.deinitialize(count: count)
+        removals.deallocate()
+    }
+}
+
+/// A count per removal reason, stored inline (no array to check for uniqueness on every update).
+@usableFromInline
+struct CacheRemovalCounts {
+    @usableFromInline
+    var evicted: UInt64 = 0
+    @usableFromInline
+    var expired: UInt64 = 0
+    @usableFromInline
+    var removed: UInt64 = 0
+    @usableFromInline
+    var replaced: UInt64 = 0
+    @usableFromInline
+    var pressure: UInt64 = 0
 
     @inlinable
     init() {}
 
     @inlinable
-    mutating func record(_ key: Key, _ value: Value, cost: Int, _ reason: CacheRemovalReason) {
-        let removal = CacheRemoval(key: key, value: value, cost: cost, reason: reason)
-        if first == nil { first = removal } else { more.append(removal) }
-    }
-
-    /// The number of removals recorded.
-    @inlinable
-    var count: Int { first == nil ? 0 : 1 + more.count }
-
-    /// Calls `body` with each removal, in order.
-    @inlinable
-    func forEach(_ body: (CacheRemoval<Key, Value>) -> Void) {
-        guard let first else { return }
-        body(first)
-        for removal in more { body(removal) }
-    }
-}
-
-extension CacheRemovalReason {
-    /// Position in `allCases`.
-    @inlinable
-    var index: Int {
-        switch self {
-        case .evicted: 0
-        case .expired: 1
-        case .removed: 2
-        case .replaced: 3
-        case .pressure: 4
+    subscript(reason: CacheRemovalReason) -> UInt64 {
+        get {
+            switch reason {
+            case .evicted: evicted
+            case .expired: expired
+            case .removed: removed
+            case .replaced: replaced
+            case .pressure: pressure
+            }
         }
+        set {
+            switch reason {
+            case .evicted: evicted = newValue
+            case .expired: expired = newValue
+            case .removed: removed = newValue
+            case .replaced: replaced = newValue
+            case .pressure: pressure = newValue
+            }
+        }
+    }
+
+    @inlinable
+    mutating func add(_ other: CacheRemovalCounts) {
+        evicted += other.evicted
+        expired += other.expired
+        removed += other.removed
+        replaced += other.replaced
+        pressure += other.pressure
     }
 }
 
@@ -60,10 +148,11 @@ extension Cache {
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1
-            let stripe = stripes[index]
-            stripe.mutex.lock()
-            applyBufferedReads(of: stripe)
-            stripe.mutex.unlock()
+            withStripe(index) { stripe in
+                stripe.mutex.lock()
+                applyBufferedReads(of: stripe)
+                stripe.mutex.unlock()
+            }
         }
     }
 
@@ -98,14 +187,15 @@ extension Cache {
         let cost = policy.nodes[node].cost
         policy.remove(node)
         policy.free(node)
-        let stripe = stripes[hash & stripeMask]
-        stripe.mutex.lock()
-        guard let slot = stripe.table.find(tag: tag, hash: hash) else {
-            stripe.mutex.unlock()
-            preconditionFailure("Cache \"\(name)\": a resident entry is missing from its table")
+        let (key, value) = withStripe(hash & stripeMask) { stripe in
+            stripe.mutex.lock()
+            guard let slot = stripe.table.find(tag: tag, hash: hash) else {
+                stripe.mutex.unlock()
+                preconditionFailure("Cache \"\(name)\": a resident entry is missing from its table")
+            }
+            defer { stripe.mutex.unlock() }
+            return stripe.table.remove(at: slot)
         }
-        let (key, value) = stripe.table.remove(at: slot)
-        stripe.mutex.unlock()
         changes.record(key, value, cost: cost, reason)
     }
 
@@ -124,13 +214,13 @@ extension Cache {
     /// Adds the operation's removal counts to the cache's. Policy lock held.
     @inlinable
     func finish(_ changes: inout Changes) {
-        changes.forEach { removalCounts[$0.reason.index] += 1 }
+        if !changes.isEmpty { removalCounts.add(changes.counts) }
     }
 
     /// Removes an entry a reader found expired, if it is still the resident one. Lock not held.
     @inlinable
     func removeExpired(_ tag: UInt64, at time: Int64) {
-        var changes = Changes()
+        var changes = Changes(keepingRemovals: keepsRemovals)
         policyMutex.lock()
         if let node = policy.node(ofLive: tag), policy.nodes[node].expiresAt <= time {
             unlink(node, .expired, &changes)
@@ -159,13 +249,17 @@ extension Cache {
     /// Tells the removal handler about the operation's removals, then releases the removed keys and values. No
     /// lock held.
     @inlinable
-    func deliver(_ changes: consuming Changes) {
-        guard changes.first != nil, let onRemoval else { return }
-        if let removalDelivery {
-            let removals = changes
-            removalDelivery.deliver { removals.forEach(onRemoval) }
-        } else {
+    func deliver(_ changes: Changes) {
+        guard !changes.isEmpty else { return }
+        if let onRemoval {
+            if let removalDelivery {
+                let removals = changes.array
+                changes.release()
+                removalDelivery.deliver { removals.forEach(onRemoval) }
+                return
+            }
             changes.forEach(onRemoval)
         }
+        changes.release()
     }
 }

@@ -143,10 +143,13 @@ extension EvictionPolicy {
         let list = Int(segment.rawValue)
         let tail = tails[list]
         let index = Int32(truncatingIfNeeded: node)
-        nodes[node].segment = segment
-        nodes[node].previous = tail
-        nodes[node].next = -1
-        if tail >= 0 { nodes[Int(tail)].next = index } else { heads[list] = index }
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            nodes[node].segment = segment
+            nodes[node].previous = tail
+            nodes[node].next = -1
+            if tail >= 0 { nodes[Int(tail)].next = index }
+        }
+        if tail < 0 { heads[list] = index }
         tails[list] = index
     }
 
@@ -156,8 +159,12 @@ extension EvictionPolicy {
         let list = Int(nodes[node].segment.rawValue)
         let previous = nodes[node].previous
         let next = nodes[node].next
-        if previous >= 0 { nodes[Int(previous)].next = next } else { heads[list] = next }
-        if next >= 0 { nodes[Int(next)].previous = previous } else { tails[list] = previous }
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            if previous >= 0 { nodes[Int(previous)].next = next }
+            if next >= 0 { nodes[Int(next)].previous = previous }
+        }
+        if previous < 0 { heads[list] = next }
+        if next < 0 { tails[list] = previous }
     }
 
     /// Makes `node` the most recent of its segment's list.
@@ -167,5 +174,44 @@ extension EvictionPolicy {
         let segment = nodes[node].segment
         unlinkFromList(node)
         append(node, to: segment)
+    }
+}
+
+/// The oldest (head) or newest (tail) node of each segment's list, by `CacheSegment.rawValue`; -1 when empty.
+/// Stored inline, so updating one is a plain store (an array would check its buffer's uniqueness each time).
+@usableFromInline
+struct SegmentEnds {
+    @usableFromInline
+    var window: Int32 = -1
+    @usableFromInline
+    var probation: Int32 = -1
+    @usableFromInline
+    var protected: Int32 = -1
+    @usableFromInline
+    var candidate: Int32 = -1
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    subscript(list: Int) -> Int32 {
+        get {
+            switch list {
+            case 1: window
+            case 2: probation
+            case 3: protected
+            case 4: candidate
+            default: -1
+            }
+        }
+        set {
+            switch list {
+            case 1: window = newValue
+            case 2: probation = newValue
+            case 3: protected = newValue
+            case 4: candidate = newValue
+            default: preconditionFailure("Cache: the list of segment .none is never used")
+            }
+        }
     }
 }

@@ -40,12 +40,12 @@ struct EvictionPolicy {
     /// Head of the free-node list (linked through `next`), or -1.
     @usableFromInline
     var freeNodes: Int32 = -1
-    /// Oldest and newest node of each segment's list, by `CacheSegment.rawValue`; -1 when empty. The window
-    /// (frequency-aware mode) or the only list (LRU mode) is `.window`.
+    /// Oldest and newest node of each segment's list. The window (frequency-aware mode) or the only list (LRU
+    /// mode) is `.window`.
     @usableFromInline
-    var heads: [Int32] = [-1, -1, -1, -1, -1]
+    var heads = SegmentEnds()
     @usableFromInline
-    var tails: [Int32] = [-1, -1, -1, -1, -1]
+    var tails = SegmentEnds()
     @usableFromInline
     var windowWeight = 0
     @usableFromInline
