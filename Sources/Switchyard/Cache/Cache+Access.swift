@@ -24,7 +24,16 @@ extension Cache {
             }
             let value = stripe.table.slots[slot].value
             stripe.hits += 1
-            if policyMutex.tryLock() {
+            if buffersReads {
+                _ = stripe.buffer(tag)
+                if stripe.readCount >= CacheStripe<Key, Value>.drainThreshold && policyMutex.tryLock() {
+                    applyBufferedReads(of: stripe)
+                    stripe.mutex.unlock()
+                    policyMutex.unlock()
+                } else {
+                    stripe.mutex.unlock()
+                }
+            } else if policyMutex.tryLock() {
                 // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this
                 // stripe's buffered reads, then this one, in order.
                 applyBufferedReads(of: stripe)
@@ -33,7 +42,7 @@ extension Cache {
                 if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
                 policyMutex.unlock()
             } else {
-                let wasEmpty = stripe.reads.isEmpty
+                let wasEmpty = stripe.readCount == 0
                 let buffered = stripe.buffer(tag)
                 stripe.mutex.unlock()
                 if wasEmpty && buffered { pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed) }

@@ -16,10 +16,11 @@ import Synchronization
 /// would replace: ``setValue(_:forKey:cost:timeToLive:isDiscardable:)`` then returns false.
 ///
 /// **Concurrency.** Safe from any thread or task. The table is split into stripes with a lock each; a read holds
-/// only its stripe's lock and then *tries* the policy lock: when another thread holds it, the read's recency
-/// update is buffered and applied later, so reads never wait on each other's bookkeeping. Writes hold the policy
-/// lock (then the stripe's), which is what makes the limits exact. Single-threaded, every access is applied in
-/// order, so LRU mode is exact LRU.
+/// only its stripe's lock and buffers its use there. Frequency-aware mode applies a stripe's buffered uses in
+/// batches, when the policy lock is free; LRU mode tries the policy lock on every read and buffers only when
+/// another thread holds it. Either way reads never wait on each other's bookkeeping. Writes hold the policy lock
+/// (then the stripe's), which is what makes the limits exact. Single-threaded, LRU mode applies every access in
+/// order, so it is exact LRU.
 ///
 /// **Notifications.** `onRemoval` is told about every entry that leaves, with the reason (evicted, expired,
 /// removed, replaced, pressure), after the operation has released every lock: a handler may read and write the
@@ -74,6 +75,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     @exclusivity(unchecked) var policy: EvictionPolicy
     @usableFromInline
     @exclusivity(unchecked) var removalCounts = CacheRemovalCounts()
+    /// Frequency-aware mode: reads always buffer their accesses and apply them in batches (see ``CacheStripe``).
+    @usableFromInline
+    let buffersReads: Bool
     /// Whether operations keep what they remove until after the locks (see ``CacheChanges``): there is a removal
     /// handler, or releasing a key or value may run code.
     @usableFromInline
@@ -144,6 +148,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         now = { Cache.nanoseconds(origin.duration(to: clock.now)) }
         costOf = cost
         self.onRemoval = onRemoval
+        buffersReads = policy == .frequencyAware
         keepsRemovals = onRemoval != nil || !_isPOD(Key.self) || !_isPOD(Value.self)
         self.removalDelivery = removalDelivery
         loader = Coalescer(queue: loadQueue ?? WorkQueue(name: "\(name) loads"), name: name)

@@ -56,6 +56,23 @@ struct CacheBehaviorTests {
         #expect(removals.all.count == 10 && removals.all.allSatisfy { $0.reason == .evicted })
     }
 
+    @Test("frequency-aware reads reach the policy in batches: nothing until a stripe has 16, then all of them")
+    func bufferedReads() {
+        let cache = Cache<FixedHashKey, Int>(countLimit: 100, memoryPressure: nil)
+        let key = FixedHashKey(7)
+        cache.setValue(7, forKey: key)  // one count in the sketch
+        func seen() -> (frequency: Int, referenced: Bool) {
+            cache.withPolicy { policy in
+                let node = policy.nodes.indices.first { policy.nodes[$0].segment != .none }!
+                return (policy.sketch.frequency(key.hashValue), policy.nodes[node].isReferenced)
+            }
+        }
+        for _ in 0..<CacheStripe<FixedHashKey, Int>.drainThreshold - 1 { #expect(cache.value(forKey: key) == 7) }
+        #expect(seen() == (1, false))
+        #expect(cache.value(forKey: key) == 7)
+        #expect(seen() == (min(15, 1 + CacheStripe<FixedHashKey, Int>.drainThreshold), true))  // counters stop at 15
+    }
+
     @Test("an entry costing more than the cost limit is never stored; the limits hold")
     func oversizedEntry() {
         let cache = Cache<String, Int>(costLimit: 10, memoryPressure: nil)

@@ -160,11 +160,11 @@ extension Cache {
     /// `stripe`'s lock held.
     @inlinable
     func applyBufferedReads(of stripe: CacheStripe<Key, Value>) {
-        guard !stripe.reads.isEmpty else { return }
-        for tag in stripe.reads {
+        guard stripe.readCount > 0 else { return }
+        for tag in UnsafeBufferPointer(start: stripe.reads, count: stripe.readCount) {
             if let node = policy.node(ofLive: tag) { policy.recordAccess(node) }
         }
-        stripe.reads.removeAll(keepingCapacity: true)
+        stripe.readCount = 0
     }
 
     /// Evicts until the limits hold, then settles the policy's segments (see ``EvictionPolicy/settle()``).
@@ -238,7 +238,7 @@ extension Cache {
         // buffers leaves no old tag that a reused node index could be confused with.
         for stripe in stripes {
             stripe.mutex.lock()
-            stripe.reads = []
+            stripe.readCount = 0
             stripe.table.removeAll()
             stripe.mutex.unlock()
         }

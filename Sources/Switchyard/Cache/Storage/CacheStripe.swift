@@ -1,18 +1,25 @@
 /// One stripe of a cache's table: the entries whose keys hash to it, behind their own lock, plus the reads of
 /// the stripe that have not yet been applied to the eviction policy.
 ///
-/// Readers hold only a stripe lock, so reads of different stripes never wait for each other. A read then tries
-/// the policy lock without waiting; if another thread holds it, the access is buffered here (as the entry's
-/// policy tag) and applied by the next thread that holds the policy lock. The buffer is bounded: when it is
-/// full, further accesses are dropped (they only inform recency and frequency; limits never depend on them). A
-/// buffered tag whose entry has left by the time it is applied is ignored (``EvictionPolicy/node(ofLive:)``).
+/// Readers hold only a stripe lock, so reads of different stripes never wait for each other. A read records its
+/// access here (as the entry's policy tag) for the eviction policy:
+///
+/// - In frequency-aware mode always: when ``drainThreshold`` accesses are buffered, the reader *tries* the policy
+///   lock and applies them all; if another thread holds it, the next reads keep buffering.
+/// - In LRU mode only when the reader's try of the policy lock fails (otherwise it applies its access at once,
+///   so single-threaded LRU is exact); the next thread that holds the policy lock applies the buffer.
+///
+/// The buffer is bounded: when it is full, further accesses are dropped (they only inform recency and frequency;
+/// limits never depend on them). A buffered tag whose entry has left by the time it is applied is ignored
+/// (``EvictionPolicy/node(ofLive:)``).
 ///
 /// The stripe also keeps a ticket for each load of ``Cache/value(forKey:priority:cost:timeToLive:orLoad:)`` in
 /// flight for one of its keys: a write or removal of that key marks the ticket superseded, and a superseded load
 /// does not store its value (the write that came while it ran wins).
 ///
-/// Unchecked-Sendable invariant: `table`, `reads`, `hits`, `misses` and `loads` (and the tickets' `isSuperseded`)
-/// are read and written only while `mutex` is held. Exercised under Thread Sanitizer by `CacheStressTests` and
+/// Unchecked-Sendable invariant: `table`, the buffer `reads` points to, `readCount`, `hits`, `misses` and `loads`
+/// (and the tickets' `isSuperseded`) are read and written only while `mutex` is held; `reads` itself is
+/// immutable. Exercised under Thread Sanitizer by `CacheStressTests` and
 /// `CacheLoadRaceTests`.
 @usableFromInline
 final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
@@ -20,12 +27,19 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     @inlinable
     static var readBufferCapacity: Int { 64 }
 
+    /// Frequency-aware mode: the number of buffered reads at which a reader tries to apply them.
+    @inlinable
+    static var drainThreshold: Int { 16 }
+
     @usableFromInline
     let mutex = SpinLock()
     @usableFromInline
     @exclusivity(unchecked) var table = CacheTable<Key, Value>()
+    /// The buffered reads: `readCount` tags, oldest first, in a buffer of ``readBufferCapacity``.
     @usableFromInline
-    @exclusivity(unchecked) var reads: [UInt64] = []
+    let reads = UnsafeMutablePointer<UInt64>.allocate(capacity: CacheStripe.readBufferCapacity)
+    @usableFromInline
+    @exclusivity(unchecked) var readCount = 0
     @usableFromInline
     @exclusivity(unchecked) var hits: UInt64 = 0
     @usableFromInline
@@ -37,12 +51,14 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     @inlinable
     init() {}
 
+    deinit { reads.deallocate() }
+
     /// Buffers an access; returns false when the buffer is full (the access is dropped). Lock held.
     @inlinable
     func buffer(_ tag: UInt64) -> Bool {
-        guard reads.count < CacheStripe.readBufferCapacity else { return false }
-        if reads.isEmpty { reads.reserveCapacity(CacheStripe.readBufferCapacity) }
-        reads.append(tag)
+        guard readCount < CacheStripe.readBufferCapacity else { return false }
+        reads[readCount] = tag
+        readCount += 1
         return true
     }
 
