@@ -189,12 +189,12 @@ extension Cache {
         policy.free(node)
         let (key, value) = withStripe(hash & stripeMask) { stripe in
             stripe.mutex.lock()
-            guard let slot = stripe.table.find(tag: tag, hash: hash) else {
+            guard let removed = stripe.table.remove(tag: tag, hash: hash) else {
                 stripe.mutex.unlock()
                 preconditionFailure("Cache \"\(name)\": a resident entry is missing from its table")
             }
-            defer { stripe.mutex.unlock() }
-            return stripe.table.remove(at: slot)
+            stripe.mutex.unlock()
+            return removed
         }
         changes.record(key, value, cost: cost, reason)
     }

@@ -81,6 +81,12 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
     /// nil at the first empty bucket.
     @inlinable @inline(__always)
     func firstSlot(hash: Int, where matches: (Int) -> Bool) -> Int? {
+        firstEntry(hash: hash, where: matches)?.slot
+    }
+
+    /// ``firstSlot(hash:where:)``, with the bucket that holds the slot.
+    @inlinable @inline(__always)
+    func firstEntry(hash: Int, where matches: (Int) -> Bool) -> (bucket: Int, slot: Int)? {
         let fragment = CacheTable.fragment(hash)
         return buckets.withUnsafeBufferPointer { buckets in
             let mask = buckets.count - 1
@@ -90,11 +96,19 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
                 if word == 0 { return nil }
                 if word & 0xFFFF_FFFF_0000_0000 == fragment {
                     let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
-                    if matches(index) { return index }
+                    if matches(index) { return (bucket, index) }
                 }
                 bucket = (bucket + 1) & mask
             }
         }
+    }
+
+    /// Removes the entry with policy tag `tag` (and hash `hash`) and returns its key and value, or nil if there is
+    /// none. One probe finds both its slot and its bucket.
+    @inlinable
+    mutating func remove(tag: UInt64, hash: Int) -> (key: Key, value: Value)? {
+        guard let (bucket, slot) = firstEntry(hash: hash, where: { slots[$0].tag == tag }) else { return nil }
+        return remove(at: slot, bucket: bucket)
     }
 
     /// Adds an entry for a key that is not in the table.
@@ -109,7 +123,13 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
     /// Removes the entry at slot `index` and returns its key and value. The last slot takes its place.
     @inlinable
     mutating func remove(at index: Int) -> (key: Key, value: Value) {
-        vacate(bucket(holding: index))
+        remove(at: index, bucket: bucket(holding: index))
+    }
+
+    /// ``remove(at:)`` when the bucket holding slot `index` is known.
+    @inlinable
+    mutating func remove(at index: Int, bucket holder: Int) -> (key: Key, value: Value) {
+        vacate(holder)
         let last = slots.count - 1
         if index != last {
             buckets[bucket(holding: last)] = CacheTable.fragment(slots[last].hash) | UInt64(index + 1)

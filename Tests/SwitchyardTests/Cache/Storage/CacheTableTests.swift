@@ -16,7 +16,8 @@ struct CacheTableTests {
                 let key = Int(random.next() % 300)
                 let hash = CacheTableTests.hash(key, bits: hashBits)
                 if random.next() % 3 == 0, let slot = table.find(key, hash: hash) {
-                    let removed = table.remove(at: slot)
+                    // Both ways in: by slot (a removal by key) and by tag (an eviction), one probe each.
+                    let removed = step % 2 == 0 ? table.remove(at: slot) : table.remove(tag: UInt64(key), hash: hash)!
                     #expect(removed.key == key && removed.value == model[key])
                     model[key] = nil
                 } else if table.find(key, hash: hash) == nil {
