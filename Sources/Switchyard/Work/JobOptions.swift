@@ -57,9 +57,9 @@ public struct JobOptions: Sendable {
     /// dependencies can still be added with ``Job/addDependency(_:policy:)``.
     public var isHeld: Bool
 
-    var delay: Sleeper?
-    var timeout: Sleeper?
-    var retry: RetryPlan?
+    /// Delay, timeout and retry, if any were set: one shared immutable object, so options without them (nearly
+    /// all) copy and destroy three references, not six, and a job takes this object as is.
+    var timing: JobTiming?
 
     /// Options with a group, dependencies and hold; no delay, timeout or retry.
     public init(group: JobGroup? = nil, dependencies: [Dependency] = [], isHeld: Bool = false) {
@@ -72,7 +72,9 @@ public struct JobOptions: Sendable {
     /// then cancels the timer: it never runs (unlike `DispatchQueue.asyncAfter`). While it waits, it holds no slot.
     public func delayed<C: Clock>(by delay: Duration, clock: C) -> JobOptions where C.Duration == Duration {
         var copy = self
-        copy.delay = Sleeper(duration: delay) { try await clock.sleep(for: $0) }
+        copy.timing = JobTiming(
+            delay: Sleeper(duration: delay) { try await clock.sleep(for: $0) }, timeout: timing?.timeout,
+            retry: timing?.retry)
         return copy
     }
 
@@ -80,7 +82,9 @@ public struct JobOptions: Sendable {
     /// ``JobError/timedOut`` (unless the retry policy retries timeouts).
     public func timeout<C: Clock>(_ timeout: Duration, clock: C) -> JobOptions where C.Duration == Duration {
         var copy = self
-        copy.timeout = Sleeper(duration: timeout) { try await clock.sleep(for: $0) }
+        copy.timing = JobTiming(
+            delay: timing?.delay, timeout: Sleeper(duration: timeout) { try await clock.sleep(for: $0) },
+            retry: timing?.retry)
         return copy
     }
 
@@ -88,7 +92,9 @@ public struct JobOptions: Sendable {
     /// no slot; cancelling it then ends it at once.
     public func retrying<C: Clock>(_ policy: RetryPolicy, clock: C) -> JobOptions where C.Duration == Duration {
         var copy = self
-        copy.retry = RetryPlan(policy: policy) { try await clock.sleep(for: $0) }
+        copy.timing = JobTiming(
+            delay: timing?.delay, timeout: timing?.timeout,
+            retry: RetryPlan(policy: policy) { try await clock.sleep(for: $0) })
         return copy
     }
 

@@ -194,7 +194,7 @@ extension WorkQueue {
             identifier: Engine.nextIdentifier(), name: name, queue: self, priority: priority,
             isBlocking: isBlocking, isBarrier: isBarrier, body: body)
         // Not yet shared with any other thread: no lock needed.
-        node.timing = JobTiming.of(options)
+        node.timing = options.timing
         node.taskLocals = CapturedTaskLocals.capture(propagation)
         return node
     }

@@ -191,22 +191,17 @@ enum AttemptEnd {
     case failure(any Error)
 }
 
-/// A job's delay, timeout and retry settings; allocated only for jobs that have any.
+/// A job's delay, timeout and retry settings; allocated only for options that have any, and shared by every job
+/// submitted with those options.
 final class JobTiming: Sendable {
     let delay: Sleeper?
     let timeout: Sleeper?
     let retry: RetryPlan?
 
-    private init(_ options: JobOptions) {
-        delay = options.delay
-        timeout = options.timeout
-        retry = options.retry
-    }
-
-    /// The timing of `options`, or nil when it has none (no allocation then).
-    static func of(_ options: JobOptions) -> JobTiming? {
-        guard options.delay != nil || options.timeout != nil || options.retry != nil else { return nil }
-        return JobTiming(options)
+    init(delay: Sleeper?, timeout: Sleeper?, retry: RetryPlan?) {
+        self.delay = delay
+        self.timeout = timeout
+        self.retry = retry
     }
 }
 
