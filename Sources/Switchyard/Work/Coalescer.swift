@@ -119,7 +119,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
                 entries[key] = entry
             } else {
                 entries[key] = nil
-                transaction.discarded.append(entry.node)
+                transaction.discard(entry.node)
                 Engine.cancel(node, &transaction)
             }
         }
@@ -129,7 +129,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         Engine.perform { transaction in
             if let entry = entries[key], entry.node === node {
                 entries[key] = nil
-                transaction.discarded.append(entry.node)
+                transaction.discard(entry.node)
             }
         }
     }

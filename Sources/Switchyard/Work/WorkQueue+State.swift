@@ -29,7 +29,7 @@ extension WorkQueue {
         // The live list's retain, released after the lock: the job's deinit may run user code (its value's), and
         // transactions point at nodes, queues and scheduler nodes unretained for the rest of the hold (see
         // `Transaction`): no job may be released for the last time under the lock.
-        transaction.discarded.append(Unmanaged.passUnretained(job).takeRetainedValue())
+        transaction.discard(retained: Unmanaged.passUnretained(job as AnyObject))
         switch outcome {
         case .succeeded: succeededCount += 1
         case .cancelled: cancelledCount += 1

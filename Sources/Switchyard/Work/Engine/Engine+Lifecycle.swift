@@ -218,12 +218,12 @@ extension Engine {
                 node.dependents = []
             }
             if let timing = node.timing {
-                transaction.discarded.append(timing)
+                transaction.discard(timing)
                 node.timing = nil
             }
             if node.awaitedEpoch != nil { node.awaitedEpoch = nil }
             if let locals = node.taskLocals {
-                transaction.discarded.append(locals)
+                transaction.discard(locals)
                 node.taskLocals = nil
             }
             if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }

@@ -19,21 +19,64 @@ import Synchronization
 /// ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
 /// nodes) can go away during a hold.
 struct Transaction {
-    /// Roots whose trees may be able to start jobs (unretained: their queues and domains keep them).
-    var roots = SmallList<Unmanaged<SchedulerNode>>()
+    // Every stored property but `rare` is trivial (raw or unowned(unsafe) references, plain values), so creating
+    // and destroying a transaction costs next to nothing. With the lists as Swift collections, destroying one went
+    // through the type's value witness and released each list, empty or not: about a dozen calls per tiny job.
+
+    /// The first two roots whose trees may be able to start jobs (unretained: their queues and domains keep
+    /// them); more go to `rare`.
+    private var firstRoot: Unmanaged<SchedulerNode>?
+    private var secondRoot: Unmanaged<SchedulerNode>?
+    /// How many roots are marked.
+    private(set) var rootCount = 0
     /// A worker that just ended an attempt and may run the next started job instead of a new task (unretained:
     /// the caller of `endAttempt` holds it).
     unowned(unsafe) var reusableWorker: Worker?
     /// The job handed to `reusableWorker` (unretained: it has started, so its queue's live list holds it).
     unowned(unsafe) var reusedJob: JobNode?
-    /// Objects dropped under the lock, released after it (their deinits may run user code).
-    var discarded = SmallList<AnyObject>()
+    /// The first two objects dropped under the lock, each with one retain that ``Engine/carryOut(_:)`` gives up
+    /// after the lock (their deinits may run user code); more go to `rare`.
+    private var firstDiscarded: Unmanaged<AnyObject>?
+    private var secondDiscarded: Unmanaged<AnyObject>?
     /// The job whose attempt just ended on this worker: if it finishes, its task releases the body after the lock
     /// instead of moving it into `discardedValues` (boxing a generic closure asked the runtime for its type's
     /// metadata). Unretained: the caller of `endAttempt` holds it.
     unowned(unsafe) var bodyOwner: JobNode?
     /// The lists below, once one of them is used.
     private var rare: RareEffects?
+
+    /// Marked root `index` (0 ..< `rootCount`).
+    func root(at index: Int) -> Unmanaged<SchedulerNode> {
+        switch index {
+        case 0: firstRoot!
+        case 1: secondRoot!
+        default: rare!.moreRoots[index - 2]
+        }
+    }
+
+    /// Keeps `object` alive until after the lock (see ``Engine/carryOut(_:)``).
+    mutating func discard(_ object: AnyObject) {
+        discard(retained: Unmanaged.passRetained(object))
+    }
+
+    /// Takes over one retain of `object`, given up after the lock.
+    mutating func discard(retained object: Unmanaged<AnyObject>) {
+        if firstDiscarded == nil {
+            firstDiscarded = object
+        } else if secondDiscarded == nil {
+            secondDiscarded = object
+        } else {
+            makeRare()
+            rare!.moreDiscarded.append(object)
+        }
+    }
+
+    /// Gives up the retains of the discarded objects. Call once, with the lock released.
+    func releaseDiscarded() {
+        firstDiscarded?.release()
+        secondDiscarded?.release()
+        rare?.moreDiscarded.forEach { $0.release() }
+    }
 
     /// Workers created for jobs moved to running, whose tasks must be created.
     var starts: SmallList<Worker> {
@@ -98,13 +141,24 @@ struct Transaction {
         let root = node.root
         if !root.isMarkedForDispatch {
             root.isMarkedForDispatch = true
-            roots.append(Unmanaged.passUnretained(root))
+            let marked = Unmanaged.passUnretained(root)
+            switch rootCount {
+            case 0: firstRoot = marked
+            case 1: secondRoot = marked
+            default:
+                makeRare()
+                rare!.moreRoots.append(marked)
+            }
+            rootCount += 1
         }
     }
 }
 
-/// The lists of a ``Transaction`` that most holds of the engine lock leave empty.
-struct RareEffects {
+/// The lists of a ``Transaction`` that most holds of the engine lock leave empty. A class, so a transaction that
+/// has none holds one nil reference.
+final class RareEffects {
+    var moreRoots: [Unmanaged<SchedulerNode>] = []
+    var moreDiscarded: [Unmanaged<AnyObject>] = []
     var starts = SmallList<Worker>()
     var timers: [JobNode] = []
     var resumptions: [CheckedContinuation<Bool, Never>] = []
@@ -191,8 +245,8 @@ enum Engine {
     /// Starts every job the marked trees can start. Lock held.
     static func dispatchMarkedRoots(_ transaction: inout Transaction) {
         var index = 0
-        while index < transaction.roots.count {  // dispatching never marks new roots; the loop is defensive
-            let root = transaction.roots[index].takeUnretainedValue()
+        while index < transaction.rootCount {  // dispatching never marks new roots; the loop is defensive
+            let root = transaction.root(at: index).takeUnretainedValue()
             root.isMarkedForDispatch = false
             while let job = root.popNextJob() {
                 prepareStart(job, &transaction)
@@ -236,12 +290,14 @@ enum Engine {
 
     /// Creates tasks, timers, and runs deferred actions. Lock not held.
     static func carryOut(_ transaction: Transaction) {
-        guard transaction.hasRareEffects else { return }
-        for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
-        if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
-        for continuation in transaction.resumptions { continuation.resume(returning: true) }
-        for job in transaction.timers { startTimer(for: job) }
-        for action in transaction.actions { action() }
+        if transaction.hasRareEffects {
+            for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
+            if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
+            for continuation in transaction.resumptions { continuation.resume(returning: true) }
+            for job in transaction.timers { startTimer(for: job) }
+            for action in transaction.actions { action() }
+        }
+        transaction.releaseDiscarded()
     }
 
     /// Ends an attempt on the worker that ran it and, when the worker may go on, takes the next job it can run
