@@ -2,8 +2,10 @@
 ///
 /// Handles are cheap values; copies refer to the same job. The job runs whether or not anyone keeps a handle.
 public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline
     let node: TypedJobNode<Success, Failure>
 
+    @usableFromInline
     init(node: TypedJobNode<Success, Failure>) { self.node = node }
 
     /// The job's process-unique identifier (increasing in submission order).

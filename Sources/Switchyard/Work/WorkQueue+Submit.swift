@@ -18,14 +18,16 @@
 extension WorkQueue {
     /// Submits an async job, waiting for room if the queue is bounded and full.
     @discardableResult
+    @inlinable
     public func submit<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
-        let dependencies = options.dependencies
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options, body)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: false, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
         let claim = try await claimRoom()
-        try admit(node, dependencies, options, claim)
+        try enqueue(node, options, claim)
         return Job(node: node)
     }
 
@@ -50,13 +52,15 @@ extension WorkQueue {
 
     /// Submits an async job, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
     @discardableResult
+    @inlinable
     public func trySubmit<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
-        let dependencies = options.dependencies
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options, body)
-        try admit(node, dependencies, options, .checkNow)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: false, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
+        try enqueue(node, options, .checkNow)
         return Job(node: node)
     }
 
@@ -80,14 +84,16 @@ extension WorkQueue {
 
     /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), waiting for room if the queue is bounded and full.
     @discardableResult
+    @inlinable
     public func submitBlocking<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
-        let dependencies = options.dependencies
-        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options, body)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: false, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
         let claim = try await claimRoom()
-        try admit(node, dependencies, options, claim)
+        try enqueue(node, options, claim)
         return Job(node: node)
     }
 
@@ -112,13 +118,15 @@ extension WorkQueue {
 
     /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
     @discardableResult
+    @inlinable
     public func trySubmitBlocking<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
-        let dependencies = options.dependencies
-        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options, body)
-        try admit(node, dependencies, options, .checkNow)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: false, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
+        try enqueue(node, options, .checkNow)
         return Job(node: node)
     }
 
@@ -145,24 +153,30 @@ extension WorkQueue {
     /// back by a barrier of another queue. Cancelled before it runs, it finishes at once as cancelled, and a
     /// stand-in barrier (an empty body) keeps the order for the jobs after it.
     @discardableResult
+    @inlinable
     public func submitBarrier<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: true, options, body)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: true, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
         let claim = try await claimRoom()
-        try admit(node, options.dependencies, options, claim)
+        try enqueue(node, options, claim)
         return Job(node: node)
     }
 
     /// Submits a barrier without ever suspending (see ``submitBarrier(_:priority:options:_:)``).
     @discardableResult
+    @inlinable
     public func trySubmitBarrier<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: true, options, body)
-        try admit(node, options.dependencies, options, .checkNow)
+        let node = TypedJobNode(
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: true, body: body,
+            attempt: TypedJobNode<Success, Failure>.attempt(of:))
+        try enqueue(node, options, .checkNow)
         return Job(node: node)
     }
 
@@ -177,6 +191,7 @@ extension WorkQueue {
     }
 
     /// How a submission accounts for the pending-job bound.
+    @usableFromInline
     enum RoomClaim {
         /// Unbounded queue.
         case unbounded
@@ -197,6 +212,16 @@ extension WorkQueue {
         node.timing = options.timing
         node.taskLocals = CapturedTaskLocals.capture(propagation)
         return node
+    }
+
+    /// Gives a node made by an inlinable `submit` its options' timing and the submitter's propagated task-locals,
+    /// then admits it.
+    @usableFromInline
+    func enqueue(_ node: JobNode, _ options: JobOptions, _ claim: RoomClaim) throws(SubmissionError) {
+        // Not yet shared with any other thread: no lock needed.
+        node.timing = options.timing
+        node.taskLocals = CapturedTaskLocals.capture(propagation)
+        try admit(node, options.dependencies, options, claim)
     }
 
     func admit(_ node: JobNode, _ dependencies: [Dependency], _ options: JobOptions, _ claim: RoomClaim)
@@ -224,6 +249,7 @@ extension WorkQueue {
     }
 
     /// Waits for room in a bounded queue (FIFO among waiting submitters) and reserves it.
+    @usableFromInline
     func claimRoom() async throws(SubmissionError) -> RoomClaim {
         guard let maximumPending else { return .unbounded }
         let identifier = Engine.nextIdentifier()

@@ -86,6 +86,7 @@ final class AwaiterSlot: @unchecked Sendable {
 /// The one-byte fields sit together: stored properties are laid out in declaration order, and scattering them
 /// between word-sized ones cost about 30 padding bytes per job.
 // Unchecked-Sendable invariant: see above (engine lock; the running task owns `value` while it runs).
+@usableFromInline
 class JobNode: @unchecked Sendable {
     let identifier: UInt64
     let name: String
@@ -128,7 +129,12 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var intakeNext: UnsafeMutableRawPointer?
     /// The value of the last successful attempt, boxed from the job's `Success` type (read it only once `outcome`
     /// is `.succeeded`). A failure's error is in `outcome`.
+    @usableFromInline
     @exclusivity(unchecked) var value: Any = ()
+    /// Runs one attempt, as ``runAttempt()`` does, but compiled for the job's concrete types: set by the inlinable
+    /// `submit` functions (see ``TypedJobNode/attempt(of:)``). Nil for nodes made elsewhere, which use
+    /// ``runAttempt()``. Set before the node is shared; never changed.
+    @exclusivity(unchecked) var specializedAttempt: (@Sendable (JobNode) async -> AttemptEnd)?
     /// The state only some jobs use (dependencies, groups, timers, escalation, blocked waits, barriers,
     /// completion handlers), created by the first write that is not a default value; see ``JobNodeExtras``.
     @exclusivity(unchecked) var extras: JobNodeExtras?
@@ -259,6 +265,7 @@ final class JobNodeExtras: @unchecked Sendable {
 }
 
 /// How one attempt of a job's body ended.
+@usableFromInline
 enum AttemptEnd {
     case success
     case failure(any Error)
@@ -297,8 +304,43 @@ final class QueueEpoch {
 /// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
 /// once the job can no longer run, or by the job's own task after the lock hold that finished the job (see
 /// ``Engine/endAttempt(of:end:retryAllowed:on:)``). Only the job's task reads it.
+@usableFromInline
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
+    @usableFromInline
     @exclusivity(unchecked) var body: (@Sendable () async throws(Failure) -> Success)?
+
+    /// A node with the next job identifier. The entry point of the inlinable `submit` functions: called from the
+    /// caller's module, where `TypedJobNode<Success, Failure>` is a concrete type whose metadata the caller
+    /// caches, instead of looking it up in the runtime's table on every submission (about 5% of a tiny job).
+    ///
+    /// `attempt` is ``attempt(of:)`` as compiled in the caller's module: there `Success` and `Failure` are usually
+    /// concrete, so the body's result and error need no buffers from the task allocator (two allocations per
+    /// attempt through ``runAttempt()``, which is compiled once for all types).
+    @usableFromInline
+    convenience init(
+        queue: WorkQueue, name: String, priority: JobPriority, isBlocking: Bool, isBarrier: Bool,
+        body: @escaping @Sendable () async throws(Failure) -> Success,
+        attempt: @escaping @Sendable (JobNode) async -> AttemptEnd
+    ) {
+        self.init(
+            identifier: Engine.nextIdentifier(), name: name, queue: queue, priority: priority, isBlocking: isBlocking,
+            isBarrier: isBarrier, body: body)
+        specializedAttempt = attempt
+    }
+
+    /// ``runAttempt()`` for `node`, which must be a `TypedJobNode<Success, Failure>`; inlinable, so that callers
+    /// compile it for their types.
+    @inlinable
+    static func attempt(of node: JobNode) async -> AttemptEnd {
+        let node = unsafeDowncast(node, to: TypedJobNode<Success, Failure>.self)
+        guard let body = node.body else { return .failure(CancellationError()) }
+        do throws(Failure) {
+            node.value = try await body()
+            return .success
+        } catch {
+            return .failure(error)
+        }
+    }
 
     init(
         identifier: UInt64, name: String, queue: WorkQueue, priority: JobPriority, isBlocking: Bool,

@@ -182,8 +182,16 @@ extension Engine {
         }
         let context = JobContext(node: job)
         let end: AttemptEnd
+        // The specialized attempt when the job has one (see ``JobNode/specializedAttempt``).
         if let locals {
-            end = await JobContext.$current.withValue(context) { await locals.bind { await job.runAttempt() } }
+            end = await JobContext.$current.withValue(context) {
+                await locals.bind {
+                    if let attempt = job.specializedAttempt { return await attempt(job) }
+                    return await job.runAttempt()
+                }
+            }
+        } else if let attempt = job.specializedAttempt {
+            end = await JobContext.$current.withValue(context) { await attempt(job) }
         } else {
             end = await JobContext.$current.withValue(context) { await job.runAttempt() }
         }
