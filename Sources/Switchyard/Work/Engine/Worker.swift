@@ -172,32 +172,33 @@ extension Engine {
         // Written under the lock before this attempt was handed to this task (task creation, or this task's own
         // `endAttempt`), and not written again while it runs.
         let attempt = job.attempts
-        let timing = job.timing
-        let locals = job.taskLocals
-        let watchdog = timing?.timeout.map { timeout in
+        // The common job has no timing and no task-locals: its path loads neither (each load was a retain and a
+        // release per job).
+        let watchdog = job.timing == nil ? nil : job.timing?.timeout.map { timeout in
             Task.detached {
                 do { try await timeout.sleep(timeout.duration) } catch { return }
                 timeoutFired(job, attempt: attempt)
             }
         }
-        let context = JobContext(node: job)
         let end: AttemptEnd
         // The specialized attempt when the job has one (see ``JobNode/specializedAttempt``).
-        if let locals {
-            end = await JobContext.$current.withValue(context) {
+        if job.taskLocals == nil, let run = job.specializedAttempt {
+            end = await JobContext.$current.withValue(JobContext(node: job)) { await run(job) }
+        } else if let locals = job.taskLocals {
+            end = await JobContext.$current.withValue(JobContext(node: job)) {
                 await locals.bind {
-                    if let attempt = job.specializedAttempt { return await attempt(job) }
+                    if let run = job.specializedAttempt { return await run(job) }
                     return await job.runAttempt()
                 }
             }
-        } else if let attempt = job.specializedAttempt {
-            end = await JobContext.$current.withValue(context) { await attempt(job) }
         } else {
-            end = await JobContext.$current.withValue(context) { await job.runAttempt() }
+            end = await JobContext.$current.withValue(JobContext(node: job)) { await job.runAttempt() }
         }
-        watchdog?.cancel()
+        if let watchdog { watchdog.cancel() }
         var retryAllowed = false
-        if case .failure(let error) = end, let plan = timing?.retry, attempt < plan.policy.maximumAttempts {
+        if case .failure(let error) = end, job.timing != nil, let plan = job.timing?.retry,
+            attempt < plan.policy.maximumAttempts
+        {
             retryAllowed = plan.policy.shouldRetry(error)
         }
         return (end, retryAllowed)
