@@ -143,15 +143,20 @@ extension Engine {
             }
             let queue = node.queue
             if node.attempts == 0 { queue.leftPending(&transaction) }
-            if let timer = node.timer {
-                node.timer = nil
+            // A plain job has no extras: it skips everything below that reads them (through JobNode's
+            // accessors, each empty list read was a retain and a release).
+            let extras = node.extras
+            if let extras, let timer = extras.timer {
+                extras.timer = nil
                 transaction.actions.append { timer.cancel() }
             }
-            for edge in node.dependencies where edge.node.phase != .finished {
-                edge.node.inherited[node.effectiveLevel] -= 1
-                updateEffectivePriority(of: edge.node, &transaction)
+            if let extras {
+                for edge in extras.dependencies where edge.node.phase != .finished {
+                    edge.node.inherited[node.effectiveLevel] -= 1
+                    updateEffectivePriority(of: edge.node, &transaction)
+                }
             }
-            let awaitedEpoch = node.awaitedEpoch
+            let awaitedEpoch = extras?.awaitedEpoch
             if let awaitedEpoch {
                 for member in queue.members(of: awaitedEpoch) {
                     member.inherited[node.effectiveLevel] -= 1
@@ -167,7 +172,7 @@ extension Engine {
             node.isDone.store(true, ordering: .releasing)
             let remainingUnits = node.progressTotal - node.progressCompleted
             node.progressCompleted = node.progressTotal
-            for edge in node.dependents where edge.node.phase != .finished {
+            for edge in extras?.dependents ?? [] where edge.node.phase != .finished {
                 if let standIn, edge.policy == .runAnyway {
                     // What comes after the barrier now waits for its stand-in (linked before this edge lets go).
                     link(standIn, to: edge.node, policy: .runAnyway, &transaction)
@@ -204,30 +209,32 @@ extension Engine {
                 }
                 node.awaiters = []
             }
-            if !node.completionHandlers.isEmpty {
-                let handlers = node.completionHandlers
-                transaction.actions.append { for handler in handlers { handler() } }
-                node.completionHandlers = []
-            }
-            if !node.dependencies.isEmpty {
-                transaction.discardedValues.append(node.dependencies)
-                node.dependencies = []
-            }
-            if !node.dependents.isEmpty {
-                transaction.discardedValues.append(node.dependents)
-                node.dependents = []
+            if let extras {
+                if !extras.completionHandlers.isEmpty {
+                    let handlers = extras.completionHandlers
+                    transaction.actions.append { for handler in handlers { handler() } }
+                    extras.completionHandlers = []
+                }
+                if !extras.dependencies.isEmpty {
+                    transaction.discardedValues.append(extras.dependencies)
+                    extras.dependencies = []
+                }
+                if !extras.dependents.isEmpty {
+                    transaction.discardedValues.append(extras.dependents)
+                    extras.dependents = []
+                }
+                if extras.awaitedEpoch != nil { extras.awaitedEpoch = nil }
             }
             if let timing = node.timing {
                 transaction.discard(timing)
                 node.timing = nil
             }
-            if node.awaitedEpoch != nil { node.awaitedEpoch = nil }
             if let locals = node.taskLocals {
                 transaction.discard(locals)
                 node.taskLocals = nil
             }
             if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
-            node.group?.finished(node, remainingUnits: remainingUnits, &transaction)
+            extras?.group?.finished(node, remainingUnits: remainingUnits, &transaction)
             queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
         }
     }
