@@ -26,12 +26,16 @@ extension Cache {
             stripe.hits += 1
             if buffersReads {
                 _ = stripe.buffer(tag)
-                if stripe.readCount >= CacheStripe<Key, Value>.drainThreshold && policyMutex.tryLock() {
+                if stripe.readCount < CacheStripe<Key, Value>.drainThreshold {
+                    stripe.mutex.unlock()
+                } else if policyMutex.tryLock() {
                     applyBufferedReads(of: stripe)
                     stripe.mutex.unlock()
                     policyMutex.unlock()
                 } else {
+                    // Busy: the next write applies them (see `drainBufferedReads`).
                     stripe.mutex.unlock()
+                    pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed)
                 }
             } else if policyMutex.tryLock() {
                 // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this
@@ -113,6 +117,8 @@ extension Cache {
         if !policy.expiry.isEmpty { removeDue(at: time, &changes) }
         let stored = withStripe(hash & stripeMask) { stripe -> Bool in
             stripe.mutex.lock()
+            // Both locks are held anyway: this stripe's buffered uses inform the evictions this write may cause.
+            if buffersReads { applyBufferedReads(of: stripe) }
             if let ticket {
                 guard stripe.endLoad(ticket, of: key) else {  // written or removed while it loaded: that write wins
                     stripe.mutex.unlock()

@@ -66,7 +66,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     let stripeReferences: [Unmanaged<CacheStripe<Key, Value>>]
     @usableFromInline
     let stripeMask: Int
-    /// Bit i set: stripe i may hold buffered reads.
+    /// Bit i set: stripe i may hold buffered reads that writers should apply (LRU mode: a read that found the
+    /// policy lock busy; frequency-aware mode: a read that reached the drain threshold and found it busy).
     @usableFromInline
     let pendingStripes = Atomic<UInt64>(0)
     @usableFromInline

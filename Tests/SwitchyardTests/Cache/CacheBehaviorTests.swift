@@ -73,6 +73,19 @@ struct CacheBehaviorTests {
         #expect(seen() == (min(15, 1 + CacheStripe<FixedHashKey, Int>.drainThreshold), true))  // counters stop at 15
     }
 
+    @Test("a write applies its stripe's buffered reads before it evicts")
+    func writeAppliesBufferedReads() {
+        let cache = Cache<FixedHashKey, Int>(countLimit: 100, memoryPressure: nil)
+        let key = FixedHashKey(7)
+        cache.setValue(7, forKey: key)
+        for _ in 0..<3 { #expect(cache.value(forKey: key) == 7) }
+        func frequency() -> Int { cache.withPolicy { $0.sketch.frequency(key.hashValue) } }
+        #expect(frequency() == 1)  // still buffered
+        let neighbour = FixedHashKey(7 + cache.stripeMask + 1)  // same stripe
+        cache.setValue(0, forKey: neighbour)
+        #expect(frequency() == 4)
+    }
+
     @Test("an entry costing more than the cost limit is never stored; the limits hold")
     func oversizedEntry() {
         let cache = Cache<String, Int>(costLimit: 10, memoryPressure: nil)

@@ -141,7 +141,7 @@ extension Cache {
     @usableFromInline
     typealias Changes = CacheChanges<Key, Value>
 
-    /// Applies the buffered reads of every stripe that has some. Policy lock held.
+    /// Applies the buffered reads of every stripe marked in `pendingStripes`. Policy lock held.
     @inlinable
     func drainBufferedReads() {
         var bits = pendingStripes.exchange(0, ordering: .relaxed)

@@ -22,7 +22,8 @@ enum CacheSegment: UInt8 {
 /// Guarded by the cache's policy lock.
 @usableFromInline
 struct CacheNode {
-    /// Links of the segment list the node is in (least recent first); -1 at the ends. A free node's `next`
+    /// Links of the segment list the node is in (oldest first: least recently used in LRU mode, least recently
+    /// entered or passed by the clock hand in frequency-aware mode); -1 at the ends. A free node's `next`
     /// links the free list.
     @usableFromInline
     var previous: Int32 = -1
@@ -128,13 +129,6 @@ extension EvictionPolicy {
     func first(_ segment: CacheSegment) -> Int? {
         let head = heads[Int(segment.rawValue)]
         return head >= 0 ? Int(head) : nil
-    }
-
-    /// The most recent node of `segment`'s list.
-    @inlinable
-    func last(_ segment: CacheSegment) -> Int? {
-        let tail = tails[Int(segment.rawValue)]
-        return tail >= 0 ? Int(tail) : nil
     }
 
     /// Puts `node` at the most recent end of `segment`'s list and marks it as in that segment.

@@ -5,7 +5,8 @@
 /// access here (as the entry's policy tag) for the eviction policy:
 ///
 /// - In frequency-aware mode always: when ``drainThreshold`` accesses are buffered, the reader *tries* the policy
-///   lock and applies them all; if another thread holds it, the next reads keep buffering.
+///   lock and applies them all; if another thread holds it, it marks the stripe for the next write to apply. A
+///   write also applies its own stripe's buffer (it holds both locks anyway).
 /// - In LRU mode only when the reader's try of the policy lock fails (otherwise it applies its access at once,
 ///   so single-threaded LRU is exact); the next thread that holds the policy lock applies the buffer.
 ///

@@ -71,12 +71,6 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
         firstSlot(hash: hash) { slots[$0].key == key }
     }
 
-    /// The slot index of the entry with policy tag `tag` (and hash `hash`), or nil.
-    @inlinable
-    func find(tag: UInt64, hash: Int) -> Int? {
-        firstSlot(hash: hash) { slots[$0].tag == tag }
-    }
-
     /// Probes from the home bucket of `hash` for the first slot index with that hash's fragment that `matches`;
     /// nil at the first empty bucket.
     @inlinable @inline(__always)

@@ -295,7 +295,7 @@ struct EvictionPolicy {
     mutating func releaseNodes() {
         precondition(count == 0, "Cache: releasing nodes of a non-empty policy")
         // Generations must keep growing across reuse of an index, so buffered tags taken before stay dead: the
-        // array is emptied only when nothing can still hold a tag (the caller drained every buffer first).
+        // array is emptied only when nothing can still hold a tag (the caller cleared every buffer first).
         nodes = []
         freeNodes = -1
     }

@@ -136,7 +136,8 @@ class JobNode: @unchecked Sendable {
     /// ``runAttempt()``. Set before the node is shared; never changed.
     @exclusivity(unchecked) var specializedAttempt: (@Sendable (JobNode) async -> AttemptEnd)?
     /// The state only some jobs use (dependencies, groups, timers, escalation, blocked waits, barriers,
-    /// completion handlers), created by the first write that is not a default value; see ``JobNodeExtras``.
+    /// completion handlers), created by the first assignment of a value that is not the default, or the first
+    /// in-place mutation (only code paths of jobs that use that state mutate it); see ``JobNodeExtras``.
     @exclusivity(unchecked) var extras: JobNodeExtras?
 
     init(

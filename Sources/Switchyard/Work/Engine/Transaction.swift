@@ -15,8 +15,8 @@ import Synchronization
 /// whole hold by something else (a job's queue keeps its scheduler path, the live list keeps unfinished jobs, the
 /// caller keeps its worker and job), and they are used only under the lock. Retaining and releasing them cost a
 /// dozen reference-count operations per job. This rests on one rule: no job node is released for the last time
-/// while the lock is held — a finished job's live-list retain moves into `discarded`, released after the lock (see
-/// ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
+/// while the lock is held — a finished job's live-list retain is handed to the transaction (``discard(retained:)``)
+/// and given up after the lock (see ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
 /// nodes) can go away during a hold.
 struct Transaction {
     // Every stored property but `rare` is trivial (raw or unowned(unsafe) references, plain values), so creating
@@ -288,7 +288,9 @@ enum Engine {
         }
     }
 
-    /// Creates tasks, timers, and runs deferred actions. Lock not held.
+    /// Creates tasks, timers, and runs deferred actions, then gives up the retains of the objects discarded under
+    /// the lock. Call exactly once per transaction (every hold ends here), or discarded objects leak or are
+    /// released twice. Lock not held.
     static func carryOut(_ transaction: Transaction) {
         if transaction.hasRareEffects {
             for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }

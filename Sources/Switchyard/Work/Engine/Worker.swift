@@ -172,8 +172,8 @@ extension Engine {
         // Written under the lock before this attempt was handed to this task (task creation, or this task's own
         // `endAttempt`), and not written again while it runs.
         let attempt = job.attempts
-        // The common job has no timing and no task-locals: its path loads neither (each load was a retain and a
-        // release per job).
+        // `job.timing == nil` first: the common job has no timing, and testing the reference alone skips the
+        // retain and release that loading it for the optional chain costs (1% of a tiny job, callgrind).
         let watchdog = job.timing == nil ? nil : job.timing?.timeout.map { timeout in
             Task.detached {
                 do { try await timeout.sleep(timeout.duration) } catch { return }

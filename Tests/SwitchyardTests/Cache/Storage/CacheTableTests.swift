@@ -30,7 +30,8 @@ struct CacheTableTests {
                         let slot = table.find(probe, hash: CacheTableTests.hash(probe, bits: hashBits))
                         #expect(slot.map { table.slots[$0].value } == model[probe], "key \(probe), step \(step)")
                         if let slot {
-                            #expect(table.find(tag: UInt64(probe), hash: table.slots[slot].hash) == slot)
+                            let byTag = table.firstSlot(hash: table.slots[slot].hash) { table.slots[$0].tag == UInt64(probe) }
+                            #expect(byTag == slot)
                         }
                     }
                 }
