@@ -33,9 +33,13 @@ extension Cache {
                     stripe.mutex.unlock()
                     policyMutex.unlock()
                 } else {
-                    // Busy: the next write applies them (see `drainBufferedReads`).
+                    // Busy: the next write applies them (see `drainBufferedReads`). The load first keeps reads of a
+                    // stripe already marked from writing the shared word again.
                     stripe.mutex.unlock()
-                    pendingStripes.bitwiseOr(1 << UInt64(index), ordering: .relaxed)
+                    let bit: UInt64 = 1 << UInt64(index)
+                    if pendingStripes.load(ordering: .relaxed) & bit == 0 {
+                        pendingStripes.bitwiseOr(bit, ordering: .relaxed)
+                    }
                 }
             } else if policyMutex.tryLock() {
                 // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this
