@@ -131,8 +131,9 @@ extension Engine {
         guard var job = worker.first else { preconditionFailure("Worker: started without a job") }
         worker.first = nil
         while true {
-            let (end, retryAllowed) = await runAttempt(of: job)
-            switch endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker) {
+            // `consume`: the worker lets go of the job before it parks, or an idle worker would keep its last job,
+            // and that job's value, alive until its next job.
+            switch await run(consume job, on: worker) {
             case .next(let next, let yieldFirst):
                 job = next
                 if yieldFirst { await Task.yield() }
@@ -140,6 +141,13 @@ extension Engine {
             case .exit: return
             }
         }
+    }
+
+    /// Runs an attempt of `job` and ends it; returns what the worker does next. Releases `job` on return.
+    @inline(__always)
+    private static func run(_ job: consuming JobNode, on worker: Worker) async -> WorkerStep {
+        let (end, retryAllowed) = await runAttempt(of: job)
+        return endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker)
     }
 
     /// Suspends an idle worker until a job is handed to it.
