@@ -13,6 +13,7 @@ enum JobPhase: UInt8 {
 }
 
 /// How a finished job ended.
+@usableFromInline
 enum JobOutcome {
     case succeeded
     case failed(any Error)
@@ -79,13 +80,13 @@ final class AwaiterSlot: @unchecked Sendable {
 /// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the typed body.
 ///
 /// Unchecked-Sendable invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
-/// (``engineLock``), except that the job's own task runs the body and writes `value` between the lock-protected
+/// (``engineLock``), except that the job's own task runs the body and stores its value between the lock-protected
 /// start and finish transitions (published to readers by that finish). Exercised under Thread Sanitizer by
 /// `WorkQueueStressTests`.
 ///
 /// The one-byte fields sit together: stored properties are laid out in declaration order, and scattering them
 /// between word-sized ones cost about 30 padding bytes per job.
-// Unchecked-Sendable invariant: see above (engine lock; the running task owns `value` while it runs).
+// Unchecked-Sendable invariant: see above (engine lock; the running task owns the value while it runs).
 @usableFromInline
 class JobNode: @unchecked Sendable {
     let identifier: UInt64
@@ -100,8 +101,9 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var timerWait = TimerWait.none
     @exclusivity(unchecked) var cancelRequested = false
     @exclusivity(unchecked) var timedOut = false
-    /// Set (releasing) once `outcome` and `value` are final, so readers that see it (acquiring) may read them
+    /// Set (releasing) once `outcome` and the value are final, so readers that see it (acquiring) may read them
     /// without the lock.
+    @usableFromInline
     let isDone = Atomic<Bool>(false)
 
     /// Unfinished dependencies + hold + timer + barrier wait: the job becomes ready when this reaches zero.
@@ -124,13 +126,10 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var progressCompleted: Int64 = 0
     @exclusivity(unchecked) var progressTotal: Int64 = 1
     @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
+    @usableFromInline
     @exclusivity(unchecked) var outcome: JobOutcome?
     /// The next older job while in the ``Intake`` (see there for who reads and writes it).
     @exclusivity(unchecked) var intakeNext: UnsafeMutableRawPointer?
-    /// The value of the last successful attempt, boxed from the job's `Success` type (read it only once `outcome`
-    /// is `.succeeded`). A failure's error is in `outcome`.
-    @usableFromInline
-    @exclusivity(unchecked) var value: Any = ()
     /// Runs one attempt, as ``runAttempt()`` does, but compiled for the job's concrete types: set by the inlinable
     /// `submit` functions (see ``TypedJobNode/attempt(of:)``). Nil for nodes made elsewhere, which use
     /// ``runAttempt()``. Set before the node is shared; never changed.
@@ -296,19 +295,28 @@ final class QueueEpoch {
 
 /// A job node with a typed body.
 ///
-/// The result lives in ``JobNode/value`` as an existential (and a failure in ``JobNode/outcome``), not in stored
-/// properties of type `Success?` and `Failure?`: this class's methods are not specialized (they are reached through
-/// its vtable), and each access to a generic optional field asked the runtime for `Optional<Success>` metadata, a
-/// hash lookup that cost about a tenth of a tiny job. The body keeps its own type (a thick function: no metadata is
-/// needed to call or release it).
+/// The value lives behind ``valueStorage``, a typed pointer (and a failure in ``JobNode/outcome``), not in a
+/// stored property of type `Success?`: this class's methods are not specialized (they are reached through its
+/// vtable), and each access to a generic optional field, its deinitialization included, asked the runtime for
+/// `Optional<Success>` metadata, a hash lookup that cost about a tenth of a tiny job. Nor in an existential `Any`:
+/// reading it back took a dynamic cast, 3% of a tiny job. A pointer's layout does not depend on `Success`, and
+/// storing, reading and destroying through it need only `Success`'s own metadata, which the node carries. The body
+/// keeps its own type (a thick function: no metadata is needed to call or release it).
 ///
 /// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
 /// once the job can no longer run, or by the job's own task after the lock hold that finished the job (see
-/// ``Engine/endAttempt(of:end:retryAllowed:on:)``). Only the job's task reads it.
+/// ``Engine/endAttempt(of:end:retryAllowed:on:)``). Only the job's task reads it. `valueStorage` is written only by
+/// the job's task while an attempt runs, and read only after `isDone` was seen set (acquiring) or under the lock
+/// once the job finished.
 @usableFromInline
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked) var body: (@Sendable () async throws(Failure) -> Success)?
+    /// The value of the successful attempt, once there was one (read it only once `outcome` is `.succeeded`): an
+    /// allocation of its own, or ``zeroSizedValueAddress`` when `Success` has no size (`Void`), so a job without
+    /// a result allocates nothing.
+    @usableFromInline
+    @exclusivity(unchecked) var valueStorage: UnsafeMutablePointer<Success>?
 
     /// A node with the next job identifier. The entry point of the inlinable `submit` functions: called from the
     /// caller's module, where `TypedJobNode<Success, Failure>` is a concrete type whose metadata the caller
@@ -336,7 +344,7 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
         let node = unsafeDowncast(node, to: TypedJobNode<Success, Failure>.self)
         guard let body = node.body else { return .failure(CancellationError()) }
         do throws(Failure) {
-            node.value = try await body()
+            node.storeValue(try await body())
             return .success
         } catch {
             return .failure(error)
@@ -356,11 +364,32 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
     override func runAttempt() async -> AttemptEnd {
         guard let body else { return .failure(CancellationError()) }
         do throws(Failure) {
-            value = try await body()  // boxed with `Success`'s metadata, which `self` carries: no lookup
+            storeValue(try await body())
             return .success
         } catch {
             return .failure(error)
         }
+    }
+
+    deinit {
+        guard let valueStorage else { return }
+        valueStorage.deinitialize(count: 1)
+        if MemoryLayout<Success>.size != 0 { valueStorage.deallocate() }
+    }
+
+    /// Stores the value of a successful attempt. Called by the job's task while the attempt runs.
+    @inlinable
+    func storeValue(_ value: consuming Success) {
+        if let valueStorage {
+            valueStorage.pointee = value
+            return
+        }
+        let storage: UnsafeMutablePointer<Success> =
+            MemoryLayout<Success>.size == 0
+            ? UnsafeMutableRawPointer(bitPattern: zeroSizedValueAddress)!.bindMemory(to: Success.self, capacity: 1)
+            : .allocate(capacity: 1)
+        storage.initialize(to: value)
+        valueStorage = storage
     }
 
     override func discardBody(into transaction: inout Transaction) {
@@ -379,9 +408,10 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
     }
 
     /// The value of a job that succeeded. Call only once `outcome` is `.succeeded`.
+    @inlinable
     var successValue: Success {
-        // The cast cannot fail: `value` was boxed from a `Success` by `runAttempt`.
-        value as! Success
+        guard let valueStorage else { preconditionFailure("TypedJobNode: a successful job without a value") }
+        return valueStorage.pointee
     }
 
     /// The error of a job that did not succeed; call only once `outcome` is set and not `.succeeded`.
@@ -396,3 +426,9 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
         }
     }
 }
+
+/// The address every job whose `Success` type has no size (such as `Void`) stores its value at: storing,
+/// reading and destroying a value of no size touch no memory, so one address serves them all and such jobs
+/// allocate nothing for their value. Kept as an integer, which is `Sendable`; the memory is never freed.
+@usableFromInline
+let zeroSizedValueAddress = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16))
