@@ -90,19 +90,23 @@ struct Runner {
     func nanosecondsPerOperationAsync(
         timing small: Int, against large: Int, _ body: @escaping @Sendable (Int) async -> UInt64
     ) -> (small: Sample, large: Sample) {
-        let samples = interleaved([(small, body), (large, body)])
+        let samples = interleaved([(small, .task(body)), (large, .task(body))])
         return (samples[0], samples[1])
     }
 
     /// Several cases measured round by round in turn (case 1, case 2, …, then again), so that a burst of load on
-    /// the machine lands on every case rather than on one case's rounds: for ratios between them. Each body runs in
-    /// a task and returns the nanoseconds that count for its operation count; one sample per case.
-    func interleaved(_ cases: [(operations: Int, body: @Sendable (Int) async -> UInt64)]) -> [Sample] {
+    /// the machine lands on every case rather than on one case's rounds: for ratios between them. Each body returns
+    /// the nanoseconds that count for its operation count; one sample per case.
+    func interleaved(_ cases: [(operations: Int, body: InterleavedBody)]) -> [Sample] {
         var samples = Array(repeating: [Double](), count: cases.count)
         for round in 0..<(warmups + repetitions) {
             for (index, item) in cases.enumerated() {
                 let operations = max(1, Int(Double(item.operations) * scale))
-                let nanoseconds = Self.runDetached(operations, item.body)
+                let nanoseconds: Double
+                switch item.body {
+                case .task(let body): nanoseconds = Self.runDetached(operations, body)
+                case .mainThread(let body): nanoseconds = Double(body(operations))
+                }
                 if round >= warmups { samples[index].append(nanoseconds / Double(operations)) }
             }
         }
@@ -131,6 +135,16 @@ struct Runner {
         done.wait()
         return Double(result.nanoseconds.load(ordering: .acquiring))
     }
+}
+
+/// How ``Runner/interleaved(_:)`` runs one case's body.
+enum InterleavedBody {
+    /// In a detached task, while the main thread waits (for async code, which must not run on the main thread
+    /// here: it is not a cooperative-pool thread).
+    case task(@Sendable (Int) async -> UInt64)
+    /// On the main thread (for synchronous anchors that block their caller until their work is done, such as
+    /// `OperationQueue.waitUntilAllOperationsAreFinished()`: never on a cooperative-pool thread).
+    case mainThread((Int) -> UInt64)
 }
 
 /// Carries one timing out of a task to the waiting main thread.

@@ -40,40 +40,43 @@ struct EngineSuite: BenchmarkSuite {
 
     private func tinyJobs(runner: Runner, report: Report) {
         let jobs = 100_000
-        // The async cases alternate round by round: the ratio to `Task` is what the goal is about.
+        // Every case alternates round by round with the others: the ratios are what the goals are about, and a
+        // slow spell of the machine then lands on all of them instead of on one case's rounds.
         let samples = runner.interleaved([
-            (jobs, Runner.timedWhole { n in
+            (jobs, .task(Runner.timedWhole { n in
                 var tasks: [Task<Void, Never>] = []
                 tasks.reserveCapacity(n)
                 for _ in 0..<n { tasks.append(Task {}) }
                 for task in tasks { await task.value }
-            }),
-            (jobs, Runner.timedWhole { n in
+            })),
+            (jobs, .task(Runner.timedWhole { n in
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<n { group.addTask {} }
                     await group.waitForAll()
                 }
+            })),
+            (jobs, .mainThread { n in
+                let start = Clockwork.now()
+                let group = DispatchGroup()
+                let queue = DispatchQueue.global()
+                for _ in 0..<n { queue.async(group: group) {} }
+                group.wait()
+                return Clockwork.now() - start
             }),
-            (jobs, Runner.timedWhole { await Self.tinyWorkQueueJobs($0) }),
+            (jobs, .mainThread { n in
+                let start = Clockwork.now()
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+                for _ in 0..<n { queue.addOperation {} }
+                queue.waitUntilAllOperationsAreFinished()
+                return Clockwork.now() - start
+            }),
+            (jobs, .task(Runner.timedWhole { await Self.tinyWorkQueueJobs($0) })),
         ])
-        let (task, group, ours) = (samples[0], samples[1], samples[2])
+        let (task, group, dispatch, operationQueue, ours) = (samples[0], samples[1], samples[2], samples[3], samples[4])
         record(report, "tiny/Task", task)
         record(report, "tiny/withTaskGroup", group)
-
-        let dispatch = runner.nanosecondsPerOperation(operations: jobs) { _, n in
-            let group = DispatchGroup()
-            let queue = DispatchQueue.global()
-            for _ in 0..<n { queue.async(group: group) {} }
-            group.wait()
-        }
         record(report, "tiny/DispatchQueue.async + group", dispatch)
-
-        let operationQueue = runner.nanosecondsPerOperation(operations: jobs) { _, n in
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
-            for _ in 0..<n { queue.addOperation {} }
-            queue.waitUntilAllOperationsAreFinished()
-        }
         record(report, "tiny/OperationQueue", operationQueue)
 
         record(
@@ -92,17 +95,20 @@ struct EngineSuite: BenchmarkSuite {
     /// workers' side alone, against `OperationQueue` doing the same. No goal; it shows where a tiny job's time goes.
     private func backlog(runner: Runner, report: Report) {
         let jobs = 100_000
-        let ours = runner.nanosecondsPerOperationAsync(timing: jobs) { await Self.backlogJobs($0) }
-        let operationQueue = runner.nanosecondsPerOperation(timing: jobs) { n in
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
-            queue.isSuspended = true
-            for _ in 0..<n { queue.addOperation {} }
-            let start = Clockwork.now()
-            queue.isSuspended = false
-            queue.waitUntilAllOperationsAreFinished()
-            return Clockwork.now() - start
-        }
+        let samples = runner.interleaved([
+            (jobs, .task { await Self.backlogJobs($0) }),
+            (jobs, .mainThread { n in
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+                queue.isSuspended = true
+                for _ in 0..<n { queue.addOperation {} }
+                let start = Clockwork.now()
+                queue.isSuspended = false
+                queue.waitUntilAllOperationsAreFinished()
+                return Clockwork.now() - start
+            }),
+        ])
+        let (ours, operationQueue) = (samples[0], samples[1])
         record(report, "backlog/OperationQueue", operationQueue)
         record(report, "backlog/WorkQueue", ours, anchor: ("OperationQueue", operationQueue))
     }
