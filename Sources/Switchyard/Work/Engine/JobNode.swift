@@ -116,8 +116,10 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var liveLinks = JobLinks()
     @exclusivity(unchecked) var epoch: QueueEpoch?
     @exclusivity(unchecked) var task: Task<Void, Never>?
-    /// The worker running the current attempt.
-    @exclusivity(unchecked) var worker: Worker?
+    /// The worker running the current attempt. Unretained (a retain and a release under the lock per attempt
+    /// otherwise): it is set only while the attempt runs on that worker, which its task (or, before the task
+    /// exists, the transaction creating it) keeps alive, and cleared under the lock when the attempt ends.
+    @exclusivity(unchecked) unowned(unsafe) var worker: Worker?
     @exclusivity(unchecked) var timing: JobTiming?
     @exclusivity(unchecked) var taskLocals: CapturedTaskLocals?
     @exclusivity(unchecked) var attempts = 0
@@ -338,8 +340,9 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
     }
 
     /// ``runAttempt()`` for `node`, which must be a `TypedJobNode<Success, Failure>`; inlinable, so that callers
-    /// compile it for their types.
-    @inlinable
+    /// compile it for their types, and always inlined into the closure that refers to it (a call of its own
+    /// allocated an async frame per attempt).
+    @inlinable @inline(__always)
     static func attempt(of node: JobNode) async -> AttemptEnd {
         let node = unsafeDowncast(node, to: TypedJobNode<Success, Failure>.self)
         guard let body = node.body else { return .failure(CancellationError()) }
@@ -373,12 +376,13 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
 
     deinit {
         guard let valueStorage else { return }
-        valueStorage.deinitialize(count: 1)
+        // A plain value (no references) needs no deinitialization: skip the generic call.
+        if !_isPOD(Success.self) { valueStorage.deinitialize(count: 1) }
         if MemoryLayout<Success>.size != 0 { valueStorage.deallocate() }
     }
 
     /// Stores the value of a successful attempt. Called by the job's task while the attempt runs.
-    @inlinable
+    @inlinable @inline(__always)
     func storeValue(_ value: consuming Success) {
         if let valueStorage {
             valueStorage.pointee = value

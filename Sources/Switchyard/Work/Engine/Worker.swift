@@ -131,27 +131,21 @@ extension Engine {
         guard var job = worker.first else { preconditionFailure("Worker: started without a job") }
         worker.first = nil
         while true {
-            // `consume`: the worker lets go of the job before it parks, or an idle worker would keep its last job,
-            // and that job's value, alive until its next job.
-            switch await run(consume job, on: worker) {
+            let (end, retryAllowed) = await runAttempt(of: job)
+            switch endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker) {
             case .next(let next, let yieldFirst):
                 job = next
                 if yieldFirst { await Task.yield() }
-            case .park: job = await park(worker)
+            case .park: job = await park(worker, after: consume job)
             case .exit: return
             }
         }
     }
 
-    /// Runs an attempt of `job` and ends it; returns what the worker does next. Releases `job` on return.
-    @inline(__always)
-    private static func run(_ job: consuming JobNode, on worker: Worker) async -> WorkerStep {
-        let (end, retryAllowed) = await runAttempt(of: job)
-        return endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker)
-    }
-
-    /// Suspends an idle worker until a job is handed to it.
-    private static func park(_ worker: Worker) async -> JobNode {
+    /// Suspends an idle worker until a job is handed to it. It lets go of the job it ran last first: an idle
+    /// worker must not keep that job, and the job's value, alive until its next job.
+    private static func park(_ worker: Worker, after last: consuming JobNode) async -> JobNode {
+        _ = consume last
         let job = await withCheckedContinuation { (continuation: CheckedContinuation<JobNode, Never>) in
             engineLock.lock()
             if let job = worker.handoff {
