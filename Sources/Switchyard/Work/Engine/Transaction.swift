@@ -42,6 +42,10 @@ struct Transaction {
     /// instead of moving it into `discardedValues` (boxing a generic closure asked the runtime for its type's
     /// metadata). Unretained: the caller of `endAttempt` holds it.
     unowned(unsafe) var bodyOwner: JobNode?
+    /// The engine clock's reading that jobs started in this hold take as their start time: read once per hold,
+    /// on the first start, or before the lock was taken by a caller that is likely to start a job (a worker
+    /// ending its attempt), so that the read does not lengthen the hold.
+    var clockReading: Duration?
     /// The lists below, once one of them is used.
     private var rare: RareEffects?
 
@@ -261,7 +265,15 @@ enum Engine {
         job.phase = .running
         job.attempts += 1
         job.timedOut = false
-        let now = EngineClock.now()
+        var now: Duration
+        if let reading = transaction.clockReading {
+            now = reading
+        } else {
+            now = EngineClock.now()
+            transaction.clockReading = now
+        }
+        // A reading taken before the lock may predate a job submitted while the reader waited for it.
+        if now < job.submittedAt { now = job.submittedAt }
         if job.startedAt == nil { job.startedAt = now }
         let queue = job.queue
         queue.readyCount -= 1
@@ -308,6 +320,7 @@ enum Engine {
         of job: JobNode, end: AttemptEnd, retryAllowed: Bool, on worker: Worker
     ) -> WorkerStep {
         var transaction = Transaction()
+        transaction.clockReading = EngineClock.now()  // before the lock: the worker usually starts its next job
         engineLock.lock()
         admitIntake(&transaction)
         // A `Task.cancel()` issued for a cancelled or timed-out job may still be on its way: such a task must end.
