@@ -131,48 +131,59 @@ extension Engine {
     /// Finishes a job (running or not) and cascades to its dependents per their edge policies. Lock held.
     /// - Complexity: O(edges of the jobs that finish), iterative (no recursion however long the chain).
     static func finish(_ job: JobNode, _ outcome: JobOutcome, _ transaction: inout Transaction) {
-        var first: (JobNode, JobOutcome)? = (job, outcome)
         var work: [(JobNode, JobOutcome)] = []  // cascades only; no allocation for a lone job
-        while let (node, outcome) = first ?? work.popLast() {
-            first = nil
-            guard node.phase != .finished else { continue }
-            switch node.phase {
-            case .ready: unready(node)
-            case .running: preconditionFailure("Engine: finishing \"\(node.name)\" while its attempt runs")
-            case .waiting, .finished: break
+        finishOne(job, outcome, cascade: &work, &transaction)
+        while let (node, outcome) = work.popLast() {
+            finishOne(node, outcome, cascade: &work, &transaction)
+        }
+    }
+
+    /// Finishes one job; dependents that must finish too (per edge policy) go to `cascade`. The lone job of the
+    /// common case is lent by the caller, not copied into the work list (each copy was a retain and a release
+    /// under the lock). Lock held.
+    private static func finishOne(
+        _ node: JobNode, _ outcome: JobOutcome, cascade work: inout [(JobNode, JobOutcome)],
+        _ transaction: inout Transaction
+    ) {
+        guard node.phase != .finished else { return }
+        switch node.phase {
+        case .ready: unready(node)
+        case .running: preconditionFailure("Engine: finishing \"\(node.name)\" while its attempt runs")
+        case .waiting, .finished: break
+        }
+        let queue = node.queue
+        if node.attempts == 0 { queue.leftPending(&transaction) }
+        // A plain job has no extras: it skips everything below that reads them (through JobNode's
+        // accessors, each empty list read was a retain and a release).
+        let extras = node.extras
+        if let extras, let timer = extras.timer {
+            extras.timer = nil
+            transaction.actions.append { timer.cancel() }
+        }
+        if let extras {
+            for edge in extras.dependencies where edge.node.phase != .finished {
+                edge.node.inherited[node.effectiveLevel] -= 1
+                updateEffectivePriority(of: edge.node, &transaction)
             }
-            let queue = node.queue
-            if node.attempts == 0 { queue.leftPending(&transaction) }
-            // A plain job has no extras: it skips everything below that reads them (through JobNode's
-            // accessors, each empty list read was a retain and a release).
-            let extras = node.extras
-            if let extras, let timer = extras.timer {
-                extras.timer = nil
-                transaction.actions.append { timer.cancel() }
+        }
+        let awaitedEpoch = extras?.awaitedEpoch
+        if let awaitedEpoch {
+            for member in queue.members(of: awaitedEpoch) {
+                member.inherited[node.effectiveLevel] -= 1
+                updateEffectivePriority(of: member, &transaction)
             }
-            if let extras {
-                for edge in extras.dependencies where edge.node.phase != .finished {
-                    edge.node.inherited[node.effectiveLevel] -= 1
-                    updateEffectivePriority(of: edge.node, &transaction)
-                }
-            }
-            let awaitedEpoch = extras?.awaitedEpoch
-            if let awaitedEpoch {
-                for member in queue.members(of: awaitedEpoch) {
-                    member.inherited[node.effectiveLevel] -= 1
-                    updateEffectivePriority(of: member, &transaction)
-                }
-            }
-            // A barrier that ends before it could run (cancelled, or a dependency failed) still owes the queue its
-            // order: a stand-in barrier takes its place for what comes after it.
-            let standIn = node.isBarrier && node.attempts == 0
-                ? orderStandIn(for: node, awaiting: awaitedEpoch, &transaction) : nil
-            node.phase = .finished
-            node.outcome = outcome
-            node.isDone.store(true, ordering: .releasing)
-            let remainingUnits = node.progressTotal - node.progressCompleted
-            node.progressCompleted = node.progressTotal
-            for edge in extras?.dependents ?? [] where edge.node.phase != .finished {
+        }
+        // A barrier that ends before it could run (cancelled, or a dependency failed) still owes the queue its
+        // order: a stand-in barrier takes its place for what comes after it.
+        let standIn = node.isBarrier && node.attempts == 0
+            ? orderStandIn(for: node, awaiting: awaitedEpoch, &transaction) : nil
+        node.phase = .finished
+        node.outcome = outcome
+        node.isDone.store(true, ordering: .releasing)
+        let remainingUnits = node.progressTotal - node.progressCompleted
+        node.progressCompleted = node.progressTotal
+        if let extras {
+            for edge in extras.dependents where edge.node.phase != .finished {
                 if let standIn, edge.policy == .runAnyway {
                     // What comes after the barrier now waits for its stand-in (linked before this edge lets go).
                     link(standIn, to: edge.node, policy: .runAnyway, &transaction)
@@ -186,57 +197,57 @@ extension Engine {
                     work.append((edge.node, .dependencyFailed(node.name, outcome.errorForDependents)))
                 }
             }
-            if let epoch = node.epoch {
-                node.epoch = nil
-                epoch.unfinished -= 1
-                if epoch.unfinished == 0 {
-                    if let barrier = epoch.barrier {
-                        epoch.barrier = nil
-                        if barrier.awaitedEpoch === epoch {
-                            barrier.awaitedEpoch = nil
-                            unblock(barrier, &transaction)
-                        }
+        }
+        // `take()`: moves the job's reference out instead of copying it and then releasing the field.
+        if let epoch = node.epoch.take() {
+            epoch.unfinished -= 1
+            if epoch.unfinished == 0 {
+                if let barrier = epoch.barrier {
+                    epoch.barrier = nil
+                    if barrier.awaitedEpoch === epoch {
+                        barrier.awaitedEpoch = nil
+                        unblock(barrier, &transaction)
                     }
                 }
             }
-            // Each field is reset only when it holds something: a plain job has none of these, and assigning an
-            // empty array or nil still released the old value (about a tenth of a tiny job's release calls).
-            if !node.awaiters.isEmpty {
-                for awaiter in node.awaiters {
-                    awaiter.slot?.index = -1
-                    releaseBlock(awaiter, of: node)
-                    transaction.resumptions.append(awaiter.continuation)
-                }
-                node.awaiters = []
-            }
-            if let extras {
-                if !extras.completionHandlers.isEmpty {
-                    let handlers = extras.completionHandlers
-                    transaction.actions.append { for handler in handlers { handler() } }
-                    extras.completionHandlers = []
-                }
-                if !extras.dependencies.isEmpty {
-                    transaction.discardedValues.append(extras.dependencies)
-                    extras.dependencies = []
-                }
-                if !extras.dependents.isEmpty {
-                    transaction.discardedValues.append(extras.dependents)
-                    extras.dependents = []
-                }
-                if extras.awaitedEpoch != nil { extras.awaitedEpoch = nil }
-            }
-            if let timing = node.timing {
-                transaction.discard(timing)
-                node.timing = nil
-            }
-            if let locals = node.taskLocals {
-                transaction.discard(locals)
-                node.taskLocals = nil
-            }
-            if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
-            extras?.group?.finished(node, remainingUnits: remainingUnits, &transaction)
-            queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
         }
+        // Each field is reset only when it holds something: a plain job has none of these, and assigning an
+        // empty array or nil still released the old value (about a tenth of a tiny job's release calls).
+        if !node.awaiters.isEmpty {
+            for awaiter in node.awaiters {
+                awaiter.slot?.index = -1
+                releaseBlock(awaiter, of: node)
+                transaction.resumptions.append(awaiter.continuation)
+            }
+            node.awaiters = []
+        }
+        if let extras {
+            if !extras.completionHandlers.isEmpty {
+                let handlers = extras.completionHandlers
+                transaction.actions.append { for handler in handlers { handler() } }
+                extras.completionHandlers = []
+            }
+            if !extras.dependencies.isEmpty {
+                transaction.discardedValues.append(extras.dependencies)
+                extras.dependencies = []
+            }
+            if !extras.dependents.isEmpty {
+                transaction.discardedValues.append(extras.dependents)
+                extras.dependents = []
+            }
+            if extras.awaitedEpoch != nil { extras.awaitedEpoch = nil }
+        }
+        if let timing = node.timing {
+            transaction.discard(timing)
+            node.timing = nil
+        }
+        if let locals = node.taskLocals {
+            transaction.discard(locals)
+            node.taskLocals = nil
+        }
+        if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
+        extras?.group?.finished(node, remainingUnits: remainingUnits, &transaction)
+        queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
     }
 
     /// For a barrier that finishes without having run: a stand-in barrier (named after it, with an empty body)

@@ -50,13 +50,18 @@ final class SchedulerNode {
         children = isLeaf ? [] : (0..<JobPriority.levelCount).map { _ in SchedulerList() }
     }
 
-    var root: SchedulerNode {
+    var root: SchedulerNode { unretainedRoot.takeUnretainedValue() }
+
+    /// The root of this node's tree, unretained (it is kept alive through the strong `parent` chain from this
+    /// node, which the caller keeps alive): for the engine's per-job paths, where a retained root cost a retain
+    /// and a release under the lock.
+    var unretainedRoot: Unmanaged<SchedulerNode> {
         var root = Unmanaged.passUnretained(self)
         forEachOnPath { node in
             root = Unmanaged.passUnretained(node)
             return true
         }
-        return root.takeUnretainedValue()
+        return root
     }
 
     /// Calls `body` with this node, then each ancestor up to the root, until it returns false; the nodes are lent
@@ -114,17 +119,31 @@ final class SchedulerNode {
     func popNextJob() -> JobNode? {
         let level = offer
         if level < 0 { return nil }
-        var node = self
-        while !node.isLeaf {
+        // Down to the leaf, lending each node unretained (the tree keeps them alive; retaining cost two reference
+        // count operations per job under the lock).
+        var leaf = Unmanaged.passUnretained(self)
+        while let child = leaf._withUnsafeGuaranteedRef({ node -> Unmanaged<SchedulerNode>? in
+            if node.isLeaf { return nil }
             guard let child = node.children[level].head else {
                 preconditionFailure("SchedulerNode: \"\(node.name)\" offers level \(level) with no child there")
             }
-            node = child
+            return Unmanaged.passUnretained(child)
+        }) {
+            leaf = child
         }
-        guard let job = node.buckets[level].popFirst() else {
-            preconditionFailure("SchedulerNode: \"\(node.name)\" offers level \(level) with an empty bucket")
+        return leaf._withUnsafeGuaranteedRef { leaf in
+            guard let job = leaf.buckets[level].popFirst() else {
+                preconditionFailure("SchedulerNode: \"\(leaf.name)\" offers level \(level) with an empty bucket")
+            }
+            leaf.startedJob(at: level)
+            return job
         }
-        node.forEachOnPath { step in
+    }
+
+    /// Counts a job of `level` started below this leaf along its path, and updates the offers and the weighted
+    /// round robin on the way up.
+    private func startedJob(at level: Int) {
+        forEachOnPath { step in
             step.running += 1
             let before = step.listedLevel
             let offerNow = step.offer
@@ -146,7 +165,6 @@ final class SchedulerNode {
             step.listedLevel = offerNow
             return true
         }
-        return job
     }
 
     /// Sets the width and starts whatever it now allows; a shrink that leaves every slot to jobs waiting for work

@@ -31,7 +31,7 @@ struct Transaction {
     private(set) var rootCount = 0
     /// A worker that just ended an attempt and may run the next started job instead of a new task (unretained:
     /// the caller of `endAttempt` holds it).
-    unowned(unsafe) var reusableWorker: Worker?
+    var reusableWorker: Unmanaged<Worker>?
     /// The job handed to `reusableWorker` (unretained: it has started, so its queue's live list holds it).
     unowned(unsafe) var reusedJob: JobNode?
     /// The first two objects dropped under the lock, each with one retain that ``Engine/carryOut(_:)`` gives up
@@ -142,19 +142,21 @@ struct Transaction {
 
     /// Asks for the tree of `node` to be dispatched before the lock is released.
     mutating func markForDispatch(_ node: SchedulerNode) {
-        let root = node.root
-        if !root.isMarkedForDispatch {
+        let marked = node.unretainedRoot
+        let isNew = marked._withUnsafeGuaranteedRef { root in
+            if root.isMarkedForDispatch { return false }
             root.isMarkedForDispatch = true
-            let marked = Unmanaged.passUnretained(root)
-            switch rootCount {
-            case 0: firstRoot = marked
-            case 1: secondRoot = marked
-            default:
-                makeRare()
-                rare!.moreRoots.append(marked)
-            }
-            rootCount += 1
+            return true
         }
+        guard isNew else { return }
+        switch rootCount {
+        case 0: firstRoot = marked
+        case 1: secondRoot = marked
+        default:
+            makeRare()
+            rare!.moreRoots.append(marked)
+        }
+        rootCount += 1
     }
 }
 
@@ -250,10 +252,11 @@ enum Engine {
     static func dispatchMarkedRoots(_ transaction: inout Transaction) {
         var index = 0
         while index < transaction.rootCount {  // dispatching never marks new roots; the loop is defensive
-            let root = transaction.root(at: index).takeUnretainedValue()
-            root.isMarkedForDispatch = false
-            while let job = root.popNextJob() {
-                prepareStart(job, &transaction)
+            transaction.root(at: index)._withUnsafeGuaranteedRef { root in
+                root.isMarkedForDispatch = false
+                while let job = root.popNextJob() {
+                    prepareStart(job, &transaction)
+                }
             }
             index += 1
         }
@@ -281,9 +284,9 @@ enum Engine {
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
         queue.emit(.started, job, &transaction)
-        if let worker = transaction.reusableWorker, worker.canRun(job) {
+        if let reusable = transaction.reusableWorker, reusable._withUnsafeGuaranteedRef({ $0.canRun(job) }) {
             transaction.reusableWorker = nil
-            worker.assign(job, at: now)
+            reusable._withUnsafeGuaranteedRef { $0.assign(job, at: now) }
             transaction.reusedJob = job
         } else if let worker = idleWorkers.take(for: job) {
             worker.assign(job, at: now)
@@ -330,7 +333,7 @@ enum Engine {
         attemptEnded(job, end: end, retryAllowed: retryAllowed, &transaction)
         transaction.bodyOwner = nil
         let finished = job.phase == .finished
-        if reusable { transaction.reusableWorker = worker }
+        if reusable { transaction.reusableWorker = Unmanaged.passUnretained(worker) }
         dispatchMarkedRoots(&transaction)
         _checkInvariants()
         transaction.reusableWorker = nil

@@ -32,7 +32,10 @@ final class Worker: @unchecked Sendable {
     let isBlocking: Bool
     /// The worker's task, once created (set just after creation, possibly after the first job started).
     @exclusivity(unchecked) var task: Task<Void, Never>?
-    @exclusivity(unchecked) var current: JobNode?
+    /// The job whose attempt the worker runs. Unretained (a retain and a release under the lock per job
+    /// otherwise): a running job is in its queue's live list, and `finished(_:)` clears this under the lock when
+    /// the attempt ends, before the job can finish and leave that list.
+    @exclusivity(unchecked) unowned(unsafe) var current: JobNode?
     /// When the current run of jobs began: creation, the last yield, or the hand-over that ended a suspended park.
     @exclusivity(unchecked) var runStartedAt: Duration
     /// When the worker's current job was started.
