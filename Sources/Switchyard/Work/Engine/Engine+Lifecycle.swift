@@ -67,11 +67,13 @@ extension Engine {
     static func makeReady(_ job: JobNode, _ transaction: inout Transaction) {
         assert(job.phase == .waiting && job.blockers == 0, "Engine: \"\(job.name)\" made ready while blocked")
         job.phase = .ready
-        let leaf = job.queue.scheduler
-        leaf.buckets[job.effectiveLevel].append(job)
         job.queue.readyCount += 1
-        leaf.refresh(fullPath: false)
-        transaction.markForDispatch(leaf)
+        // The leaf lent unretained (its queue keeps it): a retain and a release under the lock per job otherwise.
+        Unmanaged.passUnretained(job.queue.scheduler)._withUnsafeGuaranteedRef { leaf in
+            leaf.buckets[job.effectiveLevel].append(job)
+            leaf.refresh(fullPath: false)
+            transaction.markForDispatch(leaf)
+        }
     }
 
     /// Takes a ready job out of its bucket. Lock held.
@@ -85,7 +87,6 @@ extension Engine {
 
     /// The end of one attempt, on the job's task. Decides between retry and finish. Lock held.
     static func attemptEnded(_ job: JobNode, end: AttemptEnd, retryAllowed: Bool, _ transaction: inout Transaction) {
-        job.task = nil
         job.phase = .waiting
         retireBlockedWaits(of: job)
         let queue = job.queue

@@ -57,9 +57,15 @@ struct JobList {
 
     /// - Complexity: O(1).
     mutating func popFirst() -> JobNode? {
+        popFirstUnretained()?.takeUnretainedValue()
+    }
+
+    /// ``popFirst()``, lending the node unretained: for a caller under the engine lock that uses it only while
+    /// something else keeps it alive (a job's queue's live list keeps it until it finishes).
+    mutating func popFirstUnretained() -> Unmanaged<JobNode>? {
         guard let first else { return nil }
-        let node = JobList.node(first)
-        remove(node)
+        let node = Unmanaged<JobNode>.fromOpaque(first)
+        node._withUnsafeGuaranteedRef { remove($0) }
         return node
     }
 

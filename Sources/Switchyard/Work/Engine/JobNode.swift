@@ -115,7 +115,6 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var bucketLinks = JobLinks()
     @exclusivity(unchecked) var liveLinks = JobLinks()
     @exclusivity(unchecked) var epoch: QueueEpoch?
-    @exclusivity(unchecked) var task: Task<Void, Never>?
     /// The worker running the current attempt. Unretained (a retain and a release under the lock per attempt
     /// otherwise): it is set only while the attempt runs on that worker, which its task (or, before the task
     /// exists, the transaction creating it) keeps alive, and cleared under the lock when the attempt ends.
@@ -174,6 +173,12 @@ class JobNode: @unchecked Sendable {
         extras = created
         return created
     }
+
+    /// The task running the current attempt: its worker's, once that task exists (nil while the job does not run,
+    /// and for a first attempt whose worker's task is still being created; ``Engine/startWorkers(for:)`` then
+    /// applies what was asked of it meanwhile). Derived, not stored: storing it cost a retain and a release under
+    /// the lock per attempt.
+    var task: Task<Void, Never>? { worker?.task }
 
     // MARK: State in `extras` (read as defaults while there is none; a write of a default creates none)
 

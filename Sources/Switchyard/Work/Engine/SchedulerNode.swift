@@ -115,8 +115,9 @@ final class SchedulerNode {
     }
 
     /// Takes the next job to start from the tree below this root, charging a slot on every node of its path;
-    /// nil when nothing can start. - Complexity: O(depth × levels).
-    func popNextJob() -> JobNode? {
+    /// nil when nothing can start. The job is lent unretained: its queue's live list keeps it until it finishes.
+    /// - Complexity: O(depth × levels).
+    func popNextJob() -> Unmanaged<JobNode>? {
         let level = offer
         if level < 0 { return nil }
         // Down to the leaf, lending each node unretained (the tree keeps them alive; retaining cost two reference
@@ -132,7 +133,7 @@ final class SchedulerNode {
             leaf = child
         }
         return leaf._withUnsafeGuaranteedRef { leaf in
-            guard let job = leaf.buckets[level].popFirst() else {
+            guard let job = leaf.buckets[level].popFirstUnretained() else {
                 preconditionFailure("SchedulerNode: \"\(leaf.name)\" offers level \(level) with an empty bucket")
             }
             leaf.startedJob(at: level)

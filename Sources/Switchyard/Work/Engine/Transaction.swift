@@ -255,7 +255,7 @@ enum Engine {
             transaction.root(at: index)._withUnsafeGuaranteedRef { root in
                 root.isMarkedForDispatch = false
                 while let job = root.popNextJob() {
-                    prepareStart(job, &transaction)
+                    job._withUnsafeGuaranteedRef { prepareStart($0, &transaction) }
                 }
             }
             index += 1

@@ -35,7 +35,7 @@ final class Worker: @unchecked Sendable {
     /// The job whose attempt the worker runs. Unretained (a retain and a release under the lock per job
     /// otherwise): a running job is in its queue's live list, and `finished(_:)` clears this under the lock when
     /// the attempt ends, before the job can finish and leave that list.
-    @exclusivity(unchecked) unowned(unsafe) var current: JobNode?
+    @exclusivity(unchecked) var current: Unmanaged<JobNode>?
     /// When the current run of jobs began: creation, the last yield, or the hand-over that ended a suspended park.
     @exclusivity(unchecked) var runStartedAt: Duration
     /// When the worker's current job was started.
@@ -55,7 +55,7 @@ final class Worker: @unchecked Sendable {
         self.level = level
         self.first = job
         isBlocking = job.isBlocking
-        current = job
+        current = Unmanaged.passUnretained(job)
         runStartedAt = now
         lastStartAt = now
         job.worker = self
@@ -67,9 +67,8 @@ final class Worker: @unchecked Sendable {
 
     /// Lock held: `job` starts on this worker at `now`.
     func assign(_ job: JobNode, at now: Duration) {
-        current = job
+        current = Unmanaged.passUnretained(job)
         lastStartAt = now
-        job.task = task
         job.worker = self
     }
 
@@ -86,7 +85,7 @@ final class Worker: @unchecked Sendable {
 
     /// Lock held.
     func finished(_ job: JobNode) {
-        if current === job { current = nil }
+        if current?.toOpaque() == Unmanaged.passUnretained(job).toOpaque() { current = nil }
         job.worker = nil
     }
 }
@@ -103,8 +102,9 @@ extension Engine {
             let worker = workers[index]
             let task = tasks[index]
             worker.task = task
-            if let job = worker.current, job.phase == .running, job.task == nil {
-                job.task = task
+            // The worker's first job started before this handle existed: what was asked of it meanwhile (a
+            // cancellation, a timeout, an escalation) could not reach its task, so it is applied now.
+            if let job = worker.current?.takeUnretainedValue(), job.phase == .running {
                 if job.cancelRequested || job.timedOut { cancels.append(task) }
                 if job.effectiveLevel > worker.level {  // escalated before the handle existed
                     worker.matchesLevel = false
