@@ -60,7 +60,9 @@ public struct JobSnapshot: Sendable, Hashable {
     public let effectivePriority: JobPriority
     /// When it was submitted.
     public let submittedAt: ContinuousClock.Instant
-    /// When its first attempt started.
+    /// When its first attempt started: never before `submittedAt`. A worker that ends one attempt and starts the
+    /// next reads the clock just before it takes the engine lock, so this may precede the moment the job became
+    /// ready by the time that lock took to acquire (microseconds).
     public let startedAt: ContinuousClock.Instant?
     /// Attempts started so far.
     public let attempts: Int

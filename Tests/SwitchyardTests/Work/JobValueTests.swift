@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTesting
 import Testing
 
 /// Reports its deinitialization.
@@ -49,6 +50,33 @@ struct JobValueTests {
         _ = consume first
         _ = consume second
         await released.wait(for: 1)
+    }
+
+    @Test("a value stored by a timed-out attempt is replaced by the retry's, and released then")
+    func retryReplacesValue() async throws {
+        let clock = ManualClock()
+        let queue = WorkQueue(name: "retried values", width: 1)
+        let released = Arrivals()
+        let started = Arrivals()
+        let gate = AsyncGate()
+        let policy = RetryPolicy.constant(maximumAttempts: 2, delay: .seconds(1), retriesTimeouts: true)
+        let options = JobOptions().timeout(.seconds(2), clock: clock).retrying(policy, clock: clock)
+        let job = try queue.trySubmit("slow, then quick", options: options) { () -> Tracked in
+            started.arrive()
+            if started.count == 1 { await gate.wait() }  // ignores the timeout's cancellation, then succeeds late
+            return Tracked(released: released)
+        }
+        await started.wait(for: 1)
+        try await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(2))  // the first attempt times out while it runs
+        gate.open()
+        try await clock.waitForSleepers(count: 1)  // the retry's backoff
+        #expect(released.count == 0)  // the late value is kept until the retry stores its own
+        clock.advance(by: .seconds(1))
+        let value = try await job.value
+        await released.wait(for: 1)  // the first attempt's value, replaced
+        #expect(started.count == 2)
+        _ = consume value
     }
 
     @Test("a failed job stores no value; its error is reported")

@@ -55,13 +55,8 @@ struct JobList {
         count -= 1
     }
 
-    /// - Complexity: O(1).
-    mutating func popFirst() -> JobNode? {
-        popFirstUnretained()?.takeUnretainedValue()
-    }
-
-    /// ``popFirst()``, lending the node unretained: for a caller under the engine lock that uses it only while
-    /// something else keeps it alive (a job's queue's live list keeps it until it finishes).
+    /// Removes and returns the first node, lent unretained: for a caller under the engine lock that uses it only
+    /// while something else keeps it alive (a job's queue's live list keeps it until it finishes).
     mutating func popFirstUnretained() -> Unmanaged<JobNode>? {
         guard let first else { return nil }
         let node = Unmanaged<JobNode>.fromOpaque(first)

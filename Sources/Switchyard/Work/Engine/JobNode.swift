@@ -175,8 +175,8 @@ class JobNode: @unchecked Sendable {
     }
 
     /// The task running the current attempt: its worker's, once that task exists (nil while the job does not run,
-    /// and for a first attempt whose worker's task is still being created; ``Engine/startWorkers(for:)`` then
-    /// applies what was asked of it meanwhile). Derived, not stored: storing it cost a retain and a release under
+    /// and while its worker's task is still being created: a new worker's task may already have run and been
+    /// handed other jobs by then; ``Engine/startWorkers(for:)`` applies what was asked of the job meanwhile). Derived, not stored: storing it cost a retain and a release under
     /// the lock per attempt.
     var task: Task<Void, Never>? { worker?.task }
 
@@ -313,8 +313,9 @@ final class QueueEpoch {
 /// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
 /// once the job can no longer run, or by the job's own task after the lock hold that finished the job (see
 /// ``Engine/endAttempt(of:end:retryAllowed:on:)``). Only the job's task reads it. `valueStorage` is written only by
-/// the job's task while an attempt runs, and read only after `isDone` was seen set (acquiring) or under the lock
-/// once the job finished.
+/// the job's task while an attempt runs, and read only once the job finished: after `isDone` was seen set
+/// (acquiring), or by a task whose creation followed a hold of the lock that saw the job finished (a dependent's
+/// input, read by its own attempt).
 @usableFromInline
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
     @usableFromInline
@@ -395,7 +396,7 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
         }
         let storage: UnsafeMutablePointer<Success> =
             MemoryLayout<Success>.size == 0
-            ? UnsafeMutableRawPointer(bitPattern: zeroSizedValueAddress)!.bindMemory(to: Success.self, capacity: 1)
+            ? UnsafeMutablePointer(bitPattern: zeroSizedValueAddress)!
             : .allocate(capacity: 1)
         storage.initialize(to: value)
         valueStorage = storage

@@ -50,8 +50,6 @@ final class SchedulerNode {
         children = isLeaf ? [] : (0..<JobPriority.levelCount).map { _ in SchedulerList() }
     }
 
-    var root: SchedulerNode { unretainedRoot.takeUnretainedValue() }
-
     /// The root of this node's tree, unretained (it is kept alive through the strong `parent` chain from this
     /// node, which the caller keeps alive): for the engine's per-job paths, where a retained root cost a retain
     /// and a release under the lock.

@@ -44,7 +44,9 @@ struct Transaction {
     unowned(unsafe) var bodyOwner: JobNode?
     /// The engine clock's reading that jobs started in this hold take as their start time: read once per hold,
     /// on the first start, or before the lock was taken by a caller that is likely to start a job (a worker
-    /// ending its attempt), so that the read does not lengthen the hold.
+    /// ending its attempt), so that the read does not lengthen the hold. Such an early reading may precede what
+    /// happened while the caller waited for the lock (a job made ready by another hold) by that wait; a start is
+    /// never recorded before its job's submission.
     var clockReading: Duration?
     /// The lists below, once one of them is used.
     private var rare: RareEffects?

@@ -30,7 +30,7 @@ final class Worker: @unchecked Sendable {
 
     let level: Int
     let isBlocking: Bool
-    /// The worker's task, once created (set just after creation, possibly after the first job started).
+    /// The worker's task, once created (set just after creation, possibly after it already ran several jobs).
     @exclusivity(unchecked) var task: Task<Void, Never>?
     /// The job whose attempt the worker runs. Unretained (a retain and a release under the lock per job
     /// otherwise): a running job is in its queue's live list, and `finished(_:)` clears this under the lock when
@@ -102,7 +102,7 @@ extension Engine {
             let worker = workers[index]
             let task = tasks[index]
             worker.task = task
-            // The worker's first job started before this handle existed: what was asked of it meanwhile (a
+            // The job the worker runs started before this handle existed: what was asked of it meanwhile (a
             // cancellation, a timeout, an escalation) could not reach its task, so it is applied now.
             if let job = worker.current?.takeUnretainedValue(), job.phase == .running {
                 if job.cancelRequested || job.timedOut { cancels.append(task) }
