@@ -106,21 +106,34 @@ struct ImportSuite: BenchmarkSuite {
 
     private func memory(_ folder: String, _ runner: Runner, _ report: Report) throws {
         var peaks: [Int] = []
-        for rows in [1_000_000, 10_000_000] {
+        for fullRows in [1_000_000, 10_000_000] {
+            let rows = Int(Double(fullRows) * runner.scale)
             let zip = folder + "/memory-\(rows).zip"
-            try SampleFeedFiles.write(.stopTimes(Int(Double(rows) * runner.scale)), to: zip)
+            try SampleFeedFiles.write(.stopTimes(rows), to: zip)
             let peak = ChildProcess.probe("import:\(zip)").map { Int($0) } ?? -1
             try? FileManager.default.removeItem(atPath: zip)
             peaks.append(peak)
             var measurement = Measurement(
-                suite: name, name: "memory/peak resident, \(rows / 1_000_000) M stop_times (bytes)",
+                suite: name, name: "memory/peak resident, \(Self.rowCount(rows)) stop_times (bytes)",
                 nanosecondsPerOperation: Double(peak))
             measurement.peakMemoryBytes = peak
-            let flat = peaks.count < 2 || Double(peaks[1]) <= Double(peaks[0]) * 1.25
-            measurement.goal = ("<= 64 MB, not growing with the feed", peak > 0 && peak <= 64 << 20 && flat)
+            let bounded = peak > 0 && peak <= 64 << 20
+            if runner.scale >= 1 {
+                let flat = peaks.count < 2 || Double(peaks[1]) <= Double(peaks[0]) * 1.25
+                measurement.goal = ("<= 64 MB, not growing with the feed", bounded && flat)
+            } else {
+                // Below a million rows the fixed costs (the runtime, SQLite's page cache, the buffers) make most of
+                // the peak, so comparing two small feeds says nothing about growth: that is judged at full size.
+                measurement.goal = ("<= 64 MB (growth is judged at full size)", bounded)
+            }
             report.record(measurement)
         }
         report.note("memory rows report bytes in the ns/op column (peak resident set of a child process importing the zip)")
+    }
+
+    /// `rows` for a case name: "1 M", "10 M", or "100k" for the smaller feeds of a quick run.
+    private static func rowCount(_ rows: Int) -> String {
+        rows >= 1_000_000 && rows % 1_000_000 == 0 ? "\(rows / 1_000_000) M" : "\(rows / 1_000)k"
     }
 
     /// Runs in the child process: imports `zip` and prints the peak resident set size.
