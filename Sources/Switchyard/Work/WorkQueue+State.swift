@@ -30,6 +30,8 @@ extension WorkQueue {
         // transactions point at nodes, queues and scheduler nodes unretained for the rest of the hold (see
         // `Transaction`): no job may be released for the last time under the lock.
         transaction.discard(retained: Unmanaged.passUnretained(job as AnyObject))
+        // A finished barrier holds nothing back; keeping it would also keep a cycle (it retains this queue).
+        if lastBarrier === job { lastBarrier = nil }
         switch outcome {
         case .succeeded: succeededCount += 1
         case .cancelled: cancelledCount += 1
