@@ -2,12 +2,14 @@ import Switchyard
 import Synchronization
 import Testing
 
-/// Lets a removal handler reach the cache it is installed on (set once the cache exists).
+/// Lets a removal handler reach the cache it is installed on (set once the cache exists). Weak: the cache holds
+/// the handler, which holds this; a strong reference back would keep every test's cache alive.
 private final class CacheReference: Sendable {
-    private let storage = Mutex<Cache<Int, Int>?>(nil)
+    private struct Weak { weak var cache: Cache<Int, Int>? }
+    private let storage = Mutex(Weak())
     var cache: Cache<Int, Int>? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { storage.withLock { $0.cache } }
+        set { storage.withLock { $0.cache = newValue } }
     }
 }
 

@@ -12,7 +12,8 @@ struct ObserverListTests {
         let done = Expectation("all values delivered")
         let later = Expectation("a value written after the drain")
         // Each delivery queues the next value, as other writers would while this thread drains.
-        _ = list.add(ObserverList<Int>.Observer(
+        // The observer captures the list: it is removed at the end, or the two would keep each other alive.
+        let observer = list.add(ObserverList<Int>.Observer(
             yield: { value in
                 delivered.append(value)
                 if value + 1 < total {
@@ -33,5 +34,6 @@ struct ObserverListTests {
         if list.enqueue(total) { list.drainQueued() }
         await Expectation.fulfillment(of: [later], within: .seconds(30))
         #expect(delivered.all == Array(0...total))
+        list.remove(observer)
     }
 }
