@@ -36,7 +36,8 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         self.name = name
     }
 
-    /// Keys with an unfinished shared job. - Complexity: O(1).
+    /// Keys with a shared job in flight. A key is forgotten once its job finishes: at the latest before any caller
+    /// that waited for that job returns. - Complexity: O(1).
     public var inFlightCount: Int { Engine.perform { _ in entries.count } }
 
     /// The callers waiting for `key`'s unfinished job, 0 when there is none (for diagnostics and tests).
@@ -71,6 +72,9 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         case .finished:
             let done = node.isDone.load(ordering: .acquiring)  // publishes the result without the lock
             assert(done, "Coalescer: resumed before the shared job finished")
+            // The job's completion handler forgets the key too, but it runs after the waiters are resumed: without
+            // this, a caller could still count the finished job in `inFlightCount` after getting its value.
+            forget(key, node)
             return try node.result.get()
         case .deadlock(let report):
             leave(key, node)
