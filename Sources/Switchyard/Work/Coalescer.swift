@@ -74,7 +74,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
             assert(done, "Coalescer: resumed before the shared job finished")
             // The job's completion handler forgets the key too, but it runs after the waiters are resumed: without
             // this, a caller could still count the finished job in `inFlightCount` after getting its value.
-            forget(key, node)
+            forget(key, ObjectIdentifier(node))
             return try node.result.get()
         case .deadlock(let report):
             leave(key, node)
@@ -86,14 +86,20 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     }
 
     /// The unfinished job for `key`, joined, or a new one; `created` says which.
-    private func join(
+    ///
+    /// The new job is made outside the lock, so another caller may submit one for `key` in between; this caller
+    /// then joins that one and drops its own, never admitted. (Internal for the test of that race.)
+    func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
         if let node = Engine.perform({ _ in joinExisting(key) }) { return (node, false) }
         let node = queue.makeNode(
             "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
         ) { () async throws(any Error) -> Value in try await load(key) }
-        node.completionHandlers.append { [weak self] in self?.forget(key, node) }
+        // The handler names the job by identity only: capturing the job itself would make a cycle that a job
+        // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
+        let identity = ObjectIdentifier(node)
+        node.completionHandlers.append { [weak self] in self?.forget(key, identity) }
         return try Engine.perform { (transaction) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
             if let existing = joinExisting(key) { return (existing, false) }
             if let maximumPending = queue.maximumPending,
@@ -129,9 +135,11 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         }
     }
 
-    private func forget(_ key: Key, _ node: JobNode) {
+    /// Forgets `key` if its entry is still the job `identity` names (the entry retains that job, so a match can
+    /// never be another job at a reused address).
+    private func forget(_ key: Key, _ identity: ObjectIdentifier) {
         Engine.perform { transaction in
-            if let entry = entries[key], entry.node === node {
+            if let entry = entries[key], ObjectIdentifier(entry.node) == identity {
                 entries[key] = nil
                 transaction.discard(entry.node)
             }
