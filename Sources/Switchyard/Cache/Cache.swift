@@ -204,7 +204,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     }
 
     @inlinable
-    func withPolicy<Result>(_ body: (EvictionPolicy) -> Result) -> Result {
+    func withPolicy<Result>(_ body: (borrowing EvictionPolicy) -> Result) -> Result {
         policyMutex.lock()
         defer { policyMutex.unlock() }
         return body(policy)

@@ -137,12 +137,10 @@ extension EvictionPolicy {
         let list = Int(segment.rawValue)
         let tail = tails[list]
         let index = Int32(truncatingIfNeeded: node)
-        nodes.withUnsafeMutableBufferPointer { nodes in
-            nodes[node].segment = segment
-            nodes[node].previous = tail
-            nodes[node].next = -1
-            if tail >= 0 { nodes[Int(tail)].next = index }
-        }
+        nodes[node].segment = segment
+        nodes[node].previous = tail
+        nodes[node].next = -1
+        if tail >= 0 { nodes[Int(tail)].next = index }
         if tail < 0 { heads[list] = index }
         tails[list] = index
     }
@@ -153,10 +151,8 @@ extension EvictionPolicy {
         let list = Int(nodes[node].segment.rawValue)
         let previous = nodes[node].previous
         let next = nodes[node].next
-        nodes.withUnsafeMutableBufferPointer { nodes in
-            if previous >= 0 { nodes[Int(previous)].next = next }
-            if next >= 0 { nodes[Int(next)].previous = previous }
-        }
+        if previous >= 0 { nodes[Int(previous)].next = next }
+        if next >= 0 { nodes[Int(next)].previous = previous }
         if previous < 0 { heads[list] = next }
         if next < 0 { tails[list] = previous }
     }

@@ -9,7 +9,7 @@
 /// Guarded by its stripe's lock (see ``CacheStripe``). - Complexity: O(1) expected per lookup, insertion and
 /// removal (probe sequences stay short at load ≤ ½); growing is O(count), amortized O(1).
 @usableFromInline
-struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
+struct CacheTable<Key: Hashable & Sendable, Value: Sendable>: ~Copyable {
     /// One entry of the table.
     @usableFromInline
     struct Slot {
@@ -39,16 +39,16 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
     /// Per bucket: 0 when empty, else the top 32 bits of the entry's hash (high half) and its slot index + 1
     /// (low half). The count is a power of two.
     @usableFromInline
-    var buckets: [UInt64]
+    var buckets: CacheBuffer<UInt64>
     /// 64 − log2(bucket count): a bucket's home is the top bits of the Fibonacci product of its hash's top half.
     @usableFromInline
     var shift: UInt64
     @usableFromInline
-    var slots: [Slot] = []
+    var slots = CacheBuffer<Slot>()
 
     @inlinable
     init() {
-        buckets = Array(repeating: 0, count: 8)
+        buckets = CacheBuffer(repeating: 0, count: 8)
         shift = 64 - 3
     }
 
@@ -82,18 +82,16 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
     @inlinable @inline(__always)
     func firstEntry(hash: Int, where matches: (Int) -> Bool) -> (bucket: Int, slot: Int)? {
         let fragment = CacheTable.fragment(hash)
-        return buckets.withUnsafeBufferPointer { buckets in
-            let mask = buckets.count - 1
-            var bucket = home(fragment)
-            while true {
-                let word = buckets[bucket]
-                if word == 0 { return nil }
-                if word & 0xFFFF_FFFF_0000_0000 == fragment {
-                    let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
-                    if matches(index) { return (bucket, index) }
-                }
-                bucket = (bucket + 1) & mask
+        let mask = buckets.count - 1
+        var bucket = home(fragment)
+        while true {
+            let word = buckets[bucket]
+            if word == 0 { return nil }
+            if word & 0xFFFF_FFFF_0000_0000 == fragment {
+                let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+                if matches(index) { return (bucket, index) }
             }
+            bucket = (bucket + 1) & mask
         }
     }
 
@@ -187,7 +185,7 @@ struct CacheTable<Key: Hashable & Sendable, Value: Sendable> {
 
     @inlinable
     mutating func resize(to bucketCount: Int) {
-        buckets = Array(repeating: 0, count: bucketCount)
+        buckets = CacheBuffer(repeating: 0, count: bucketCount)
         shift = UInt64(64 - bucketCount.trailingZeroBitCount)
         for index in slots.indices { place(index) }
     }

@@ -23,10 +23,15 @@ extension EvictionPolicy {
         }
     }
 
-    @inlinable
+    /// Takes `node` out of the heap if it is in it.
+    @inlinable @inline(__always)
     mutating func removeFromExpiry(_ node: Int) {
         let index = Int(nodes[node].heapIndex)
-        guard index >= 0 else { return }
+        if index >= 0 { removeFromExpiry(node, at: index) }
+    }
+
+    @inlinable
+    mutating func removeFromExpiry(_ node: Int, at index: Int) {
         let lastIndex = expiry.count - 1
         if index != lastIndex {
             expiry.swapAt(index, lastIndex)

@@ -23,7 +23,7 @@
 ///
 /// - Complexity: O(1) per operation, amortized for victim selection (every bit the hand clears was set by a use).
 @usableFromInline
-struct EvictionPolicy {
+struct EvictionPolicy: ~Copyable {
     @usableFromInline
     let isFrequencyAware: Bool
     @usableFromInline
@@ -36,7 +36,7 @@ struct EvictionPolicy {
     var totalCost = 0
 
     @usableFromInline
-    var nodes: [CacheNode] = []
+    var nodes = CacheBuffer<CacheNode>()
     /// Head of the free-node list (linked through `next`), or -1.
     @usableFromInline
     var freeNodes: Int32 = -1
@@ -296,7 +296,7 @@ struct EvictionPolicy {
         precondition(count == 0, "Cache: releasing nodes of a non-empty policy")
         // Generations must keep growing across reuse of an index, so buffered tags taken before stay dead: the
         // array is emptied only when nothing can still hold a tag (the caller cleared every buffer first).
-        nodes = []
+        nodes = CacheBuffer()
         freeNodes = -1
     }
 }

@@ -10,9 +10,9 @@
 /// Guarded by the cache's policy lock. - Complexity: O(1) per `increment` and `frequency`; an aging pass is
 /// O(table size) once every `sampleSize` increments, so O(1) amortized.
 @usableFromInline
-struct FrequencySketch {
+struct FrequencySketch: ~Copyable {
     @usableFromInline
-    var table: [UInt64]
+    var table: CacheBuffer<UInt64>
     @usableFromInline
     var mask: Int
     @usableFromInline
@@ -34,7 +34,7 @@ struct FrequencySketch {
     init(capacity: Int) {
         let capacity = max(16, min(capacity, FrequencySketch.maximumCapacity))
         let words = FrequencySketch.tableSize(for: capacity)
-        table = Array(repeating: 0, count: words)
+        table = CacheBuffer(repeating: 0, count: words)
         mask = words - 1
         sampleSize = 10 * capacity
     }
@@ -64,33 +64,44 @@ struct FrequencySketch {
     @inlinable
     mutating func increment(_ hash: Int) {
         let mixed = FrequencySketch.mix(hash)
-        let base = FrequencySketch.block(mixed, mask)
-        var added = false
-        table.withUnsafeMutableBufferPointer { table in
-            for row in 0..<4 {
-                let (index, shift) = FrequencySketch.counter(row, of: mixed, in: base)
-                if (table[index] &>> shift) & 0xF < 0xF {
-                    table[index] &+= 1 &<< shift
-                    added = true
-                }
-            }
-        }
+        let block = table.base + FrequencySketch.block(mixed, mask)
+        // The four rows written out: a loop over them compiled to twice the instructions, with range checks.
+        var added = FrequencySketch.bump(block, row: 0, mixed)
+        added = FrequencySketch.bump(block, row: 1, mixed) || added
+        added = FrequencySketch.bump(block, row: 2, mixed) || added
+        added = FrequencySketch.bump(block, row: 3, mixed) || added
         guard added else { return }
-        additions += 1
+        additions &+= 1
         if additions >= sampleSize { age() }
+    }
+
+    /// Adds one to row `row`'s counter in `block` unless it is saturated; says whether it did.
+    @inlinable @inline(__always)
+    static func bump(_ block: UnsafeMutablePointer<UInt64>, row: UInt64, _ mixed: UInt64) -> Bool {
+        let (word, shift) = counter(row, of: mixed)
+        let value = block[word]
+        guard (value &>> shift) & 0xF != 0xF else { return false }
+        block[word] = value &+ (1 &<< shift)
+        return true
     }
 
     /// The estimated recent count of the key with this hash, 0...15.
     @inlinable
     func frequency(_ hash: Int) -> Int {
         let mixed = FrequencySketch.mix(hash)
-        let base = FrequencySketch.block(mixed, mask)
-        var result: UInt64 = 0xF
-        for row in 0..<4 {
-            let (index, shift) = FrequencySketch.counter(row, of: mixed, in: base)
-            result = min(result, (table[index] &>> shift) & 0xF)
-        }
-        return Int(result)
+        let block = table.base + FrequencySketch.block(mixed, mask)
+        var result = FrequencySketch.read(block, row: 0, mixed)
+        result = min(result, FrequencySketch.read(block, row: 1, mixed))
+        result = min(result, FrequencySketch.read(block, row: 2, mixed))
+        result = min(result, FrequencySketch.read(block, row: 3, mixed))
+        return Int(truncatingIfNeeded: result)
+    }
+
+    /// Row `row`'s counter in `block`.
+    @inlinable @inline(__always)
+    static func read(_ block: UnsafeMutablePointer<UInt64>, row: UInt64, _ mixed: UInt64) -> UInt64 {
+        let (word, shift) = counter(row, of: mixed)
+        return (block[word] &>> shift) & 0xF
     }
 
     /// The first word of the key's block: eight words (one 64-byte line) that hold all four of its counters, so
@@ -100,18 +111,19 @@ struct FrequencySketch {
         Int(truncatingIfNeeded: mixed &>> 32) & mask & ~7
     }
 
-    /// Row `row`'s counter: one word of the row's pair in the block, and one of its 16 counters.
-    @inlinable
-    static func counter(_ row: Int, of mixed: UInt64, in base: Int) -> (index: Int, shift: UInt64) {
-        let word = base + row &* 2 + Int(truncatingIfNeeded: (mixed &>> UInt64(row)) & 1)
-        let shift = ((mixed &>> UInt64(8 + row &* 4)) & 0xF) &<< 2
+    /// Row `row`'s counter: one word of the row's pair in the block (an offset from the block's first word), and
+    /// one of its 16 counters (a bit shift).
+    @inlinable @inline(__always)
+    static func counter(_ row: UInt64, of mixed: UInt64) -> (word: Int, shift: UInt64) {
+        let word = Int(truncatingIfNeeded: row &* 2 &+ ((mixed &>> row) & 1))
+        let shift = ((mixed &>> (8 &+ row &* 4)) & 0xF) &<< 2
         return (word, shift)
     }
 
     /// Halves every counter.
     @inlinable
     mutating func age() {
-        for index in table.indices { table[index] = (table[index] >> 1) & 0x7777_7777_7777_7777 }
+        for index in table.indices { table[index] = (table[index] &>> 1) & 0x7777_7777_7777_7777 }
         additions /= 2
     }
 

@@ -52,15 +52,17 @@ struct CacheSuite: BenchmarkSuite {
         }
     }
 
-    /// For profilers, not a suite case (`SWITCHYARD_BENCH_PROBE=cache-mix:<read percent>:<threads>[:lru][:<rounds>]`):
-    /// rounds (20 by default) of one mix on `Cache`; prints the median ns per operation.
+    /// For profilers, not a suite case (`SWITCHYARD_BENCH_PROBE=cache-mix:<read percent>:<threads>[:lru|:dict][:<rounds>]`):
+    /// rounds (20 by default) of one mix on `Cache` (or on the `Mutex<Dictionary>` anchor with `dict`); prints the
+    /// median ns per operation.
     static func probe(_ specification: String) {
         let parts = specification.split(separator: ":")
         guard parts.count >= 3, let readPercent = Int(parts[1]), let threads = Int(parts[2]) else { return }
         let capacity = CacheSuite().capacity
         let policy: CachePolicy = parts.dropFirst(3).contains("lru") ? .leastRecentlyUsed : .frequencyAware
         let rounds = parts.dropFirst(3).compactMap { Int($0) }.first ?? 20
-        let cache = CacheAdapter(Cache(name: "probe", countLimit: capacity, policy: policy, memoryPressure: nil))
+        let cache: any BenchCache = parts.dropFirst(3).contains("dict") ? MutexDictionaryCache()
+            : CacheAdapter(Cache(name: "probe", countLimit: capacity, policy: policy, memoryPressure: nil))
         let runner = Runner(repetitions: rounds, warmups: 1, scale: 1)
         let sample = measureMix(
             cache, keys: mixKeys(capacity: capacity), capacity: capacity, threads: threads, readPercent: readPercent,
