@@ -11,18 +11,20 @@ extension Cache {
         let time = mayExpire.load(ordering: .relaxed) ? now() : 0
         let (value, expired) = withStripe(index) { stripe -> (Value?, UInt64?) in
             stripe.mutex.lock()
-            guard let slot = stripe.table.find(key, hash: hash) else {
+            let records = publishedEntries.load(ordering: .acquiring)
+            guard let entry = find(key, hash: hash, in: stripe, records) else {
                 stripe.misses += 1
                 stripe.mutex.unlock()
                 return (nil, nil)
             }
-            let tag = stripe.table.slots[slot].tag
-            if stripe.table.slots[slot].expiresAt <= time {
+            let node = Store.node(entry, in: records)
+            let tag = UInt64(truncatingIfNeeded: entry) | UInt64(node.pointee.generation) &<< 32
+            if node.pointee.expiresAt <= time {
                 stripe.misses += 1
                 stripe.mutex.unlock()
                 return (nil, tag)
             }
-            let value = stripe.table.slots[slot].value
+            let value = Store.value(entry, in: records).pointee
             stripe.hits += 1
             if buffersReads {
                 _ = stripe.buffer(tag)
@@ -45,7 +47,7 @@ extension Cache {
                 // Both locks held (the policy lock only tried, so no ordering rule is broken): apply this
                 // stripe's buffered reads, then this one, in order.
                 applyBufferedReads(of: stripe)
-                policy.recordAccess(EvictionPolicy.node(of: tag))
+                policy.recordAccess(entry)
                 stripe.mutex.unlock()
                 if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
                 policyMutex.unlock()
@@ -73,10 +75,11 @@ extension Cache {
         return withStripe(hash & stripeMask) { stripe in
             stripe.mutex.lock()
             defer { stripe.mutex.unlock() }
-            guard let slot = stripe.table.find(key, hash: hash), stripe.table.slots[slot].expiresAt > time else {
-                return nil
-            }
-            return stripe.table.slots[slot].value
+            let records = publishedEntries.load(ordering: .acquiring)
+            guard let entry = find(key, hash: hash, in: stripe, records),
+                Store.node(entry, in: records).pointee.expiresAt > time
+            else { return nil }
+            return Store.value(entry, in: records).pointee
         }
     }
 
@@ -119,6 +122,7 @@ extension Cache {
         policyMutex.lock()
         if pendingStripes.load(ordering: .relaxed) != 0 { drainBufferedReads() }
         if !policy.expiry.isEmpty { removeDue(at: time, &changes) }
+        if !policy.hasRoomForNode { growEntries() }
         let stored = withStripe(hash & stripeMask) { stripe -> Bool in
             stripe.mutex.lock()
             // Both locks are held anyway: this stripe's buffered uses inform the evictions this write may cause.
@@ -131,14 +135,13 @@ extension Cache {
             } else if !stripe.loads.isEmpty {
                 stripe.supersedeLoad(of: key)
             }
-            if let slot = stripe.table.find(key, hash: hash) {
-                let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
-                let (storedKey, replaced) = (stripe.table.slots[slot].key, stripe.table.slots[slot].value)
-                stripe.table.slots[slot].value = value
-                stripe.table.slots[slot].expiresAt = expiresAt
+            if let node = find(key, hash: hash, in: stripe, policy.nodes.base) {
+                let replaced = policy.nodes.value(node).move()
+                policy.nodes.value(node).initialize(to: value)
+                policy.nodes[node].expiresAt = expiresAt
+                let storedKey = keepsRemovals ? policy.nodes.key(node).pointee : key
                 stripe.mutex.unlock()
                 changes.record(storedKey, replaced, cost: policy.nodes[node].cost, .replaced)
-                policy.nodes[node].expiresAt = expiresAt
                 policy.nodes[node].isDiscardable = isDiscardable
                 policy.changeCost(of: node, to: cost)
                 policy.reschedule(node)
@@ -156,8 +159,8 @@ extension Cache {
             } else {
                 let node = policy.allocate(
                     hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
-                stripe.table.insert(
-                    key: key, hash: hash, value: value, expiresAt: expiresAt, tag: policy.tag(of: node))
+                policy.nodes.occupy(node, key: key, value: value)
+                stripe.index.insert(entry: node, hash: hash)
                 stripe.mutex.unlock()
                 policy.insert(node)
                 evictOverflow(&changes)
@@ -183,13 +186,13 @@ extension Cache {
         let result = withStripe(hash & stripeMask) { stripe -> Value? in
             stripe.mutex.lock()
             if !stripe.loads.isEmpty { stripe.supersedeLoad(of: key) }
-            guard let slot = stripe.table.find(key, hash: hash) else {
+            guard let node = find(key, hash: hash, in: stripe, policy.nodes.base) else {
                 stripe.mutex.unlock()
                 return nil
             }
-            let node = EvictionPolicy.node(of: stripe.table.slots[slot].tag)
-            let live = stripe.table.slots[slot].expiresAt > time
-            let (removedKey, value) = stripe.table.remove(at: slot)
+            let live = policy.nodes[node].expiresAt > time
+            stripe.index.remove(entry: node, hash: hash)
+            let (removedKey, value) = policy.nodes.vacate(node)
             stripe.mutex.unlock()
             let cost = policy.nodes[node].cost
             policy.remove(node)

@@ -63,7 +63,7 @@ extension Cache {
             let limit = Self.removalsPerHold
             defer { removed += changes.count }
             guard removeDue(at: time, &changes, limit: limit) else { return false }  // expired entries first
-            let scanEnd = min(policy.nodes.count, scanned + Self.nodesScannedPerHold)
+            let scanEnd = min(policy.nodeCount, scanned + Self.nodesScannedPerHold)
             while scanned < scanEnd, !done(), changes.count < limit {
                 // A node freed since (segment `.none`) is skipped; one allocated since is a live entry like any.
                 if policy.nodes[scanned].segment != .none && policy.nodes[scanned].isDiscardable {
@@ -71,7 +71,7 @@ extension Cache {
                 }
                 scanned += 1
             }
-            if !done() && scanned < policy.nodes.count { return false }
+            if !done() && scanned < policy.nodeCount { return false }
             while !done(), let node = policy.coldest {
                 guard changes.count < limit else { return false }
                 unlink(node, .pressure, &changes)
@@ -100,7 +100,7 @@ extension Cache {
                     }
                 }
             }
-            let scanEnd = min(policy.nodes.count, scanned + Self.nodesScannedPerHold)
+            let scanEnd = min(policy.nodeCount, scanned + Self.nodesScannedPerHold)
             while scanned < scanEnd {
                 guard changes.count < Self.removalsPerHold else { return false }
                 let node = scanned
@@ -108,7 +108,7 @@ extension Cache {
                 guard policy.nodes[node].segment != .none, !policy.isAllocated(node, after: mark!) else { continue }
                 unlink(node, policy.nodes[node].expiresAt <= time ? .expired : reason, &changes)
             }
-            guard scanned >= policy.nodes.count else { return false }
+            guard scanned >= policy.nodeCount else { return false }
             if policy.count == 0 { releaseStorage() }
             return true
         }
@@ -129,7 +129,7 @@ extension Cache {
             removals = budget
             defer { removed += changes.count }
             guard removeDue(at: time, &changes, limit: limit) else { return false }  // before live entries go
-            let targetCost = costLimit.map(EvictionPolicy.effectiveCostLimit) ?? .max
+            let targetCost = costLimit.map(Policy.effectiveCostLimit) ?? .max
             defer { policy.settle() }
             while (policy.count > (countLimit ?? .max) || policy.totalCost > targetCost)
                 && removed + changes.count < budget

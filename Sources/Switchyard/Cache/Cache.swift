@@ -72,8 +72,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     let pendingStripes = Atomic<UInt64>(0)
     @usableFromInline
     let policyMutex = SpinLock()
+    /// The address of the policy's entry store (``CacheEntryStore``), for readers, who hold only a stripe lock.
+    /// Changed (policy lock held) when the store grows or is released.
     @usableFromInline
-    @exclusivity(unchecked) var policy: EvictionPolicy
+    let publishedEntries: Atomic<UnsafeMutableRawPointer>
+    @usableFromInline
+    @exclusivity(unchecked) var policy: Policy
     @usableFromInline
     @exclusivity(unchecked) var removalCounts = CacheRemovalCounts()
     /// Frequency-aware mode: reads always buffer their accesses and apply them in batches (see ``CacheStripe``).
@@ -142,8 +146,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         stripes = (0..<stripeCount).map { _ in CacheStripe() }
         stripeReferences = stripes.map { Unmanaged.passUnretained($0) }
         stripeMask = stripeCount - 1
-        self.policy = EvictionPolicy(
+        self.policy = Policy(
             isFrequencyAware: policy == .frequencyAware, countLimit: countLimit, costLimit: costLimit)
+        publishedEntries = Atomic(self.policy.nodes.base)
         mayExpire = Atomic(timeToLive != nil)
         let origin = clock.now
         now = { Cache.nanoseconds(origin.duration(to: clock.now)) }
@@ -156,6 +161,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         self.failureTimeToLive = failureTimeToLive
         memoryPressure?.register(self)
     }
+
+    @usableFromInline
+    typealias Policy = EvictionPolicy<Key, Value>
 
     /// The limit on entries, or nil.
     public var countLimit: Int? { withPolicy { $0.countLimit } }
@@ -204,7 +212,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     }
 
     @inlinable
-    func withPolicy<Result>(_ body: (borrowing EvictionPolicy) -> Result) -> Result {
+    func withPolicy<Result>(_ body: (borrowing Policy) -> Result) -> Result {
         policyMutex.lock()
         defer { policyMutex.unlock() }
         return body(policy)

@@ -63,7 +63,7 @@ struct CacheBehaviorTests {
         cache.setValue(7, forKey: key)  // one count in the sketch
         func seen() -> (frequency: Int, referenced: Bool) {
             cache.withPolicy { policy in
-                let node = policy.nodes.indices.first { policy.nodes[$0].segment != .none }!
+                let node = (0..<policy.nodeCount).first { policy.nodes[$0].segment != .none }!
                 return (policy.sketch.frequency(key.hashValue), policy.nodes[node].isReferenced)
             }
         }

@@ -33,6 +33,13 @@ struct CacheChanges<Key: Hashable & Sendable, Value: Sendable> {
         self.keepsRemovals = keepsRemovals
     }
 
+    /// Counts a removal whose key and value are not kept (``keepsRemovals`` is false).
+    @inlinable
+    mutating func count(_ reason: CacheRemovalReason) {
+        counts[reason] += 1
+        count += 1
+    }
+
     @inlinable
     mutating func record(_ key: Key, _ value: Value, cost: Int, _ reason: CacheRemovalReason) {
         counts[reason] += 1
@@ -177,26 +184,54 @@ extension Cache {
         policy.settle()
     }
 
-    /// Removes a resident node's entry from the policy and its stripe's table, and frees the node. Policy lock
-    /// held.
+    /// Removes a resident node's entry from its stripe's index and from the policy, and frees the node. Policy
+    /// lock held.
     @inlinable
     func unlink(_ node: Int, _ reason: CacheRemovalReason, _ changes: inout Changes) {
         guard policy.nodes[node].segment != .none else { return }
-        let tag = policy.tag(of: node)
         let hash = policy.nodes[node].hash
         let cost = policy.nodes[node].cost
+        withStripe(hash & stripeMask) { stripe in
+            stripe.mutex.lock()
+            stripe.index.remove(entry: node, hash: hash)
+            if keepsRemovals {
+                let (key, value) = policy.nodes.vacate(node)
+                stripe.mutex.unlock()
+                changes.record(key, value, cost: cost, reason)
+            } else {
+                // Nothing to notify, and dropping the key and value runs no code: they need not be read at all.
+                policy.nodes[node].isOccupied = false
+                stripe.mutex.unlock()
+                changes.count(reason)
+            }
+        }
         policy.remove(node)
         policy.free(node)
-        let (key, value) = withStripe(hash & stripeMask) { stripe in
+    }
+
+    @usableFromInline
+    typealias Store = CacheEntryStore<Key, Value>
+
+    /// The entry of `stripe` (whose lock is held) with key `key` and hash `hash`, its record read at `records`
+    /// (the published store address, or the policy's under the policy lock).
+    @inlinable @inline(__always)
+    func find(_ key: Key, hash: Int, in stripe: CacheStripe<Key, Value>, _ records: UnsafeMutableRawPointer) -> Int? {
+        stripe.index.find(hash: hash) { Store.key($0, in: records).pointee == key }
+    }
+
+    /// Makes room in the entry store for one more node: moves it to a buffer twice as large, publishes the new
+    /// address to readers, and frees the old buffer once every stripe lock was taken and released once (no
+    /// reader still uses it then; see ``CacheEntryStore``). Policy lock held, no stripe lock.
+    /// - Complexity: O(entries + stripes), once per doubling.
+    @usableFromInline
+    func growEntries() {
+        let old = policy.nodes.grow()
+        publishedEntries.store(policy.nodes.base, ordering: .releasing)
+        for stripe in stripes {
             stripe.mutex.lock()
-            guard let removed = stripe.table.remove(tag: tag, hash: hash) else {
-                stripe.mutex.unlock()
-                preconditionFailure("Cache \"\(name)\": a resident entry is missing from its table")
-            }
             stripe.mutex.unlock()
-            return removed
         }
-        changes.record(key, value, cost: cost, reason)
+        old.deallocate()
     }
 
     /// Removes every entry whose time-to-live ran out by `time`, or stops once `changes` holds `limit` removals;
@@ -230,8 +265,8 @@ extension Cache {
         deliver(changes)
     }
 
-    /// After every entry was removed: clears the read buffers and gives back the tables' and the policy's
-    /// memory. Policy lock held. - Complexity: O(stripes).
+    /// After every entry was removed: clears the read buffers and gives back the indices' and the store's
+    /// memory. Policy lock held. - Complexity: O(stripes + nodes).
     @usableFromInline
     func releaseStorage() {
         // Every table is empty, so no reader can buffer a tag of a removed entry from here on; clearing the
@@ -239,11 +274,12 @@ extension Cache {
         for stripe in stripes {
             stripe.mutex.lock()
             stripe.readCount = 0
-            stripe.table.removeAll()
+            stripe.index.removeAll()
             stripe.mutex.unlock()
         }
         pendingStripes.store(0, ordering: .relaxed)
         policy.releaseNodes()
+        publishedEntries.store(policy.nodes.base, ordering: .releasing)
     }
 
     /// Tells the removal handler about the operation's removals, then releases the removed keys and values. No

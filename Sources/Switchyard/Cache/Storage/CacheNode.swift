@@ -16,10 +16,12 @@ enum CacheSegment: UInt8 {
 }
 
 /// The eviction policy's record of one entry: its place in a list and in the expiry heap, and what the policy
-/// decides by (hash, cost, expiry, discardability). Nodes live in one array, linked by index; a removed node is
-/// reused by a later entry, with its generation bumped so stale references to it are recognised.
+/// decides by (hash, cost, expiry, discardability). Nodes live in the cache's ``CacheEntryStore``, each beside
+/// its entry's key and value, linked by index; a removed node is reused by a later entry, with its generation
+/// bumped so stale references to it are recognised.
 ///
-/// Guarded by the cache's policy lock.
+/// Guarded by the cache's policy lock, except `expiresAt` and `generation`, which readers read under their
+/// stripe's lock (see ``CacheEntryStore`` for when they change).
 @usableFromInline
 struct CacheNode {
     /// Links of the segment list the node is in (oldest first: least recently used in LRU mode, least recently
@@ -42,8 +44,12 @@ struct CacheNode {
     /// Frequency-aware mode: used since the clock hand last passed it (see ``EvictionPolicy``).
     @usableFromInline
     var isReferenced = false
+    /// Whether the entry's key and value are initialized in the store (from its allocation until it is removed
+    /// from its stripe's index). Fits in padding: the node stays 48 bytes.
+    @usableFromInline
+    var isOccupied = false
     /// ``EvictionPolicy/allocations`` when the node was allocated (wrapping): a bulk removal leaves alone the
-    /// entries written after it began. Fits in padding: the node stays 48 bytes.
+    /// entries written after it began.
     @usableFromInline
     var stamp: UInt32 = 0
     @usableFromInline
@@ -76,7 +82,7 @@ extension EvictionPolicy {
     @inlinable
     func node(ofLive tag: UInt64) -> Int? {
         let node = EvictionPolicy.node(of: tag)
-        guard node < nodes.count, nodes[node].generation == UInt32(truncatingIfNeeded: tag &>> 32),
+        guard node < nodeCount, nodes[node].generation == UInt32(truncatingIfNeeded: tag &>> 32),
             nodes[node].segment != .none
         else { return nil }
         return node
@@ -86,15 +92,16 @@ extension EvictionPolicy {
     @inlinable
     static func node(of tag: UInt64) -> Int { Int(truncatingIfNeeded: tag & 0xFFFF_FFFF) }
 
-    /// A node for a new entry, not yet in any list: a freed one if there is one.
+    /// A node for a new entry, not yet in any list or stripe index, its key and value not yet stored
+    /// (``CacheEntryStore/occupy(_:key:value:)``): a freed one if there is one, else a new one, for which the
+    /// store must have room (``hasRoomForNode``).
     @inlinable
     mutating func allocate(hash: Int, cost: Int, expiresAt: Int64, isDiscardable: Bool) -> Int {
         allocations &+= 1
         guard freeNodes >= 0 else {
-            precondition(nodes.count < Int(UInt32.max), "Cache: more than 2^32 - 1 entries")
-            nodes.append(CacheNode(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable))
-            nodes[nodes.count - 1].stamp = allocations
-            return nodes.count - 1
+            var fresh = CacheNode(hash: hash, cost: cost, expiresAt: expiresAt, isDiscardable: isDiscardable)
+            fresh.stamp = allocations
+            return nodes.append(fresh)
         }
         let node = Int(freeNodes)
         nodes[node].stamp = allocations
@@ -109,13 +116,18 @@ extension EvictionPolicy {
         return node
     }
 
+    /// Whether ``allocate(hash:cost:expiresAt:isDiscardable:)`` can run without growing the store.
+    @inlinable
+    var hasRoomForNode: Bool { freeNodes >= 0 || !nodes.isFull }
+
     /// Whether `node` was allocated after ``allocations`` was `mark` (allocations since stay below 2^31).
     @inlinable
     func isAllocated(_ node: Int, after mark: UInt32) -> Bool {
         Int32(bitPattern: nodes[node].stamp &- mark) > 0
     }
 
-    /// Returns a node taken out of the policy (``remove(_:)``) to the free list; its tags stop being live.
+    /// Returns a node taken out of the policy (``remove(_:)``), and out of its stripe's index, to the free list;
+    /// its tags stop being live.
     @inlinable
     mutating func free(_ node: Int) {
         nodes[node].generation &+= 1

@@ -1,5 +1,6 @@
-/// One stripe of a cache's table: the entries whose keys hash to it, behind their own lock, plus the reads of
-/// the stripe that have not yet been applied to the eviction policy.
+/// One stripe of a cache: the index of the entries whose keys hash to it, behind their own lock, plus the reads
+/// of the stripe that have not yet been applied to the eviction policy. (The entries themselves live in the
+/// cache's ``CacheEntryStore``; this stripe's lock guards the keys, values and expiry times of those it indexes.)
 ///
 /// Readers hold only a stripe lock, so reads of different stripes never wait for each other. A read records its
 /// access here (as the entry's policy tag) for the eviction policy:
@@ -18,7 +19,7 @@
 /// flight for one of its keys: a write or removal of that key marks the ticket superseded, and a superseded load
 /// does not store its value (the write that came while it ran wins).
 ///
-/// Unchecked-Sendable invariant: `table`, the buffer `reads` points to, `readCount`, `hits`, `misses` and `loads`
+/// Unchecked-Sendable invariant: `index`, the buffer `reads` points to, `readCount`, `hits`, `misses` and `loads`
 /// (and the tickets' `isSuperseded`) are read and written only while `mutex` is held; `reads` itself is
 /// immutable. Exercised under Thread Sanitizer by `CacheStressTests` and
 /// `CacheLoadRaceTests`.
@@ -35,7 +36,7 @@ final class CacheStripe<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     @usableFromInline
     let mutex = SpinLock()
     @usableFromInline
-    @exclusivity(unchecked) var table = CacheTable<Key, Value>()
+    @exclusivity(unchecked) var index = CacheIndex()
     /// The buffered reads: `readCount` tags, oldest first, in a buffer of ``readBufferCapacity``.
     @usableFromInline
     let reads = UnsafeMutablePointer<UInt64>.allocate(capacity: CacheStripe.readBufferCapacity)

@@ -23,7 +23,7 @@
 ///
 /// - Complexity: O(1) per operation, amortized for victim selection (every bit the hand clears was set by a use).
 @usableFromInline
-struct EvictionPolicy: ~Copyable {
+struct EvictionPolicy<Key, Value>: ~Copyable {
     @usableFromInline
     let isFrequencyAware: Bool
     @usableFromInline
@@ -35,8 +35,13 @@ struct EvictionPolicy: ~Copyable {
     @usableFromInline
     var totalCost = 0
 
+    /// The nodes, in the store they share with the entries' keys and values.
     @usableFromInline
-    var nodes = CacheBuffer<CacheNode>()
+    var nodes = CacheEntryStore<Key, Value>()
+
+    /// Node indices handed out so far: `0..<nodeCount` are initialized, in use or free.
+    @inlinable
+    var nodeCount: Int { nodes.count }
     /// Head of the free-node list (linked through `next`), or -1.
     @usableFromInline
     var freeNodes: Int32 = -1
@@ -290,13 +295,14 @@ struct EvictionPolicy: ~Copyable {
     @inlinable
     var coldest: Int? { first(.probation) ?? first(.window) ?? first(.protected) }
 
-    /// Forgets every node (all must have been removed); gives back the node storage's memory.
+    /// Forgets every node (all must have been removed, and no stripe may index any); gives back the store's
+    /// memory.
     @inlinable
     mutating func releaseNodes() {
         precondition(count == 0, "Cache: releasing nodes of a non-empty policy")
         // Generations must keep growing across reuse of an index, so buffered tags taken before stay dead: the
-        // array is emptied only when nothing can still hold a tag (the caller cleared every buffer first).
-        nodes = CacheBuffer()
+        // store is emptied only when nothing can still hold a tag (the caller cleared every buffer first).
+        nodes = CacheEntryStore()
         freeNodes = -1
     }
 }
