@@ -66,6 +66,7 @@ final class SharedCounter: Sendable {
     @discardableResult
     func add(_ amount: Int = 1) -> Int { storage.wrappingAdd(amount, ordering: .acquiringAndReleasing).newValue }
     func subtract(_ amount: Int = 1) { storage.wrappingSubtract(amount, ordering: .acquiringAndReleasing) }
+    func reset() { storage.store(0, ordering: .releasing) }
     /// Raises the value to `candidate` if it is larger.
     func raise(to candidate: Int) {
         var current = storage.load(ordering: .relaxed)
