@@ -15,7 +15,7 @@ import Synchronization
 /// In frequency-aware mode a new key may be turned away if it is estimated less frequently used than the entry it
 /// would replace: ``setValue(_:forKey:cost:timeToLive:isDiscardable:)`` then returns false.
 ///
-/// **Concurrency.** Safe from any thread or task. The table is split into stripes with a lock each; a read holds
+/// **Concurrency.** Safe from any thread or task. The index is split into stripes with a lock each; a read holds
 /// only its stripe's lock and buffers its use there. Frequency-aware mode applies a stripe's buffered uses in
 /// batches, when the policy lock is free; LRU mode tries the policy lock on every read and buffers only when
 /// another thread holds it. Either way reads never wait on each other's bookkeeping. Writes hold the policy lock
@@ -42,10 +42,12 @@ import Synchronization
 ///
 /// Unchecked-Sendable invariant: `policy` and `removalCounts` are read and written only while `policyMutex` is
 /// held; each stripe's state only while that stripe's mutex is held (see ``CacheStripe``); every other stored
-/// property is immutable or atomic. An entry's key, value and expiry live in its stripe's table and change only
-/// while both the policy lock and that stripe's lock are held, so a reader holding the stripe lock alone sees
-/// them whole. Lock order: policy, then one stripe; a thread holding a stripe lock only ever *tries* the policy
-/// lock. Exercised under Thread Sanitizer by `CacheStressTests`. The lock-guarded stored properties here and in
+/// property is immutable or atomic. Entries live in the policy's ``CacheEntryStore``; a reader reaches an entry
+/// through its stripe's index and the store address in `publishedEntries`. An entry's key, value, expiry and
+/// generation change only while both the policy lock and the lock of the stripe that indexes it are held, so a
+/// reader holding the stripe lock alone sees them whole; a store that grows frees its old buffer only after taking
+/// and releasing every stripe lock, so no reader still uses it. Lock order: policy, then one stripe; a thread holding a stripe lock only ever *tries* the policy
+/// lock. Exercised under Thread Sanitizer (and Address Sanitizer) by `CacheStressTests`. The lock-guarded stored properties here and in
 /// ``CacheStripe`` are `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks
 /// (a thread-local lookup per access) cost half of a get/set.
 public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {

@@ -283,7 +283,7 @@ extension Cache {
     /// memory. Policy lock held. - Complexity: O(stripes + nodes).
     @usableFromInline
     func releaseStorage() {
-        // Every table is empty, so no reader can buffer a tag of a removed entry from here on; clearing the
+        // Every index is empty, so no reader can buffer a tag of a removed entry from here on; clearing the
         // buffers leaves no old tag that a reused node index could be confused with.
         for stripe in stripes {
             stripe.mutex.lock()
@@ -292,6 +292,8 @@ extension Cache {
             stripe.mutex.unlock()
         }
         pendingStripes.store(0, ordering: .relaxed)
+        // The pass above is also what freeing the entry store needs: a reader that took its stripe's lock after
+        // the pass finds an empty index and reads no entry, even through the old address.
         policy.releaseNodes()
         publishedEntries.store(policy.nodes.base, ordering: .releasing)
     }

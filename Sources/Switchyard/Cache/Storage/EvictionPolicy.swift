@@ -18,8 +18,8 @@
 ///
 /// Capacity is measured in entries when a count limit is set, otherwise in cost; both limits are enforced.
 ///
-/// Entries are ``CacheNode``s in one array, linked by index (no object per entry); the stripes' tables refer to
-/// them by tag (``tag(of:)``).
+/// Entries are ``CacheNode``s in the ``CacheEntryStore``, each beside its key and value, linked by index (no
+/// object per entry); the stripes' indices refer to them by index, their read buffers by tag (``tag(of:)``).
 ///
 /// - Complexity: O(1) per operation, amortized for victim selection (every bit the hand clears was set by a use).
 @usableFromInline
@@ -202,7 +202,7 @@ struct EvictionPolicy<Key, Value>: ~Copyable {
     }
 
     /// Takes a resident node out of the lists, the expiry heap and the totals. The caller then frees it
-    /// (``free(_:)``) once its table entry is gone.
+    /// (``free(_:)``) once its stripe's index no longer refers to it.
     @inlinable
     mutating func remove(_ node: Int) {
         switch nodes[node].segment {
