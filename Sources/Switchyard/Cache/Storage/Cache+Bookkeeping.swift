@@ -168,22 +168,8 @@ extension Cache {
     @inlinable
     func applyBufferedReads(of stripe: CacheStripe<Key, Value>) {
         guard stripe.readCount > 0 else { return }
-        let records = policy.nodes.base
-        let count = policy.nodeCount
         for tag in UnsafeBufferPointer(start: stripe.reads, count: stripe.readCount) {
-            // `EvictionPolicy.node(ofLive:)` and `recordAccess(_:)`, written out for the frequency-aware case (a
-            // tenth of a get/set mix's instructions are here).
-            let index = Policy.node(of: tag)
-            guard index < count else { continue }
-            let node = Store.node(index, in: records)
-            guard node.pointee.generation == UInt32(truncatingIfNeeded: tag &>> 32), node.pointee.segment != .none
-            else { continue }
-            if buffersReads {
-                node.pointee.isReferenced = true
-                policy.sketch.increment(node.pointee.hash)
-            } else {
-                policy.moveToEnd(index)
-            }
+            if let node = policy.node(ofLive: tag) { policy.recordAccess(node) }
         }
         stripe.readCount = 0
     }
@@ -261,7 +247,7 @@ extension Cache {
     }
 
     /// Adds the operation's removal counts to the cache's. Policy lock held.
-    @inlinable @inline(__always)
+    @inlinable
     func finish(_ changes: inout Changes) {
         if !changes.isEmpty { removalCounts.add(changes.counts) }
     }
@@ -300,14 +286,9 @@ extension Cache {
 
     /// Tells the removal handler about the operation's removals, then releases the removed keys and values. No
     /// lock held.
-    @inlinable @inline(__always)
+    @inlinable
     func deliver(_ changes: Changes) {
-        guard changes.removals != nil else { return }  // nothing removed, or only counted
-        deliverRemovals(changes)
-    }
-
-    @usableFromInline
-    func deliverRemovals(_ changes: Changes) {
+        guard !changes.isEmpty else { return }
         if let onRemoval {
             if let removalDelivery {
                 let removals = changes.array

@@ -77,14 +77,12 @@ struct EvictionPolicy<Key, Value>: ~Copyable {
         self.costLimit = costLimit.map(EvictionPolicy.effectiveCostLimit)
         sketch = FrequencySketch(
             capacity: isFrequencyAware ? min(countLimit ?? 256, FrequencySketch.initialCapacityLimit) : 16)
-        measuresCount = countLimit != nil || costLimit == nil
         computeBudgets()
     }
 
-    /// Whether capacity is counted in entries (else in cost): there is a count limit, or no cost limit. Stored,
-    /// as every insertion and eviction asks.
-    @usableFromInline
-    var measuresCount = true
+    /// Whether capacity is counted in entries (else in cost).
+    @inlinable
+    var measuresCount: Bool { countLimit != nil || costLimit == nil }
 
     @inlinable
     func weight(_ node: Int) -> Int { measuresCount ? 1 : nodes[node].cost }
@@ -106,7 +104,6 @@ struct EvictionPolicy<Key, Value>: ~Copyable {
         let wasCountMeasured = measuresCount
         countLimit = count
         costLimit = cost.map(EvictionPolicy.effectiveCostLimit)
-        measuresCount = count != nil || cost == nil
         computeBudgets()
         if wasCountMeasured != measuresCount {  // the segments' weights are in the other unit now
             windowWeight = 0

@@ -66,22 +66,23 @@ struct FrequencySketch: ~Copyable {
         let mixed = FrequencySketch.mix(hash)
         let block = table.base + FrequencySketch.block(mixed, mask)
         // The four rows written out: a loop over them compiled to twice the instructions, with range checks.
-        let added = FrequencySketch.bump(block, row: 0, mixed) | FrequencySketch.bump(block, row: 1, mixed)
-            | FrequencySketch.bump(block, row: 2, mixed) | FrequencySketch.bump(block, row: 3, mixed)
-        guard added != 0 else { return }
+        var added = FrequencySketch.bump(block, row: 0, mixed)
+        added = FrequencySketch.bump(block, row: 1, mixed) || added
+        added = FrequencySketch.bump(block, row: 2, mixed) || added
+        added = FrequencySketch.bump(block, row: 3, mixed) || added
+        guard added else { return }
         additions &+= 1
         if additions >= sampleSize { age() }
     }
 
-    /// Adds one to row `row`'s counter in `block` unless it is saturated; returns 1 if it did, else 0.
-    /// Branch-free (whether a counter is saturated depends on the key, so a branch on it predicts poorly).
+    /// Adds one to row `row`'s counter in `block` unless it is saturated; says whether it did.
     @inlinable @inline(__always)
-    static func bump(_ block: UnsafeMutablePointer<UInt64>, row: UInt64, _ mixed: UInt64) -> UInt64 {
+    static func bump(_ block: UnsafeMutablePointer<UInt64>, row: UInt64, _ mixed: UInt64) -> Bool {
         let (word, shift) = counter(row, of: mixed)
         let value = block[word]
-        let add = 1 &- ((((value &>> shift) & 0xF) &+ 1) &>> 4)  // 0 when the counter is at 15
-        block[word] = value &+ (add &<< shift)
-        return add
+        guard (value &>> shift) & 0xF != 0xF else { return false }
+        block[word] = value &+ (1 &<< shift)
+        return true
     }
 
     /// The estimated recent count of the key with this hash, 0...15.
