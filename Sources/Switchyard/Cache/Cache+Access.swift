@@ -18,7 +18,7 @@ extension Cache {
                 return (nil, nil)
             }
             let node = Store.node(entry, in: records)
-            let tag = UInt64(truncatingIfNeeded: entry) | UInt64(node.pointee.generation) &<< 32
+            let tag = Policy.tag(entry, generation: node.pointee.generation)
             if node.pointee.expiresAt <= time {
                 stripe.misses += 1
                 stripe.mutex.unlock()

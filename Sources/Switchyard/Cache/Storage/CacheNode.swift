@@ -74,8 +74,12 @@ extension EvictionPolicy {
     /// The reference to `node` that stripes keep: its index and generation. A tag outlives its entry harmlessly:
     /// once the node is freed (and perhaps reused), ``node(ofLive:)`` no longer accepts it.
     @inlinable
-    func tag(of node: Int) -> UInt64 {
-        UInt64(truncatingIfNeeded: node) | UInt64(nodes[node].generation) &<< 32
+    func tag(of node: Int) -> UInt64 { EvictionPolicy.tag(node, generation: nodes[node].generation) }
+
+    /// The tag of node `node` while its generation is `generation`.
+    @inlinable @inline(__always)
+    static func tag(_ node: Int, generation: UInt32) -> UInt64 {
+        UInt64(truncatingIfNeeded: node) | UInt64(generation) &<< 32
     }
 
     /// The node `tag` names, if it still holds the entry it was taken from.
