@@ -61,6 +61,7 @@ struct JobValueTests {
         let gate = AsyncGate()
         let policy = RetryPolicy.constant(maximumAttempts: 2, delay: .seconds(1), retriesTimeouts: true)
         let options = JobOptions().timeout(.seconds(2), clock: clock).retrying(policy, clock: clock)
+        let events = queue.events()
         let job = try queue.trySubmit("slow, then quick", options: options) { () -> Tracked in
             started.arrive()
             if started.count == 1 { await gate.wait() }  // ignores the timeout's cancellation, then succeeds late
@@ -69,6 +70,9 @@ struct JobValueTests {
         await started.wait(for: 1)
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(2))  // the first attempt times out while it runs
+        // The timeout takes effect when the sleeping timer's task runs: opening the gate before that would let the
+        // first attempt succeed in time, and nothing would be retried.
+        for await event in events where event.kind == .timedOut { break }
         gate.open()
         try await clock.waitForSleepers(count: 1)  // the retry's backoff
         #expect(released.count == 0)  // the late value is kept until the retry stores its own
