@@ -39,7 +39,7 @@ struct ImportProgressRenderer {
         case .lines: writeLines(progress)
         case .json:
             // Unbuffered: one line per update as it happens, also into a pipe (print would buffer it).
-            FileHandle.standardOutput.write(Data((json(progress) + "\n").utf8))
+            FileHandle.standardOutput.write(Data((progress.json + "\n").utf8))
         case .auto, .none: break
         }
     }
@@ -132,14 +132,6 @@ struct ImportProgressRenderer {
         if !out.isEmpty { FileHandle.standardError.write(Data(out.utf8)) }
     }
 
-    // MARK: JSON
-
-    private func json(_ progress: ImportProgress) -> String {
-        let files = progress.files.map { file in
-            "\"\(file.name)\": {\"bytes\": \(file.bytesRead), \"total_bytes\": \(file.totalBytes), \"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), \"complete\": \(file.isComplete)}"
-        }
-        return "{\"progress\": {\"phase\": \"\(progress.phase.rawValue)\", \"fraction\": \(formatted(progress.fraction, decimals: 4)), \"seconds\": \(formatted(progress.seconds, decimals: 3)), \"files\": {\(files.joined(separator: ", "))}}}"
-    }
 }
 
 /// `12.3M`, `45.6k`, `789`.

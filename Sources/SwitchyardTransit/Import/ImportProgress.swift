@@ -57,6 +57,20 @@ public struct ImportProgress: Sendable, Hashable {
         let done = files.reduce(Int64(0)) { $0 + ($1.isComplete ? $1.totalBytes : min($1.bytesRead, $1.totalBytes)) }
         return total > 0 ? Double(done) / Double(total) : 0
     }
+
+    /// One JSON object, on one line: `{"progress": {"phase": …, "fraction": …, "seconds": …, "files": {…}}}`, a
+    /// file's name as its key (escaped like every string: the names come from the feed's archive). What
+    /// `switchyard import --progress json` prints per update.
+    public var json: String {
+        let entries = files.map { file in
+            "\(jsonString(file.name)): {\"bytes\": \(file.bytesRead), \"total_bytes\": \(file.totalBytes), "
+                + "\"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), "
+                + "\"complete\": \(file.isComplete)}"
+        }
+        return "{\"progress\": {\"phase\": \(jsonString(phase.rawValue)), "
+            + "\"fraction\": \(formatted(fraction, decimals: 4)), \"seconds\": \(formatted(seconds, decimals: 3)), "
+            + "\"files\": {\(entries.joined(separator: ", "))}}}"
+    }
 }
 
 /// Where the reader and writer jobs post progress; read by anyone. O(1) per update under one small lock
