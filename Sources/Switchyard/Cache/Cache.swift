@@ -46,10 +46,11 @@ import Synchronization
 /// through its stripe's index and the store address in `publishedEntries`. An entry's key, value, expiry and
 /// generation change only while both the policy lock and the lock of the stripe that indexes it are held, so a
 /// reader holding the stripe lock alone sees them whole; a store that grows frees its old buffer only after taking
-/// and releasing every stripe lock, so no reader still uses it. Lock order: policy, then one stripe; a thread holding a stripe lock only ever *tries* the policy
-/// lock. Exercised under Thread Sanitizer (and Address Sanitizer) by `CacheStressTests`. The lock-guarded stored properties here and in
-/// ``CacheStripe`` are `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks
-/// (a thread-local lookup per access) cost half of a get/set.
+/// and releasing every stripe lock, so no reader still uses it. Lock order: policy, then one stripe; a thread
+/// holding a stripe lock only ever *tries* the policy lock. Exercised under Thread Sanitizer (and Address
+/// Sanitizer) by `CacheStressTests`. The lock-guarded stored properties here and in ``CacheStripe`` are
+/// `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks (a thread-local
+/// lookup per access) cost half of a get/set.
 public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The name used in `description`, in the load queue's name and in load jobs' names.
     public let name: String
