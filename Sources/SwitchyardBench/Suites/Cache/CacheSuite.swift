@@ -5,7 +5,9 @@ import Switchyard
 /// get/set mixes (one and two threads) and on hit rates over synthetic traces.
 ///
 /// Goals (issue: cache): get/set mixes ≤ 2× the `Mutex<Dictionary>` and ≥ 5× faster than `NSCache`; hit rates
-/// never below LRU, and ≥ 5 points above it on the skewed (Zipf) and scan traces.
+/// never below LRU, and ≥ 5 points above it on the skewed (Zipf) and scan traces. Every implementation runs the
+/// same sequence of gets and sets, their rounds interleaved. The read-through rows (a set after each missed get)
+/// show what a cache's own misses cost against a dictionary that never evicts; they have no goal.
 struct CacheSuite: BenchmarkSuite {
     let name = "cache"
     let summary = "get/set mixes and hit rates vs NSCache, Mutex<Dictionary>, plain LRU"
@@ -16,6 +18,9 @@ struct CacheSuite: BenchmarkSuite {
     func run(runner: Runner, report: Report) {
         for threads in [1, 2] {
             for readPercent in [90, 50] { mix(threads: threads, readPercent: readPercent, runner, report) }
+        }
+        for threads in [1, 2] {
+            for readPercent in [90, 50] { readThroughMix(threads: threads, readPercent: readPercent, runner, report) }
         }
         hitRates(runner: runner, report: report)
     }
@@ -33,58 +38,92 @@ struct CacheSuite: BenchmarkSuite {
         CacheTraces.zipf(length: mixOperations, keys: 10 * capacity, exponent: 0.9)
     }
 
-    /// One get/set mix on `cache`: warmed with the first 2 × capacity keys, then `threads` threads each replay
-    /// their share of `keys` (a get, and a set on a miss, `readPercent` times in 100; else a set).
-    private static func measureMix(
-        _ cache: any BenchCache, keys: [Int], capacity: Int, threads: Int, readPercent: Int, _ runner: Runner
-    ) -> Sample {
-        for key in keys.prefix(capacity * 2) { cache.set(key, key) }  // warm
-        return runner.nanosecondsPerOperation(operations: mixOperations / threads, threads: threads) { thread, n in
+    /// What a mix's get does on a miss.
+    enum MixStyle {
+        /// The get/set mix the goals are about: `readPercent` operations in 100 are gets, the others sets of the
+        /// key, so every implementation runs the same sequence of operations; a get that misses is only a miss.
+        case getSet
+        /// Read-through, as a cache in front of a slower source is used: a get that misses is followed by a set
+        /// of its key. Each implementation then does as many extra sets as it has misses: the dictionary, which
+        /// never evicts, almost none; a bounded cache one for about a third of its gets, each of which evicts.
+        /// Shown for what it costs; no goal.
+        case readThrough
+    }
+
+    /// One round of a mix on `cache` for the runner: `threads` threads each replay their share of `keys` (`n`
+    /// operations each); returns the wall time divided by `threads` (so per operation of all threads together).
+    private static func mixRound(
+        _ cache: any BenchCache, keys: [Int], threads: Int, readPercent: Int, style: MixStyle
+    ) -> (Int) -> UInt64 {
+        let readThrough = style == .readThrough
+        let run: @Sendable (Int, Int) -> Void = { thread, n in
             let offset = thread * (keys.count / max(threads, 1))
             for index in 0..<n {
                 let key = keys[(offset + index) % keys.count]
                 if (index % 100) < readPercent {
-                    if cache.get(key) == nil { cache.set(key, key) }
+                    if cache.get(key) == nil && readThrough { cache.set(key, key) }
                 } else {
                     cache.set(key, index)
                 }
             }
         }
+        return { n in
+            if threads == 1 {
+                let start = Clockwork.now()
+                run(0, n)
+                return Clockwork.now() - start
+            }
+            return Clockwork.timeOnThreads(threads) { index in run(index, n) } / UInt64(threads)
+        }
     }
 
-    /// For profilers, not a suite case (`SWITCHYARD_BENCH_PROBE=cache-mix:<read percent>:<threads>[:lru|:dict][:<rounds>]`):
-    /// rounds (20 by default) of one mix on `Cache` (or on the `Mutex<Dictionary>` anchor with `dict`); prints the
-    /// median ns per operation.
+    /// Measures one mix on every cache of `caches` (each warmed with the first 2 × capacity keys), their rounds
+    /// interleaved so that a slow spell of the machine lands on all of them; one sample per cache, in order.
+    private static func measureMix(
+        _ caches: [any BenchCache], keys: [Int], capacity: Int, threads: Int, readPercent: Int, style: MixStyle,
+        _ runner: Runner
+    ) -> [Sample] {
+        for cache in caches {
+            for key in keys.prefix(capacity * 2) { cache.set(key, key) }
+        }
+        return runner.interleaved(caches.map { cache in
+            (mixOperations / threads,
+             .mainThread(mixRound(cache, keys: keys, threads: threads, readPercent: readPercent, style: style)))
+        })
+    }
+
+    /// For profilers, not a suite case
+    /// (`SWITCHYARD_BENCH_PROBE=cache-mix:<read percent>:<threads>[:lru|:dict][:through][:<rounds>]`): rounds (20
+    /// by default) of one get/set mix (read-through with `through`) on `Cache` (or on the `Mutex<Dictionary>`
+    /// anchor with `dict`); prints the median ns per operation.
     static func probe(_ specification: String) {
         let parts = specification.split(separator: ":")
         guard parts.count >= 3, let readPercent = Int(parts[1]), let threads = Int(parts[2]) else { return }
+        let options = parts.dropFirst(3)
         let capacity = CacheSuite().capacity
-        let policy: CachePolicy = parts.dropFirst(3).contains("lru") ? .leastRecentlyUsed : .frequencyAware
-        let rounds = parts.dropFirst(3).compactMap { Int($0) }.first ?? 20
-        let cache: any BenchCache = parts.dropFirst(3).contains("dict") ? MutexDictionaryCache()
+        let policy: CachePolicy = options.contains("lru") ? .leastRecentlyUsed : .frequencyAware
+        let rounds = options.compactMap { Int($0) }.first ?? 20
+        let cache: any BenchCache = options.contains("dict") ? MutexDictionaryCache()
             : CacheAdapter(Cache(name: "probe", countLimit: capacity, policy: policy, memoryPressure: nil))
         let runner = Runner(repetitions: rounds, warmups: 1, scale: 1)
-        let sample = measureMix(
-            cache, keys: mixKeys(capacity: capacity), capacity: capacity, threads: threads, readPercent: readPercent,
-            runner)
-        print(sample.median)
+        let samples = measureMix(
+            [cache], keys: mixKeys(capacity: capacity), capacity: capacity, threads: threads, readPercent: readPercent,
+            style: options.contains("through") ? .readThrough : .getSet, runner)
+        print(samples[0].median)
     }
 
     private func mix(threads: Int, readPercent: Int, _ runner: Runner, _ report: Report) {
         let keys = Self.mixKeys(capacity: capacity)
         let label = "mix \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
-        func measure(_ make: () -> any BenchCache) -> Sample {
-            Self.measureMix(make(), keys: keys, capacity: capacity, threads: threads, readPercent: readPercent, runner)
-        }
-        let dictionary = measure { MutexDictionaryCache() }
-        let lru = measure { PlainLRUCache(capacity: capacity) }
-        let nscache = measure { FoundationCache(capacity: capacity) }
-        let frequencyAware = measure { ours() }
-        let leastRecentlyUsed = measure { ours(.leastRecentlyUsed) }
+        let samples = Self.measureMix(
+            [MutexDictionaryCache(), PlainLRUCache(capacity: capacity), FoundationCache(capacity: capacity), ours(),
+             ours(.leastRecentlyUsed)],
+            keys: keys, capacity: capacity, threads: threads, readPercent: readPercent, style: .getSet, runner)
+        let (dictionary, lru, nscache) = (samples[0], samples[1], samples[2])
         record(report, "\(label)/Mutex<Dictionary>", dictionary, threads: threads)
         record(report, "\(label)/plain LRU", lru, threads: threads)
         record(report, "\(label)/NSCache", nscache, threads: threads)
-        for (variant, sample) in [("Cache", frequencyAware), ("Cache (LRU mode)", leastRecentlyUsed)] {
+        for (variant, sample) in [("Cache", samples[3]), ("Cache (LRU mode)", samples[4])] {
             record(
                 report, "\(label)/\(variant)", sample, threads: threads, anchor: ("Mutex<Dictionary>", dictionary),
                 goal: "ratio <= 2", met: sample.median <= 2 * dictionary.median)
@@ -92,6 +131,18 @@ struct CacheSuite: BenchmarkSuite {
                 report, "\(label)/\(variant) vs NSCache", sample, threads: threads, anchor: ("NSCache", nscache),
                 goal: "ratio <= 0.2", met: sample.median * 5 <= nscache.median)
         }
+    }
+
+    /// The read-through variant of a mix (see ``MixStyle/readThrough``), against the dictionary only: no goal.
+    private func readThroughMix(threads: Int, readPercent: Int, _ runner: Runner, _ report: Report) {
+        let label = "read-through \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
+        let samples = Self.measureMix(
+            [MutexDictionaryCache(), ours(), ours(.leastRecentlyUsed)], keys: Self.mixKeys(capacity: capacity),
+            capacity: capacity, threads: threads, readPercent: readPercent, style: .readThrough, runner)
+        record(report, "\(label)/Mutex<Dictionary>", samples[0], threads: threads)
+        record(report, "\(label)/Cache", samples[1], threads: threads, anchor: ("Mutex<Dictionary>", samples[0]))
+        record(
+            report, "\(label)/Cache (LRU mode)", samples[2], threads: threads, anchor: ("Mutex<Dictionary>", samples[0]))
     }
 
     private func record(
