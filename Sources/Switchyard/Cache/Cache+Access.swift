@@ -143,8 +143,8 @@ extension Cache {
                 stripe.mutex.unlock()
                 changes.record(storedKey, replaced, cost: policy.nodes[node].cost, .replaced)
                 policy.nodes[node].isDiscardable = isDiscardable
-                policy.changeCost(of: node, to: cost)
-                policy.reschedule(node)
+                if cost != policy.nodes[node].cost { policy.changeCost(of: node, to: cost) }
+                if expiresAt != .max || policy.nodes[node].heapIndex >= 0 { policy.reschedule(node) }
                 if policy.fits(cost: cost) {
                     policy.recordAccess(node)
                     evictOverflow(&changes)

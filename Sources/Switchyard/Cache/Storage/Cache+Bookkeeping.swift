@@ -288,7 +288,8 @@ extension Cache {
     /// lock held.
     @inlinable
     func deliver(_ changes: Changes) {
-        guard !changes.isEmpty else { return }
+        // Without kept removals there is no handler to call and nothing to release (see `keepsRemovals`).
+        guard keepsRemovals, !changes.isEmpty else { return }
         if let onRemoval {
             if let removalDelivery {
                 let removals = changes.array
