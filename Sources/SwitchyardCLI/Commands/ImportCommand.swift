@@ -173,10 +173,9 @@ struct ImportCommand: AsyncParsableCommand {
                 case "\\": out += "\\\\"
                 case "'": out += "\\'"
                 case _ where TerminalText.isActive(scalar):
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += scalar.value < 0x80
-                        ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
-                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                        ? "\\x" + paddedHex(scalar.value, width: 2, uppercase: true)
+                        : "\\u" + paddedHex(scalar.value, width: 4, uppercase: true)
                 default: out.unicodeScalars.append(scalar)
                 }
             }

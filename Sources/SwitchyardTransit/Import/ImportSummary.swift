@@ -69,28 +69,6 @@ public struct ImportSummary: Sendable, Hashable {
     }
 }
 
-/// `text` as a JSON string literal. Besides what JSON requires (quotes, backslashes, C0 controls), DEL, the C1
-/// controls and the bidirectional overrides and isolates are written as `\uXXXX` too: the JSON is often read on a
-/// terminal, which could act on them, and it decodes to the same text.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
-
 /// `value` with `decimals` digits after the point, without Foundation.
 public func formatted(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return "0" }
