@@ -101,6 +101,9 @@ extension Engine {
         if index < job.awaiters.count {
             job.awaiters[index] = last
             last.slot?.index = index
+        } else if job.awaiters.isEmpty && job.awaiters.capacity > 16 {
+            // Every waiter left a job that had many: give their buffer back now rather than when the job ends.
+            job.awaiters = []
         }
         releaseBlock(awaiter, of: job)
         job.inherited[awaiter.level] -= 1
