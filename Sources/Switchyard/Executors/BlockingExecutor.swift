@@ -87,6 +87,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private var completed: UInt64 = 0
     private var peakThreads = 0
     private var threadsEverStarted = 0
+    /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
+    private var threadStartsToRefuse = 0
 
     /// Creates an executor with its own threads.
     ///
@@ -195,6 +197,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Threads waiting for work now (tests).
     var waitingThreadCount: Int { withLock { waiting.count } }
 
+    /// Makes the next `count` thread starts fail as a refused `pthread_create` does (`EAGAIN`: a pids limit), so
+    /// tests can exercise that path (tests).
+    func refuseThreadStarts(_ count: Int) { withLock { threadStartsToRefuse = count } }
+
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
     /// `spawnThread` to start once the lock is released. Lock held.
     private func reserveThread() -> Int? {
@@ -215,13 +221,18 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         // glibc's default is 8 MiB, musl's 128 KiB and Darwin's 512 KiB for secondary threads: blocking work
         // (SQLite, zlib, recursive parsers, debug builds) gets the same room everywhere.
         pthread_attr_setstacksize(&attributes, BlockingExecutor.threadStackSize)
+        let refused = withLock {
+            guard threadStartsToRefuse > 0 else { return false }
+            threadStartsToRefuse -= 1
+            return true
+        }
         #if canImport(Darwin)
-        let result = pthread_create(&thread, &attributes, { raw in
+        let result = refused ? EAGAIN : pthread_create(&thread, &attributes, { raw in
             Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()
             return nil
         }, context.toOpaque())
         #else
-        let result = pthread_create(&thread, &attributes, { raw in
+        let result = refused ? EAGAIN : pthread_create(&thread, &attributes, { raw in
             Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue().main()
             return nil
         }, context.toOpaque())

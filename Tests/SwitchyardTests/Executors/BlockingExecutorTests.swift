@@ -64,6 +64,33 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.peakThreads == 1)
     }
 
+    @Test("a refused thread start leaves its work queued for the threads there are; a thread that frees up runs it")
+    func refusedThreadStart() async throws {
+        let executor = BlockingExecutor(name: "test-refused", maximumThreads: 4)
+        let gate = ThreadGate()
+        let blocked = Expectation("first job blocked")
+        let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        await blocked.fulfillment(within: .seconds(30))
+        executor.refuseThreadStarts(1)
+        let ran = Expectation("queued job ran")
+        executor.execute { ran.fulfill() }  // needs a second thread, whose start is refused
+        let stats = executor.statistics
+        #expect(stats.threads == 1 && stats.busy == 1 && stats.queued == 1, "nothing lost, nothing run: \(stats)")
+        gate.open()
+        try await first.value
+        await ran.fulfillment(within: .seconds(30))
+        #expect(executor.statistics.completed == 2)
+        // Starts are no longer refused: work that needs a second thread gets one again.
+        let secondGate = ThreadGate()
+        let secondBlocked = Expectation("blocker running")
+        let blocker = Task { try await executor.run { secondBlocked.fulfill(); secondGate.wait() } }
+        await secondBlocked.fulfillment(within: .seconds(30))
+        #expect(try await executor.run { 5 } == 5)
+        #expect(executor.statistics.peakThreads >= 2)
+        secondGate.open()
+        try await blocker.value
+    }
+
     @Test("a long executor name is cut before the thread number, so the number shows (Linux keeps 15 bytes)")
     func longNamesKeepTheNumber() async throws {
         let executor = BlockingExecutor(name: "a-very-long-executor-name", maximumThreads: 1)
