@@ -19,14 +19,16 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case recordTooLong(limit: Int)
         /// The bytes are not valid UTF-8; `column` points at the first invalid byte when known.
         case invalidUTF8
-        /// A quoted CSV field is still open at the end of the input.
+        /// A quoted CSV field opened on the input's last line is still open at the end of the input. (One that
+        /// runs on across a line ending is a ``strayQuote``.)
         case unterminatedQuote
         /// A closing quote is followed by something other than a delimiter or a line ending.
         case textAfterClosingQuote
-        /// A quoted field opened on one line runs past a line ending into a closing quote followed by text (or, with
-        /// ``CSVOptions/MalformedRecords/skip``, past ``CSVOptions/maximumRecordLength``): most likely a stray
-        /// opening quote. The error points at that quote; a skipping reader goes on at the line after it, so the
-        /// records the quote ran into are read, not lost.
+        /// A quoted field opened on one line runs past a line ending into a closing quote followed by text, past
+        /// ``CSVOptions/maximumRecordLength``, or to the end of the input without closing: most likely a stray
+        /// opening quote. The same diagnosis whether the reader stops or skips; the error points at that quote,
+        /// and a skipping reader goes on at the line after it (``StreamError/resumedAtLine``), so the records the
+        /// quote ran into are read, not lost.
         case strayQuote
         /// A quote appears inside an unquoted field (and ``CSVOptions/quotesInUnquotedFields`` rejects it).
         case quoteInUnquotedField
@@ -36,6 +38,9 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooManyFields(expected: Int, found: Int)
         /// The input is empty, but a header was expected.
         case missingHeader
+        /// The input is in an encoding the reader cannot decode, named here (`UTF-16LE`, `UTF-16BE`: told by its
+        /// byte order mark).
+        case unsupportedEncoding(String)
         /// A synchronous reader was given an input that can only be read asynchronously (an `AsyncSequence`).
         case requiresAsynchronousReading
     }
@@ -52,6 +57,8 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
     public var field: Int?
     /// The header name of that field, when there is a header.
     public var fieldName: String?
+    /// For a record a reader skipped (``CSVOptions/MalformedRecords/skip``): the line it went on reading at.
+    public var resumedAtLine: Int?
 
     /// Creates an error; readers create these, tests compare against them.
     public init(
@@ -78,7 +85,11 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
             if let fieldName { text += " (\(fieldName))" }
             text += ": "
         }
-        return text + reason
+        text += reason
+        if kind == .strayQuote, let resumedAtLine {
+            text += "; its line was skipped and reading went on at line \(resumedAtLine)"
+        }
+        return text
     }
 
     /// What went wrong, without the input, position and field: `"3 fields, expected 4"`.
@@ -96,6 +107,9 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooFewFields(let expected, let found): "\(found) fields, expected \(expected)"
         case .tooManyFields(let expected, let found): "\(found) fields, expected \(expected)"
         case .missingHeader: "empty input, expected a header line"
+        case .unsupportedEncoding(let name):
+            "the input is \(name) (it starts with a \(name) byte order mark); convert it to UTF-8 first, "
+                + "e.g. iconv -f \(name) -t UTF-8"
         case .requiresAsynchronousReading:
             "this input is an AsyncSequence and can only be read asynchronously (use the async API)"
         }

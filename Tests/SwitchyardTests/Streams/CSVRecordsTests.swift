@@ -131,11 +131,20 @@ struct CSVRecordsTests {
         }
     }
 
-    @Test("an unterminated quote is reported at the opening quote's line and column")
+    @Test("a quote that never closes is a stray quote when lines follow it, in either policy; unterminated on the last line")
     func unterminatedQuote() throws {
         let error = #expect(throws: StreamError.self) { try records("a,b\n1,2\n3,\"open\n4,5\n") }
-        #expect(error?.kind == .unterminatedQuote)
+        #expect(error?.kind == .strayQuote)
         #expect(error?.line == 3 && error?.column == 3 && error?.field == 2 && error?.fieldName == "b")
+        let log = ErrorLog()
+        let skipping = CSVOptions(malformedRecords: .skip, reportSkippedRecord: { log.append($0) })
+        let (rows, _, _) = try records("a,b\n1,2\n3,\"open\n4,5\n", skipping)
+        #expect(rows == [["1", "2"], ["4", "5"]])
+        #expect(log.all.map(\.kind) == [.strayQuote] && log.all.first?.line == 3 && log.all.first?.resumedAtLine == 4)
+        #expect(log.all.first?.description.hasSuffix(
+            "fixture.csv:3:3: field 2 (b): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 4") == true)
+        let last = #expect(throws: StreamError.self) { try records("a,b\n1,2\n3,\"open") }
+        #expect(last?.kind == .unterminatedQuote && last?.line == 3 && last?.column == 3)
     }
 
     @Test("quotes inside unquoted fields are rejected by default and allowed on request")

@@ -82,13 +82,15 @@ struct CSVSkippedRecordsTests {
         #expect(log.last == .record(["S2", "last"], line: 23))
         #expect(summary.skippedRecords == 1 && summary.records == 21)
 
-        // Stopping, the same input is a record that is too long (the limit is the only thing known for sure).
+        // Stopping, the same input gets the same diagnosis, at the same quote.
         let file = try TemporaryFile(Array(text.utf8), name: "f.csv")
         defer { file.remove() }
         var stopping = CSVOptions(quotesInUnquotedFields: .allow)
         stopping.maximumRecordLength = 64
+        stopping.chunkSize = chunkSize
         let error = #expect(throws: StreamError.self) { try CSVRecords(file.input, options: stopping).forEachRecord { _ in } }
-        #expect(error?.kind == .recordTooLong(limit: 64))
+        #expect(error?.kind == .strayQuote && error?.line == 2 && error?.column == 4 && error?.fieldName == "name")
+        #expect(error?.resumedAtLine == nil)
     }
 
     @Test("onSkipped sees every skipped record even when no record follows, with the header; the callback too")

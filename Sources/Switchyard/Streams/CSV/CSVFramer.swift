@@ -37,6 +37,16 @@ struct CSVFramer: InputFramer {
     let input: String
     private(set) var slots: UnsafeMutablePointer<CSVFieldSlot>
     private var slotCapacity = 16
+    /// Where fields decoded from another encoding go (``CSVFieldSlot/transcoded``); reused record to record.
+    private(set) var arena: UnsafeMutablePointer<UInt8>
+    private var arenaCapacity = 256
+    /// What the record being scanned held that the options tolerate.
+    private(set) var quirks: CSVQuirks = []
+    /// How many fields the last delivered record had in the input (fewer or more than delivered when ragged).
+    private(set) var fieldsRead = 0
+    /// Fields of the record being scanned with text after their closing quote (rare): the field, its closing
+    /// quote, and where its text ends.
+    private var tails: [(field: Int, closingQuote: Int, end: Int)] = []
     private(set) var header: CSVHeader?
     private var expectedFields: Int?
     /// The line the next record starts on.
@@ -58,12 +68,18 @@ struct CSVFramer: InputFramer {
     /// Bytes above this are never special in an unquoted field.
     private let highestSpecial: UInt8
     private let rejectsQuotesInUnquoted: Bool
+    private let acceptsTextAfterQuote: Bool
+    /// Whether each record is checked (for UTF-8, NUL bytes and the encoding).
+    private let checksText: Bool
 
     init(options: CSVOptions, input: String) {
         self.options = options
         self.input = input
         window = ByteWindow(chunkSize: options.chunkSize, maximumCapacity: options.maximumRecordLength + 3)
         slots = .allocate(capacity: slotCapacity)
+        arena = .allocate(capacity: arenaCapacity)
+        acceptsTextAfterQuote = options.textAfterClosingQuote == .accept
+        checksText = options.validatesUTF8 || options.encoding != .utf8
         byteOrderMarkPending = options.stripsByteOrderMark
         delimiter = options.delimiter
         rejectsQuotesInUnquoted = options.quotesInUnquotedFields == .reject
@@ -73,6 +89,7 @@ struct CSVFramer: InputFramer {
     func deallocate() {
         window.deallocate()
         slots.deallocate()
+        arena.deallocate()
     }
 
     func summary(header: CSVHeader?) -> CSVSummary {
@@ -82,8 +99,8 @@ struct CSVFramer: InputFramer {
 
     /// A view of the record `next()` just returned.
     func view(fields: Int, line: Int) -> CSVRecordView {
-        CSVRecordView(base: UnsafeRawPointer(window.base), slots: UnsafePointer(slots), count: fields, line: line,
-                      header: header)
+        CSVRecordView(base: UnsafeRawPointer(window.base), arena: UnsafeRawPointer(arena), slots: UnsafePointer(slots),
+                      count: fields, line: line, header: header, quirks: quirks, fieldsRead: fieldsRead)
     }
 
     /// The next record, or what the framer needs. Malformed records are thrown or skipped per the options; each
@@ -92,7 +109,7 @@ struct CSVFramer: InputFramer {
     mutating func next(onSkipped: (StreamError, CSVHeader?) throws -> Void = { _, _ in }) throws -> Step {
         while true {
             if byteOrderMarkPending {
-                guard window.dropByteOrderMark(inputEnded: inputEnded) else { return .needInput }
+                guard try startOfInput() else { return .needInput }
                 byteOrderMarkPending = false
             }
             // (A full window is scanned again: nothing more can be read into it, and the scan decides what to do.)
@@ -107,14 +124,12 @@ struct CSVFramer: InputFramer {
             case .needInput:
                 // Up to two `\r` of a line ending may wait for their `\n`.
                 if window.unconsumed > options.maximumRecordLength + 2 {
-                    // A skipping reader stuck in a quoted field that spans lines: most likely a stray quote, whose
-                    // record ends at the line ending after it.
+                    // A quoted field running on across line endings past the limit: most likely a stray quote,
+                    // whose record ends at the line ending after it. The same diagnosis in either policy.
                     // (Before the end of the input, `resynchronize` finds a line ending only within the window.)
-                    if !stopsAtMalformed, let quote = openQuote,
-                        let (contentEnd, next) = resynchronize(after: quote.position)
-                    {
+                    if let quote = openQuote, let (contentEnd, next) = resynchronize(after: quote.position) {
                         let error = malformed(.strayQuote, at: quote.position, field: quote.field, recordStart: recordStart)
-                        try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
+                        try reject(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
                         continue
                     }
                     throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
@@ -139,42 +154,102 @@ struct CSVFramer: InputFramer {
                 }
                 try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
             case .record(let fields, let contentEnd, let next, let lines):
-                let recordLine = line
-                guard contentEnd - recordStart <= options.maximumRecordLength else {
-                    throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
-                }
-                if options.validatesUTF8, let bad = invalidUTF8(from: recordStart, to: contentEnd) {
-                    let error = malformed(.invalidUTF8, at: bad, field: field(containing: bad, fields: fields) + 1,
-                                          recordStart: recordStart)
-                    if stopsAtMalformed { throw error }
-                    try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
-                    continue
-                }
-                unescape(fields: fields)
-                if options.hasHeader && header == nil {
-                    header = CSVHeader(view(fields: fields, line: recordLine).strings())
-                    expectedFields = fields
-                    window.start = next
-                    line += lines
-                    continue
-                }
-                let expected = expectedFields ?? fields
-                expectedFields = expected
-                if fields != expected {
-                    let kind: StreamError.Kind = fields < expected
-                        ? .tooFewFields(expected: expected, found: fields)
-                        : .tooManyFields(expected: expected, found: fields)
-                    let error = malformed(kind, at: nil, field: nil, recordStart: recordStart)
-                    if stopsAtMalformed { throw error }
-                    try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
-                    continue
-                }
-                window.start = next
-                line += lines
-                records += 1
-                return .record(fields: fields, line: recordLine)
+                let span = RecordSpan(start: recordStart, contentEnd: contentEnd, next: next, lines: lines)
+                if let step = try complete(fields: fields, span, onSkipped) { return step }
             }
         }
+    }
+
+    /// Where a scanned record lies: its first byte, where its line ending starts, the byte after that, and how
+    /// many physical lines it covers.
+    private struct RecordSpan {
+        let start: Int
+        let contentEnd: Int
+        let next: Int
+        let lines: Int
+    }
+
+    /// Completes a scanned record: checks its length and text, unescapes and decodes its fields, then takes it as
+    /// the header or checks its field count. Returns the record, or nil when it was the header or was skipped.
+    private mutating func complete(
+        fields scanned: Int, _ span: RecordSpan, _ onSkipped: (StreamError, CSVHeader?) throws -> Void
+    ) throws -> Step? {
+        let recordLine = line
+        guard span.contentEnd - span.start <= options.maximumRecordLength else {
+            throw StreamError(.recordTooLong(limit: options.maximumRecordLength), input: input, line: line)
+        }
+        let isHeader = options.hasHeader && header == nil
+        var decodes = false
+        if checksText {
+            let bytes = UnsafeRawBufferPointer(start: window.base + span.start, count: span.contentEnd - span.start)
+            let (isASCII, hasNUL) = UTF8Validation.classify(bytes)
+            if hasNUL { quirks.insert(.nulBytes) }
+            if !isASCII {
+                if options.encoding != .utf8 {
+                    decodes = true
+                } else if let bad = UTF8Validation.firstInvalidOffset(in: bytes).map({ span.start + $0 }) {
+                    if isHeader {
+                        quirks.insert(.repairedUTF8)  // `strings()` below repairs it
+                    } else {
+                        let error = malformed(.invalidUTF8, at: bad, field: field(containing: bad, fields: scanned) + 1,
+                                              recordStart: span.start)
+                        try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
+                        return nil
+                    }
+                }
+            }
+        }
+        unescape(fields: scanned)
+        if decodes { decode(fields: scanned, recordLength: span.contentEnd - span.start) }
+        if isHeader {
+            header = CSVHeader(view(fields: scanned, line: recordLine).strings(), quirks: quirks)
+            expectedFields = scanned
+            window.start = span.next
+            line += span.lines
+            return nil
+        }
+        let expected = expectedFields ?? scanned
+        expectedFields = expected
+        var fields = scanned
+        if scanned != expected {
+            guard options.raggedRecords == .accept else {
+                let kind: StreamError.Kind = scanned < expected
+                    ? .tooFewFields(expected: expected, found: scanned)
+                    : .tooManyFields(expected: expected, found: scanned)
+                let error = malformed(kind, at: nil, field: nil, recordStart: span.start)
+                try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
+                return nil
+            }
+            if scanned < expected {
+                for index in scanned..<expected {
+                    store(CSVFieldSlot(start: 0, count: 0, quoted: false, escaped: false), at: index)
+                }
+                fields = expected
+                quirks.insert(.missingFields)
+            } else {
+                quirks.insert(.extraFields)
+            }
+        }
+        fieldsRead = scanned
+        window.start = span.next
+        line += span.lines
+        records += 1
+        return .record(fields: fields, line: recordLine)
+    }
+
+    /// At the start of the input: drops a UTF-8 byte order mark, and refuses UTF-16 (whose byte order mark says
+    /// what it is). Returns false while more bytes are needed to tell.
+    private mutating func startOfInput() throws -> Bool {
+        let available = window.unconsumed
+        let first = available > 0 ? window.base.load(fromByteOffset: window.start, as: UInt8.self) : 0
+        if first == 0xFF || first == 0xFE {
+            guard available >= 2 else { return inputEnded }
+            let second = window.base.load(fromByteOffset: window.start + 1, as: UInt8.self)
+            if (first, second) == (0xFF, 0xFE) || (first, second) == (0xFE, 0xFF) {
+                throw StreamError(.unsupportedEncoding(first == 0xFF ? "UTF-16LE" : "UTF-16BE"), input: input, line: 1)
+            }
+        }
+        return window.dropByteOrderMark(inputEnded: inputEnded)
     }
 
     /// Where the next read goes. Never nil in practice: `next()` throws before a record can fill the window.
@@ -213,6 +288,8 @@ struct CSVFramer: InputFramer {
     /// Scans one record from `window.start` without consuming it, filling `slots`.
     private mutating func scan() -> Scan {
         openQuote = nil
+        if !quirks.isEmpty { quirks = [] }
+        if !tails.isEmpty { tails.removeAll(keepingCapacity: true) }
         let base = UnsafeRawPointer(window.base)
         let end = window.end
         var index = window.start
@@ -234,7 +311,12 @@ struct CSVFramer: InputFramer {
                 slot = CSVFieldSlot(start: index, count: 0, quoted: true, escaped: false)
                 while true {
                     guard let found = memchr(base + index, Int32(quote), end - index) else {
-                        if inputEnded { return .malformed(.unterminatedQuote, at: opening, field: fields + 1) }
+                        if inputEnded {
+                            // Lines after an opening quote that never closes: a stray quote, which costs its own
+                            // line only (as when the field runs past the record limit).
+                            let kind: StreamError.Kind = spansLines(from: opening, to: end) ? .strayQuote : .unterminatedQuote
+                            return .malformed(kind, at: opening, field: fields + 1)
+                        }
                         openQuote = (opening, fields + 1)
                         return .needInput
                     }
@@ -252,16 +334,22 @@ struct CSVFramer: InputFramer {
                 }
                 slot.count = index - slot.start
                 lines += countLineFeeds(from: slot.start, count: slot.count)
+                let closing = index
                 index += 1
                 if options.trimsWhitespace { index = skipBlanks(from: index, to: end) }
                 if index == end && !inputEnded { return .needInput }
-                if index < end {
-                    let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                    if byte != delimiter && byte != lineFeed && byte != carriageReturn {
-                        if spansLines(from: slot.start, to: slot.start + slot.count) {
-                            return .malformed(.strayQuote, at: opening, field: fields + 1)
-                        }
+                if index < end && !endsField(at: index) {
+                    if spansLines(from: slot.start, to: slot.start + slot.count) {
+                        return .malformed(.strayQuote, at: opening, field: fields + 1)
+                    }
+                    guard acceptsTextAfterQuote else {
                         return .malformed(.textAfterClosingQuote, at: index, field: fields + 1)
+                    }
+                    switch textAfterQuote(closing: closing, from: index, field: fields) {
+                    case nil: return .needInput
+                    case let after?:
+                        index = after
+                        if !tails.isEmpty && tails[tails.count - 1].field == fields { slot.escaped = true }
                     }
                 }
             } else {
@@ -294,6 +382,37 @@ struct CSVFramer: InputFramer {
             guard let next = lineEnding(at: index) else { return .needInput }
             return .record(fields: fields, contentEnd: index, next: next, lines: lines)
         }
+    }
+
+    /// Whether the byte at `index` (< end) ends a field: a delimiter or a line ending.
+    @inline(__always)
+    private func endsField(at index: Int) -> Bool {
+        let byte = window.base.load(fromByteOffset: index, as: UInt8.self)
+        return byte == delimiter || byte == 0x0A || byte == 0x0D
+    }
+
+    /// With ``CSVOptions/TextAfterClosingQuote/accept``: reads what follows the closing quote at `closing` up to
+    /// the end of the field (`index` is its first byte that does not end a field). Blanks alone are dropped; other
+    /// text is recorded in `tails`, to be appended to the field. Returns where the field ends, or nil if more input
+    /// is needed to tell.
+    private mutating func textAfterQuote(closing: Int, from index: Int, field: Int) -> Int? {
+        let end = window.end
+        let afterBlanks = skipBlanks(from: index, to: end)
+        if afterBlanks == end && !inputEnded { return nil }
+        if afterBlanks == end || endsField(at: afterBlanks) {
+            quirks.insert(.blankAfterClosingQuote)
+            return afterBlanks
+        }
+        var textEnd = afterBlanks
+        while textEnd < end && !endsField(at: textEnd) { textEnd += 1 }
+        if textEnd == end && !inputEnded { return nil }
+        var kept = textEnd
+        if options.trimsWhitespace {
+            while kept > closing + 1 && isBlank(window.base.load(fromByteOffset: kept - 1, as: UInt8.self)) { kept -= 1 }
+        }
+        quirks.insert(.textAfterClosingQuote)
+        tails.append((field, closing, kept))
+        return textEnd
     }
 
     /// The position after the one line ending at `index`: `\n`, `\r\n`, `\r\r\n`, or a single `\r`; nil if more
@@ -364,7 +483,8 @@ struct CSVFramer: InputFramer {
 
     // MARK: Completed records
 
-    /// Makes doubled quotes single, in place, in every escaped field.
+    /// Makes doubled quotes single, in place, in every escaped field, and appends to a field the text that followed
+    /// its closing quote (`tails`). Writes never overtake reads: each step drops at least the closing quote.
     private func unescape(fields: Int) {
         for index in 0..<fields where slots[index].escaped {
             let slot = slots[index]
@@ -377,15 +497,37 @@ struct CSVFramer: InputFramer {
                 write += 1
                 read += byte == quote ? 2 : 1
             }
+            if let tail = tails.first(where: { $0.field == index }) {
+                let count = tail.end - tail.closingQuote - 1
+                memmove(window.base + write, window.base + tail.closingQuote + 1, count)
+                write += count
+            }
             slots[index].count = write - slot.start
             slots[index].escaped = false
         }
     }
 
-    private func invalidUTF8(from start: Int, to end: Int) -> Int? {
-        let bytes = UnsafeRawBufferPointer(start: window.base + start, count: end - start)
-        if UTF8Validation.isASCII(bytes) { return nil }
-        return UTF8Validation.firstInvalidOffset(in: bytes).map { start + $0 }
+    /// Decodes every field that needs it per ``CSVOptions/encoding`` into the arena, as UTF-8.
+    private mutating func decode(fields: Int, recordLength: Int) {
+        let needed = recordLength * CSVTranscoding.maximumExpansion
+        if needed > arenaCapacity {
+            arena.deallocate()
+            arenaCapacity = Swift.max(needed, arenaCapacity * 2)
+            arena = .allocate(capacity: arenaCapacity)
+        }
+        let windows1252 = options.encoding != .latin1
+        let keepsValidUTF8 = options.encoding == .utf8OrWindows1252
+        var used = 0
+        for index in 0..<fields {
+            let slot = slots[index]
+            let bytes = UnsafeRawBufferPointer(start: window.base + slot.start, count: slot.count)
+            if UTF8Validation.isASCII(bytes) { continue }
+            if keepsValidUTF8 && UTF8Validation.firstInvalidOffset(in: bytes) == nil { continue }
+            let written = CSVTranscoding.decode(bytes, windows1252: windows1252, into: arena + used)
+            slots[index] = CSVFieldSlot(start: used, count: written, quoted: slot.quoted, escaped: false, transcoded: true)
+            used += written
+            quirks.insert(.transcoded)
+        }
     }
 
     private func field(containing position: Int, fields: Int) -> Int {
@@ -414,6 +556,15 @@ struct CSVFramer: InputFramer {
         return error
     }
 
+    /// A malformed record: thrown when stopping, else skipped.
+    private mutating func reject(
+        _ error: StreamError, recordStart: Int, contentEnd: Int, next: Int,
+        _ onSkipped: (StreamError, CSVHeader?) throws -> Void
+    ) throws {
+        if stopsAtMalformed { throw error }
+        try skip(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
+    }
+
     /// Leaves a malformed record out: counts it, reports it, and moves past its line ending.
     private mutating func skip(
         _ error: StreamError, recordStart: Int, contentEnd: Int, next: Int,
@@ -422,6 +573,8 @@ struct CSVFramer: InputFramer {
         line += 1 + countLineFeeds(from: recordStart, count: contentEnd - recordStart)
         window.start = next
         skipped += 1
+        var error = error
+        error.resumedAtLine = line
         options.reportSkippedRecord?(error)
         try onSkipped(error, header)
     }

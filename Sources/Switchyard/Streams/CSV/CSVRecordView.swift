@@ -5,13 +5,21 @@
 /// ``CSVRecord``.
 public struct CSVRecordView: RandomAccessCollection {
     let base: UnsafeRawPointer
+    /// Where decoded fields lie (``CSVFieldSlot/transcoded``).
+    let arena: UnsafeRawPointer
     let slots: UnsafePointer<CSVFieldSlot>
-    /// The number of fields.
+    /// The number of fields: the header's when ``CSVOptions/RaggedRecords/accept`` padded a short record,
+    /// ``fieldsRead`` otherwise.
     public let count: Int
     /// The 1-based line the record starts on.
     public let line: Int
     /// The file's header, when it has one.
     public let header: CSVHeader?
+    /// What the record held that the options tolerate (empty for a clean record).
+    public let quirks: CSVQuirks
+    /// How many fields the record had in the input: fewer than ``count`` when its missing trailing fields were
+    /// padded, more than the header's when it had extra fields.
+    public let fieldsRead: Int
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
@@ -20,7 +28,9 @@ public struct CSVRecordView: RandomAccessCollection {
     public subscript(position: Int) -> CSVField {
         precondition(position >= 0 && position < count, "CSVRecordView: field \(position) out of range 0..<\(count)")
         let slot = slots[position]
-        return CSVField(bytes: UnsafeRawBufferPointer(start: base + slot.start, count: slot.count), wasQuoted: slot.quoted)
+        return CSVField(
+            bytes: UnsafeRawBufferPointer(start: (slot.transcoded ? arena : base) + slot.start, count: slot.count),
+            wasQuoted: slot.quoted, wasTranscoded: slot.transcoded)
     }
 
     /// The field named `name` in the header, or nil if there is no header or no such name. O(1) expected.
@@ -43,6 +53,8 @@ public struct CSVField: CustomStringConvertible {
     public let bytes: UnsafeRawBufferPointer
     /// Whether the field was quoted in the file (`""` is an empty quoted field, distinct from nothing at all).
     public let wasQuoted: Bool
+    /// Whether the field was decoded from the input's encoding into UTF-8 (see ``CSVOptions/encoding``).
+    public let wasTranscoded: Bool
 
     /// The field as a `String`. O(length). Exact when ``CSVOptions/validatesUTF8`` is on (the default); otherwise
     /// invalid bytes are repaired with U+FFFD.
@@ -62,6 +74,8 @@ struct CSVFieldSlot {
     var start: Int
     var count: Int
     var quoted: Bool
-    /// The field held doubled quotes, still to be made single.
+    /// The field held doubled quotes (or text after its closing quote), still to be made single (appended).
     var escaped: Bool
+    /// `start` is an offset in the framer's arena, not its window: the field was decoded into UTF-8.
+    var transcoded = false
 }

@@ -30,6 +30,42 @@ enum UTF8Validation {
         return base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & high == 0
     }
 
+    /// Whether every byte is ASCII, and whether any byte is NUL, in one pass: 8 bytes per step, then one
+    /// overlapping 8-byte load for the tail. O(count).
+    @inline(__always)
+    static func classify(_ bytes: UnsafeRawBufferPointer) -> (isASCII: Bool, hasNUL: Bool) {
+        guard let base = bytes.baseAddress else { return (true, false) }
+        let count = bytes.count
+        guard count >= 8 else {
+            var high: UInt8 = 0
+            var nul = false
+            var index = 0
+            while index < count {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                high |= byte
+                nul = nul || byte == 0
+                index += 1
+            }
+            return (high < 0x80, nul)
+        }
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var any: UInt64 = 0
+        // `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is zero.
+        var zero: UInt64 = 0
+        var index = 0
+        while index + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            any |= word
+            zero |= (word &- ones) & ~word
+            index += 8
+        }
+        let last = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        any |= last
+        zero |= (last &- ones) & ~last
+        return (any & highBits == 0, zero & highBits != 0)
+    }
+
     /// The offset of the first byte that starts an invalid sequence (overlong forms, surrogates, code points past
     /// U+10FFFF and truncated sequences included), or nil if all of `bytes` is valid UTF-8. O(count).
     static func firstInvalidOffset(in bytes: UnsafeRawBufferPointer) -> Int? {
