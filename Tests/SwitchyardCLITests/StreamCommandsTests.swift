@@ -88,15 +88,26 @@ struct StreamCommandsTests {
         let good = directory.appendingPathComponent("stops.txt").path
         let bad = directory.appendingPathComponent("trips.txt").path
         try Data("stop_id,stop_name\n1,\"A, B\"\n2,\"C\"\"D\"\r\n".utf8).write(to: URL(fileURLWithPath: good))
-        try Data("trip_id,route_id\nT1,R1\nT2\nT3,\"x\"y\nT4,R4".utf8).write(to: URL(fileURLWithPath: bad))
+        try Data("trip_id,route_id\nT1,R1\nT2\nT3,\"x\"y\nT4,\"R4\nT5,R5".utf8).write(to: URL(fileURLWithPath: bad))
+        // By default read as the import reads GTFS: quirks are warnings, a stray quote costs its line.
         let output = try await SwitchyardProcess.run(["csv", good, bad])
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "\(good): 2 records, 2 fields per record (stop_id, stop_name), 0 malformed",
+            "\(good): 2 records, 2 fields per record (stop_id, stop_name), 0 malformed (skipped), 0 read with warnings",
+            "  warning: \(bad):3: 1 of 2 fields (the rest read as empty)",
+            "  warning: \(bad):4: text after a closing quote (kept)",
+            "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
+            "\(bad): 5 records, 2 fields per record (trip_id, route_id), 1 malformed (skipped), 2 read with warnings",
+        ])
+        // RFC 4180: the quirks are malformed records, counted among the records all the same.
+        let strict = try await SwitchyardProcess.run(["csv", "--strict", bad])
+        #expect(strict.status == 1)
+        #expect(strict.standardOutput.split(separator: "\n").map(String.init) == [
             "  malformed: \(bad):3: 1 fields, expected 2",
             "  malformed: \(bad):4:7: field 2 (route_id): text after the closing quote",
-            "\(bad): 2 records, 2 fields per record (trip_id, route_id), 2 malformed",
+            "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
+            "\(bad): 5 records, 2 fields per record (trip_id, route_id), 3 malformed (skipped), 0 read with warnings",
         ])
         let clean = try await SwitchyardProcess.run(["csv", good])
         #expect(clean.status == 0)

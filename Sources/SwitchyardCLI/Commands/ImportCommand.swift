@@ -6,8 +6,10 @@ import SwitchyardTransit
 /// `switchyard import FEED`: loads a GTFS feed (a `.zip` or a folder) into SQLite in the background, with a
 /// progress bar, Ctrl-C that stops at a batch boundary, and `--resume`.
 ///
-/// Exit status: 0 when the import is complete (skipped records are reported, not failures), 130 when interrupted
-/// (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its number), 1 on an error (named on standard error; the database is left consistent).
+/// Exit status: 0 when the import is complete (skipped records are reported, not failures, unless more than
+/// `--max-skipped`), 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its
+/// number), 1 on an error (named on standard error as `FILE:LINE: message`, and with `--progress json` as the last
+/// line of standard output, a summary whose state is `failed`; the database is left consistent).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -15,8 +17,11 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Every GTFS file becomes a table of the same name; times are stored as seconds (25:13:00 → 90780), dates \
             as YYYYMMDD numbers. Extra columns are kept as text; files GTFS does not define are listed and skipped. \
-            Malformed records are skipped and reported with file, line and reason (or stop the import with \
-            --strict). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
+            A record is skipped only when a required value is missing or invalid, or its quoting cannot be told \
+            apart; every quirk a mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text \
+            that is not UTF-8, an invalid optional value) is imported with a warning. Skipped records and warnings \
+            are counted per file and listed with line and field in _switchyard_import_problems (--strict stops at \
+            the first skipped record; --max-skipped fails an import that skips more). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
             `switchyard status DATABASE` shows the import from another terminal while it runs.
             """)
 
@@ -35,6 +40,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first malformed record instead of skipping and reporting it.")
     var strict = false
 
+    @Option(help: "How the files' text is decoded: auto (UTF-8; a value that is not UTF-8 is read as Windows-1252, with a warning), utf-8 (a record that is not UTF-8 is skipped), windows-1252, latin-1.")
+    var encoding: String = "auto"
+
+    @Option(help: "The folder of the archive or folder to import, when GTFS files are in several.")
+    var folder: String?
+
+    @Option(help: "Fail the import if more records than this are skipped: a count (0 allows none) or a percentage of all records (0.5%).")
+    var maxSkipped: String?
+
     @Option(help: "Rows per transaction (the unit of commit, cancellation and resume).")
     var batchSize = ImportOptions.defaultBatchSize
 
@@ -50,6 +64,12 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         guard ProgressStyle(rawValue: progress) != nil else {
             throw ValidationError("--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'")
+        }
+        guard ImportOptions.Encoding(rawValue: encoding) != nil else {
+            throw ValidationError("--encoding must be one of \(ImportOptions.Encoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(encoding)'")
+        }
+        if let maxSkipped, Self.skippedLimit(maxSkipped) == nil {
+            throw ValidationError("--max-skipped must be a count (10) or a percentage (0.5%), got '\(maxSkipped)'")
         }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
         guard batchSize <= ImportOptions.maximumBatchSize else {
@@ -102,12 +122,15 @@ struct ImportCommand: AsyncParsableCommand {
         let databasePath = database ?? defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath)
         let importer: GTFSImporter
         do {
-            let opened = try await BlockingExecutor.shared.run { try GTFSFeed.open(feedPath) }
+            let folder = folder
+            let opened = try await BlockingExecutor.shared.run { try GTFSFeed.open(feedPath, folder: folder) }
             importer = GTFSImporter(
                 feed: opened, database: databasePath,
-                options: ImportOptions(mode: mode, batchSize: batchSize, strict: strict))
+                options: ImportOptions(
+                    mode: mode, batchSize: batchSize, strict: strict, encoding: ImportOptions.Encoding(rawValue: encoding)!,
+                    maximumSkipped: maxSkipped.flatMap(Self.skippedLimit)))
         } catch let error as ImportError {
-            fail(error.message)
+            await fail(error, database: databasePath, style: style, status: false)
         }
         if style != .json {
             FileHandle.standardError.write(Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
@@ -134,9 +157,8 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             summary = try await work.value
         } catch let error as ImportError {
-            rendering.cancel()
-            _ = await rendering.value
-            fail(error.message)
+            _ = await rendering.value  // the board finished: the renderer has drawn its last update
+            await fail(error, database: databasePath, style: style, status: true)
         } catch is CancellationError {
             // Ctrl-C before the import record was written: nothing was imported.
             _ = await rendering.value
@@ -194,8 +216,24 @@ struct ImportCommand: AsyncParsableCommand {
         return (name.isEmpty ? "feed" : name) + ".sqlite"
     }
 
-    private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(TerminalText.visible(message))\n".utf8))
+    /// Reports `error` and exits with status 1: on standard error, and with `--progress json` also as the last
+    /// line of standard output (a summary whose state is `failed`, with the import record's counts when
+    /// `status` is set and the database holds one).
+    private func fail(_ error: ImportError, database: String, style: ProgressStyle, status: Bool) async -> Never {
+        FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
+        if style == .json {
+            let record = status ? try? await BlockingExecutor.shared.run { try ImportStatus.read(database) } : nil
+            FileHandle.standardOutput.write(Data((error.summaryJSON(database: database, status: record) + "\n").utf8))
+        }
         Foundation.exit(1)
+    }
+
+    /// `--max-skipped`: `10` (a count) or `0.5%` (a percentage of all records).
+    static func skippedLimit(_ text: String) -> ImportOptions.SkippedLimit? {
+        if text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast()), percent >= 0, percent <= 100 else { return nil }
+            return .fraction(percent / 100)
+        }
+        return Int(text).flatMap { $0 >= 0 ? .count($0) : nil }
     }
 }

@@ -69,6 +69,7 @@ struct ImportProgressRenderer {
             line += "  \(count(file.rowsCommitted)) rows"
             if file.isComplete {
                 line += file.skipped > 0 ? ", \(count(file.skipped)) skipped" : ""
+                line += file.warnings > 0 ? ", \(count(file.warnings)) warnings" : ""
                 line += "  done"
             } else if file.rowsThisRun > 0, file.secondsThisRun > 0.2 {
                 let rate = Double(file.rowsThisRun) / file.secondsThisRun
@@ -85,7 +86,7 @@ struct ImportProgressRenderer {
         case .loading: "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
         case .indexing: "building indexes…"
         case .checking: "checking references and keys…"
-        case .finished: "ended after \(duration(progress.seconds))"
+        case .finished: "\(progress.outcome ?? "ended") after \(duration(progress.seconds))"
         }
         lines.append(phase)
         // A line wider than the terminal wraps into two, and the cursor-up count above (logical lines) would then
@@ -116,12 +117,14 @@ struct ImportProgressRenderer {
         var out = ""
         if progress.phase != lastPhase {
             lastPhase = progress.phase
-            out += "[\(duration(progress.seconds))] \(progress.phase.rawValue)\n"
+            let phase = progress.phase == .finished ? progress.outcome ?? "finished" : progress.phase.rawValue
+            out += "[\(duration(progress.seconds))] \(phase)\n"
         }
         for file in progress.files where file.isComplete && !reportedComplete.contains(file.name) {
             reportedComplete.insert(file.name)
             out += "[\(duration(progress.seconds))] \(TerminalText.visible(file.name)): \(file.rowsCommitted) rows"
-            out += file.skipped > 0 ? ", \(file.skipped) skipped\n" : "\n"
+            out += file.skipped > 0 ? ", \(file.skipped) SKIPPED" : ""
+            out += file.warnings > 0 ? ", \(file.warnings) warnings\n" : "\n"
         }
         let now = ContinuousClock.now
         if now - lastLine >= .seconds(5),

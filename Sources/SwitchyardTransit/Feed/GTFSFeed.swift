@@ -10,10 +10,19 @@ import Switchyard
 /// A GTFS feed on disk — a `.zip` archive or a folder — and which of its files Switchyard imports.
 ///
 /// Opening reads only the archive's central directory or the folder's listing; file contents are streamed later,
-/// one file at a time, in fixed memory (``input(for:counter:)``). A feed whose files all sit in one sub-folder
-/// (`feed.zip/gtfs/stops.txt`) is read from that folder. Files GTFS does not define, and files outside that folder,
-/// are listed in ``ignoredFiles`` and not imported. Hidden files of a folder (names starting with `.`) are not
-/// listed.
+/// one file at a time, in fixed memory (``input(for:counter:)``).
+///
+/// - **Which folder**: the top level when it holds any GTFS file; else the one sub-folder (at any depth in a zip,
+///   up to three levels in a folder) that does (`feed.zip/gtfs/stops.txt`). When several sub-folders hold GTFS
+///   files, opening fails naming them, unless `folder` chooses one (`--folder`).
+/// - **Names**: matched as GTFS spells them; a file whose name differs only in case (`STOPS.TXT`) is read too,
+///   listed in ``renamedFiles`` (the import warns about it). Files GTFS does not define, and files outside the
+///   feed's folder, are listed in ``ignoredFiles`` and not imported. Hidden files of a folder (names starting with
+///   `.`) are not listed.
+/// - **Required files**: `agency.txt`, `stops.txt`, `routes.txt`, `trips.txt`, `stop_times.txt`, and
+///   `calendar.txt` or `calendar_dates.txt`. One that is missing or empty (0 bytes) fails opening: an empty
+///   required file is treated as a missing one. (An empty optional file imports as an empty table, with a
+///   warning.)
 ///
 /// Immutable and `Sendable`.
 public struct GTFSFeed: Sendable {
@@ -38,26 +47,37 @@ public struct GTFSFeed: Sendable {
     public let files: [GTFSFile: Entry]
     /// Files present in the feed that are not imported (not defined by GTFS, or outside the feed's folder).
     public let ignoredFiles: [String]
+    /// Files read under a name that differs from GTFS's only in case, with the name they have in the feed.
+    public let renamedFiles: [GTFSFile: String]
     private let archive: ZipArchive?
 
     /// Whether the feed is a zip archive (as opposed to a folder).
     public var isArchive: Bool { archive != nil }
 
-    /// Opens the feed at `path`: a folder, or a zip archive.
+    /// Opens the feed at `path`: a folder, or a zip archive; `folder` chooses the sub-folder to read (`gtfs` or
+    /// `gtfs/`; `""` for the top level) when the feed holds GTFS files in several.
     ///
-    /// - Throws: ``ImportError`` — `.unreadableFeed` (no such path, unreadable), `.corruptArchive` (a damaged zip),
-    ///   `.missingFile` (a required file is missing, or both calendar files are).
-    public static func open(_ path: String) throws -> GTFSFeed {
+    /// - Throws: ``ImportError`` — `.unreadableFeed` (no such path, unreadable, not a zip archive or a folder,
+    ///   GTFS files in several folders and none chosen, or the chosen folder holds none), `.corruptArchive` (a
+    ///   damaged zip), `.missingFile` (a required file is missing or empty, or both calendar files are).
+    public static func open(_ path: String, folder: String? = nil) throws -> GTFSFeed {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw ImportError(.unreadableFeed, "\(path): cannot open the feed (\(systemMessage(errno)))")
         }
         let feed: GTFSFeed
         if (status.st_mode & S_IFMT) == S_IFDIR {
-            feed = try openFolder(path)
+            feed = try openFolder(path, choosing: folder)
         } else {
             guard access(path, R_OK) == 0 else {  // a permission problem is not a damaged archive
                 throw ImportError(.unreadableFeed, "\(path): cannot open the feed (\(systemMessage(errno)))")
+            }
+            guard startsLikeZip(path) else {
+                let what = GTFSFile(fileName: lastComponent(path).lowercased()).map { "a single GTFS file (\($0))" }
+                    ?? "not a zip archive"
+                throw ImportError(
+                    .unreadableFeed,
+                    "\(path): \(what): a feed is a .zip archive or a folder of GTFS .txt files (give the folder)")
             }
             let archive: ZipArchive
             do {
@@ -68,7 +88,7 @@ public struct GTFSFeed: Sendable {
             let listing = archive.entries.filter { !$0.isDirectory }.map {
                 (path: $0.path, size: $0.uncompressedSize, stamp: UInt64($0.crc32), zip: Optional($0))
             }
-            feed = GTFSFeed(path: path, listing: listing, archive: archive)
+            feed = try GTFSFeed(path: path, listing: listing, archive: archive, choosing: folder)
         }
         try feed.checkRequiredFiles()
         return feed
@@ -132,20 +152,15 @@ public struct GTFSFeed: Sendable {
     // MARK: Opening
 
     private init(
-        path: String, listing: [(path: String, size: UInt64, stamp: UInt64, zip: ZipEntry?)], archive: ZipArchive?
-    ) {
+        path: String, listing: [(path: String, size: UInt64, stamp: UInt64, zip: ZipEntry?)], archive: ZipArchive?,
+        choosing chosen: String?
+    ) throws {
         self.path = path
         self.archive = archive
-        // The feed's folder: the top level if it holds any GTFS file, else the one folder that does.
-        func folderOf(_ entryPath: String) -> String {
-            guard let slash = entryPath.lastIndex(of: "/") else { return "" }
-            return String(entryPath[...slash])
-        }
-        let known = listing.filter { GTFSFile(fileName: lastComponent($0.path)) != nil }
-        let folders = Set(known.map { folderOf($0.path) })
-        let folder = folders.contains("") ? "" : (folders.count == 1 ? folders.first! : "")
+        let folder = try GTFSFeed.feedFolder(path: path, listing: listing.map(\.path), choosing: chosen)
         self.folder = folder
         var files: [GTFSFile: Entry] = [:]
+        var renamed: [GTFSFile: String] = [:]
         var ignored: [String] = []
         var seen = Set<String>()
         var repeated = Set<String>()
@@ -158,17 +173,68 @@ public struct GTFSFeed: Sendable {
                 }
                 continue
             }
-            if folderOf(item.path) == folder, let file = GTFSFile(fileName: lastComponent(item.path)) {
-                files[file] = Entry(path: item.path, size: item.size, zipEntry: item.zip, stamp: item.stamp)
-            } else {
+            guard folderOf(item.path) == folder, let (file, exact) = GTFSFeed.gtfsFile(named: lastComponent(item.path)) else {
                 ignored.append(item.path)
+                continue
+            }
+            let entry = Entry(path: item.path, size: item.size, zipEntry: item.zip, stamp: item.stamp)
+            if exact {
+                if let other = renamed.removeValue(forKey: file) { ignored.append("\(other) (\(file.fileName) is there too)") }
+                files[file] = entry
+            } else if files[file] == nil {
+                renamed[file] = item.path
+                files[file] = entry
+            } else {
+                ignored.append("\(item.path) (\(renamed[file] == nil ? file.fileName : renamed[file]!) is there too)")
             }
         }
         self.files = files
+        renamedFiles = renamed
         ignoredFiles = ignored.sorted()
     }
 
-    private static func openFolder(_ path: String) throws -> GTFSFeed {
+    /// The GTFS file `name` names, and whether exactly (`stops.txt`) or apart from case (`Stops.TXT`).
+    private static func gtfsFile(named name: String) -> (GTFSFile, exact: Bool)? {
+        if let file = GTFSFile(fileName: name) { return (file, true) }
+        return GTFSFile(fileName: name.asciiLowercased).map { ($0, false) }
+    }
+
+    /// The folder the feed's files are in: the top level if it holds any GTFS file, else the one folder that does,
+    /// else `chosen`. Throws when several do and none is chosen, or the chosen one holds none.
+    private static func feedFolder(path: String, listing: [String], choosing chosen: String?) throws -> String {
+        let folders = Set(listing.filter { gtfsFile(named: lastComponent($0)) != nil }.map(folderOf))
+        if var chosen {
+            if chosen == "." || chosen == "/" { chosen = "" }
+            if !chosen.isEmpty && !chosen.hasSuffix("/") { chosen += "/" }
+            guard folders.contains(chosen) else {
+                let list = folders.isEmpty ? "none does" : "those that do: " + folders.sorted().map(describe).joined(separator: ", ")
+                throw ImportError(.unreadableFeed, "\(path): --folder \(describe(chosen)) holds no GTFS file (\(list))")
+            }
+            return chosen
+        }
+        if folders.contains("") || folders.isEmpty { return "" }
+        if folders.count == 1 { return folders.first! }
+        throw ImportError(.unreadableFeed, """
+            \(path): GTFS files are in \(folders.count) folders (\(folders.sorted().map(describe).joined(separator: ", "))): \
+            choose one with --folder
+            """)
+    }
+
+    private static func describe(_ folder: String) -> String { folder.isEmpty ? "the top level" : folder }
+
+    /// Whether the file at `path` starts as a zip archive does (a local file header, or the end record of an empty
+    /// archive). Anything else is reported as not a feed, rather than as a damaged archive.
+    private static func startsLikeZip(_ path: String) -> Bool {
+        let descriptor = Glibc_open(path)
+        guard descriptor >= 0 else { return true }  // let the archive reader report it
+        defer { close(descriptor) }
+        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &magic) { read(descriptor, $0.baseAddress, 4) }
+        guard count == 4 else { return false }
+        return magic.0 == 0x50 && magic.1 == 0x4B && (magic.2, magic.3) != (0, 0)
+    }
+
+    private static func openFolder(_ path: String, choosing folder: String?) throws -> GTFSFeed {
         var listing: [(path: String, size: UInt64, stamp: UInt64, zip: ZipEntry?)] = []
         var unreadable: [(path: String, reason: String)] = []
         func scan(_ relative: String, depth: Int) throws {
@@ -195,7 +261,7 @@ public struct GTFSFeed: Sendable {
                     continue
                 }
                 if (status.st_mode & S_IFMT) == S_IFDIR {
-                    if depth < 1 { try scan(child, depth: depth + 1) } else { listing.append((child + "/", 0, 0, nil)) }
+                    if depth < 3 { try scan(child, depth: depth + 1) } else { listing.append((child + "/", 0, 0, nil)) }
                 } else {
                     #if canImport(Darwin)
                     let modified = UInt64(bitPattern: Int64(status.st_mtimespec.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtimespec.tv_nsec))
@@ -211,7 +277,7 @@ public struct GTFSFeed: Sendable {
             }
         }
         try scan("", depth: 0)
-        let feed = GTFSFeed(path: path, listing: listing, archive: nil)
+        let feed = try GTFSFeed(path: path, listing: listing, archive: nil, choosing: folder)
         let used = Set(feed.files.values.map(\.path))
         if let (child, reason) = unreadable.first(where: { used.contains($0.path) }) {
             throw ImportError(.unreadableFeed, "\(joined(path, child)): cannot read (\(reason))")
@@ -232,14 +298,22 @@ public struct GTFSFeed: Sendable {
                     "\(path): \(entry.path): compression method \(entry.methodCode) is not supported (only stored and deflate)")
             }
         }
+        // An empty required file is as good as a missing one.
         let missing = GTFSFile.allCases.filter { $0.isRequired && files[$0] == nil }.map(\.fileName)
+        let empty = GTFSFile.allCases.filter { $0.isRequired && files[$0]?.size == 0 }.map(\.fileName)
         let where_ = folder.isEmpty ? path : "\(path) (folder \(folder))"
-        guard missing.isEmpty else {
-            throw ImportError(
-                .missingFile, "\(where_): not a complete GTFS feed: missing \(missing.joined(separator: ", "))")
+        guard missing.isEmpty && empty.isEmpty else {
+            var what: [String] = []
+            if !missing.isEmpty { what.append("missing \(missing.joined(separator: ", "))") }
+            if !empty.isEmpty { what.append("empty (0 bytes): \(empty.joined(separator: ", "))") }
+            throw ImportError(.missingFile, "\(where_): not a complete GTFS feed: \(what.joined(separator: "; "))")
         }
-        guard files[.calendar] != nil || files[.calendarDates] != nil else {
-            throw ImportError(.missingFile, "\(where_): not a complete GTFS feed: missing calendar.txt and calendar_dates.txt (one is required)")
+        let calendars = [GTFSFile.calendar, .calendarDates].filter { (files[$0]?.size ?? 0) > 0 }
+        guard !calendars.isEmpty else {
+            let state = [GTFSFile.calendar, .calendarDates].map { "\($0.fileName) \(files[$0] == nil ? "missing" : "empty")" }
+            throw ImportError(
+                .missingFile,
+                "\(where_): not a complete GTFS feed: calendar.txt or calendar_dates.txt is required (\(state.joined(separator: ", ")))")
         }
     }
 }
@@ -257,6 +331,17 @@ private final class ArchiveErrorMapping: ByteSource {
             throw ImportError(.corruptArchive, "\(error)")
         }
     }
+}
+
+/// The folder part of an entry's path, with its trailing slash (`""` at the top level).
+private func folderOf(_ entryPath: String) -> String {
+    guard let slash = entryPath.lastIndex(of: "/") else { return "" }
+    return String(entryPath[...slash])
+}
+
+/// `open(2)` for reading (named apart from ``GTFSFeed/open(_:folder:)``).
+private func Glibc_open(_ path: String) -> Int32 {
+    open(path, O_RDONLY)
 }
 
 private func lastComponent(_ path: String) -> String {

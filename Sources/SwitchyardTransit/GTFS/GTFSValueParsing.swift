@@ -23,7 +23,8 @@ enum GTFSValueParsing {
         return .success(hours * 3600 + minutes * 60 + seconds)
     }
 
-    /// `YYYYMMDD` naming a day that exists (February 29 only in leap years), as the number `YYYYMMDD`.
+    /// `YYYYMMDD` naming a day that exists (years 0001–9999; February 29 only in leap years), as the number
+    /// `YYYYMMDD`.
     static func date(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, ValueError> {
         let field = trimmed(bytes)
         guard field.count == 8 else { return .failure(ValueError(field, "is not a date (YYYYMMDD)")) }
@@ -36,7 +37,7 @@ enum GTFSValueParsing {
         let year = value / 10_000
         let month = value / 100 % 100
         let day = value % 100
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
+        guard year >= 1, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
             return .failure(ValueError(field, "is not a date (YYYYMMDD): no such day"))
         }
         return .success(value)
@@ -70,8 +71,10 @@ enum GTFSValueParsing {
         return .success(negative ? -value : value)
     }
 
-    /// A decimal number: `-12.5`, `52.5200066`, `.5`, `1e3`. Plain decimals of up to 15 significant digits take
-    /// an exact fast path (the value is correctly rounded); anything else goes through `Double(String)`.
+    /// A decimal number: `-12.5`, `52.5200066`, `.5`, `1e3` — an optional sign, digits with an optional point,
+    /// an optional exponent; nothing else (no hexadecimal, `inf` or `nan`, which `Double(String)` would take).
+    /// Plain decimals of up to 15 significant digits take an exact fast path (the value is correctly rounded);
+    /// other decimals go through `Double(String)`.
     static func real(_ bytes: UnsafeRawBufferPointer) -> Result<Double, ValueError> {
         let field = trimmed(bytes)
         let (negative, start) = sign(of: field)
@@ -101,9 +104,32 @@ enum GTFSValueParsing {
             let value = Double(mantissa) / powersOfTen[fractionDigits]
             return .success(negative ? -value : value)
         }
+        guard isDecimal(field) else { return .failure(ValueError(field, "is not a number")) }
         let text = String(decoding: field, as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return .failure(ValueError(field, "is not a number")) }
         return .success(value)
+    }
+
+    /// Whether `field` is `[+-]? (D+ (. D*)? | . D+) ([eE] [+-]? D+)?`.
+    private static func isDecimal(_ field: UnsafeRawBufferPointer) -> Bool {
+        var index = sign(of: field).digitsStart
+        func digits() -> Int {
+            let start = index
+            while index < field.count, field[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return index - start
+        }
+        var mantissaDigits = digits()
+        if index < field.count, field[index] == UInt8(ascii: ".") {
+            index += 1
+            mantissaDigits += digits()
+        }
+        guard mantissaDigits > 0 else { return false }
+        if index < field.count, field[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < field.count, field[index] == UInt8(ascii: "+") || field[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == field.count
     }
 
     /// Whether the field is empty or only spaces (such a value is `NULL`).

@@ -14,15 +14,26 @@ final class FeedWriter {
     private var insertMany: SQLiteStatement?
     private var rowsPerStatement = 1
     private let insertProblem: SQLiteStatement
+    private let addCount: SQLiteStatement
     private let updateFile: SQLiteStatement
+    /// The current file's problem counts by kind, as committed: a warning is listed while its kind's count before
+    /// it is under ``ImportProblem/listedWarnings``, so a resumed import lists exactly what an uninterrupted one
+    /// does.
+    private var counted: [ImportProblem.Kind: Int] = [:]
 
     init(database: SQLiteConnection) throws {
         self.database = database
-        insertProblem = try database.prepare(
-            "INSERT INTO \(ImportRecord.problemsTable) (file, line, field, reason) VALUES (?, ?, ?, ?)")
+        insertProblem = try database.prepare("""
+            INSERT INTO \(ImportRecord.problemsTable) (file, line, field, severity, kind, reason)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        addCount = try database.prepare("""
+            INSERT INTO \(ImportRecord.countsTable) (file, kind, severity, count) VALUES (?, ?, ?, ?)
+            ON CONFLICT (file, kind) DO UPDATE SET count = count + excluded.count
+            """)
         updateFile = try database.prepare("""
             UPDATE \(ImportRecord.filesTable) SET records = records + ?, imported = imported + ?,
-                skipped = skipped + ?, last_line = ?, state = ? WHERE file = ?
+                skipped = skipped + ?, warnings = warnings + ?, last_line = ?, state = ? WHERE file = ?
             """)
     }
 
@@ -40,20 +51,43 @@ final class FeedWriter {
         try database.transaction {
             if batch.layout.file != file { try begin(batch.layout) }
             try insertRows(batch)
-            for problem in batch.problems {
-                try insertProblem.bind(.text(problem.file), at: 1)
-                insertProblem.bind(Int64(problem.line), at: 2)
-                try insertProblem.bind(problem.field.map { .text($0) } ?? .null, at: 3)
-                try insertProblem.bind(.text(problem.reason), at: 4)
-                try insertProblem.step()
-            }
+            try insertProblems(batch)
             updateFile.bind(Int64(batch.records), at: 1)
             updateFile.bind(Int64(batch.rowCount), at: 2)
-            updateFile.bind(Int64(batch.problems.count), at: 3)
-            updateFile.bind(Int64(batch.lastLine), at: 4)
-            try updateFile.bind(.text(batch.isLast ? "complete" : "loading"), at: 5)
-            try updateFile.bind(.text(batch.layout.file.fileName), at: 6)
+            updateFile.bind(Int64(batch.skipped), at: 3)
+            updateFile.bind(Int64(batch.warnings), at: 4)
+            updateFile.bind(Int64(batch.lastLine), at: 5)
+            try updateFile.bind(.text(batch.isLast ? "complete" : "loading"), at: 6)
+            try updateFile.bind(.text(batch.layout.file.fileName), at: 7)
             try updateFile.step()
+        }
+    }
+
+    /// Lists the batch's skipped records and its warnings while their kind is under the listing bound, and adds
+    /// its counts.
+    private func insertProblems(_ batch: RowBatch) throws {
+        var seen = counted
+        for problem in batch.problems {
+            let before = seen[problem.kind, default: 0]
+            seen[problem.kind] = before + 1
+            guard problem.severity == .error || before < ImportProblem.listedWarnings else { continue }
+            try insertProblem.bind(.text(problem.file), at: 1)
+            insertProblem.bind(Int64(problem.line), at: 2)
+            try insertProblem.bind(problem.field.map { .text($0) } ?? .null, at: 3)
+            try insertProblem.bind(.text(problem.severity.rawValue), at: 4)
+            try insertProblem.bind(.text(problem.kind.rawValue), at: 5)
+            try insertProblem.bind(.text(problem.reason), at: 6)
+            try insertProblem.step()
+        }
+        // In kind order: the table's rows come out the same in an interrupted-and-resumed import.
+        for kind in ImportProblem.Kind.allCases {
+            guard let count = batch.counts[kind] else { continue }
+            try addCount.bind(.text(batch.layout.file.fileName), at: 1)
+            try addCount.bind(.text(kind.rawValue), at: 2)
+            try addCount.bind(.text(kind.severity.rawValue), at: 3)
+            addCount.bind(Int64(count), at: 4)
+            try addCount.step()
+            counted[kind, default: 0] += count
         }
     }
 
@@ -67,6 +101,12 @@ final class FeedWriter {
         try database.run(
             "UPDATE \(ImportRecord.filesTable) SET ignored_columns = ? WHERE file = ?",
             [.text(layout.ignoredColumns.joined(separator: ", ")), .text(layout.file.fileName)])
+        counted = [:]
+        for row in try database.rows(
+            "SELECT kind, count FROM \(ImportRecord.countsTable) WHERE file = ?", [.text(layout.file.fileName)])
+        {
+            if let kind = ImportProblem.Kind(rawValue: row[0].text ?? "") { counted[kind] = Int(row[1].integer ?? 0) }
+        }
         insert = try database.prepare(layout.insertSQL(rows: 1))
         let variableLimit = Int(sqlite3_limit(database.handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         rowsPerStatement = max(1, min(FeedWriter.maximumRowsPerStatement, variableLimit / max(1, layout.columns.count)))

@@ -32,42 +32,65 @@ struct FileReaderJob: Sendable {
         board.startedReading(file.fileName)
         let input = feed.input(for: file, counter: counter)
         let csvOptions = CSVOptions(
-            malformedRecords: options.strict ? .stop : .skip, quotesInUnquotedFields: .allow)
+            malformedRecords: options.strict ? .stop : .skip, quotesInUnquotedFields: .allow,
+            textAfterClosingQuote: .accept, raggedRecords: .accept, encoding: options.encoding.csvEncoding)
         var builder: BatchBuilder?
         let resumeAfterLine = resumeAfterLine
-        var header: [String]?
+        var header: CSVHeader?
         do {
             // Skipped records go into the batches with the rows around them, so a file of nothing but malformed
             // records still moves (and commits) in bounded batches.
             header = try CSVRecords(input, options: csvOptions).forEachRecord(
                 onSkipped: { error, header in
                     guard (error.line ?? 0) > resumeAfterLine else { return }
-                    if builder == nil { builder = try makeBuilder(header: header?.names ?? [], source: input.name) }
+                    if builder == nil { builder = try makeBuilder(header: header, source: input.name) }
                     builder!.add(problem(for: error))
                     try sendIfFull(&builder!)
                 },
                 { record in
-                    if builder == nil {
-                        builder = try makeBuilder(header: record.header?.names ?? [], source: input.name)
-                    }
+                    if builder == nil { builder = try makeBuilder(header: record.header, source: input.name) }
                     guard record.line > resumeAfterLine else { return }
                     if let problem = builder!.add(record), options.strict {
-                        throw ImportError(.malformedRecord, "\(feed.path): \(problem) (--strict)")
+                        throw ImportError(
+                            .malformedRecord, "\(problem.field.map { "field \($0): " } ?? "")\(problem.reason) (--strict)",
+                            file: input.name, line: problem.line)
                     }
                     try sendIfFull(&builder!)
                 }
-            ).header?.names
+            ).header
         } catch let error as StreamError where error.kind == .missingHeader {
-            header = file.fields.map(\.name)      // an empty file: no records, the table is still created
+            // No header line: a required file is as good as missing; an optional one becomes an empty table.
+            guard !file.isRequired else {
+                throw ImportError(
+                    .missingFile, "the file is empty (no header line); \(file.fileName) is required, so the feed is incomplete",
+                    file: input.name)
+            }
         } catch let error as StreamError {
-            throw ImportError(.malformedRecord, "\(error)\(options.strict ? " (--strict)" : "")")
+            throw importError(error, source: input.name)
         }
         if builder == nil {
-            builder = try makeBuilder(header: header ?? [], source: input.name)
+            builder = try makeBuilder(header: header, source: input.name)
+        }
+        if header == nil && resumeAfterLine == 0 {
+            builder!.add(ImportProblem(
+                file: file.fileName, line: 0, field: nil, kind: .emptyFile,
+                reason: "the file is empty (no header line); its table is created empty"))
         }
         try send(&builder!, isLast: true)
     }
 
+    /// A reading error as the import reports it: `FILE:LINE: field N (name): reason`.
+    private func importError(_ error: StreamError, source: String) -> ImportError {
+        if case .unsupportedEncoding = error.kind {
+            return ImportError(.unsupportedEncoding, error.reason, file: source, line: 1)
+        }
+        let field = error.field.map { "field \($0)\(error.fieldName.map { " (\($0))" } ?? ""): " } ?? ""
+        var strict = ""
+        if options.strict {
+            if case .recordTooLong = error.kind {} else { strict = " (--strict stops at the first malformed record)" }
+        }
+        return ImportError(.malformedRecord, field + error.reason + strict, file: source, line: error.line)
+    }
     /// Sends the batch once it holds a batch's worth of records (imported or skipped).
     private func sendIfFull(_ builder: inout BatchBuilder) throws {
         if builder.isFull { try send(&builder, isLast: false) }
@@ -81,11 +104,33 @@ struct FileReaderJob: Sendable {
 
     private func problem(for error: StreamError) -> ImportProblem {
         let field = error.fieldName ?? error.field.map { "field \($0)" }
-        return ImportProblem(file: file.fileName, line: error.line ?? 0, field: field, reason: error.reason)
+        var reason = error.reason
+        if error.kind == .strayQuote, let next = error.resumedAtLine {
+            reason += "; the record was skipped to the end of that line and reading went on at line \(next)"
+        }
+        return ImportProblem(file: file.fileName, line: error.line ?? 0, field: field, kind: .malformedRecord, reason: reason)
     }
 
-    private func makeBuilder(header: [String], source: String) throws -> BatchBuilder {
-        let layout = try TableLayout(file: file, header: header, source: source)
-        return BatchBuilder(layout: layout, capacity: options.batchSize)
+    /// The batch builder for the file's header (the GTFS fields when the file has none), with the header's own
+    /// warnings when this run reads line 1.
+    private func makeBuilder(header: CSVHeader?, source: String) throws -> BatchBuilder {
+        let names = header?.names ?? file.fields.map(\.name)
+        let layout = try TableLayout(file: file, header: names, source: source)
+        var builder = BatchBuilder(
+            layout: layout, capacity: options.batchSize, headerWidth: names.count,
+            decodedAs: options.encoding.decodedName)
+        if let header, resumeAfterLine == 0 {
+            if header.quirks.contains(.transcoded) {
+                builder.add(ImportProblem(
+                    file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
+                    reason: "the header is not UTF-8; its names were read as \(options.encoding.decodedName)"))
+            }
+            if header.quirks.contains(.repairedUTF8) {
+                builder.add(ImportProblem(
+                    file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
+                    reason: "the header holds bytes that are not UTF-8; they read as U+FFFD in its names"))
+            }
+        }
+        return builder
     }
 }

@@ -106,7 +106,7 @@ public final class GTFSImporter: Sendable {
         do {
             lock = try await BlockingExecutor.shared.run { [databasePath] in try ImportLock(database: databasePath) }
         } catch {
-            board.finish()
+            board.finish("failed")
             throw error
         }
         // Held until the summary is recorded, and released when `run` returns: explicitly, since a reference the
@@ -117,12 +117,13 @@ public final class GTFSImporter: Sendable {
         do {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
-            board.finish()
+            board.finish("failed")
             throw ImportFailure.unwrap(error, database: databasePath)
         }
         var outcome: (any Error)?
         do {
             try await load(prepared)
+            try checkSkipped()
             try await finishLoad()
         } catch {
             outcome = error
@@ -139,7 +140,34 @@ public final class GTFSImporter: Sendable {
         // Jobs still running stop at their next batch boundary or cancellation check: none touches the database
         // once `run` returns.
         await queue.waitUntilIdle()
-        defer { board.finish() }
+        // A failure to record the end, or a restart that fails, turns any ending into a failure.
+        var ending = state
+        defer { board.finish(ending) }
+        do {
+            return try await record(state, outcome: outcome, started: started)
+        } catch {
+            ending = "failed"
+            throw error
+        }
+    }
+
+    /// With ``ImportOptions/maximumSkipped``: fails once every file is loaded if more records were skipped.
+    private func checkSkipped() throws {
+        guard let limit = options.maximumSkipped else { return }
+        let files = board.snapshot.files
+        let records = files.reduce(0) { $0 + $1.recordsRead }
+        let skipped = files.reduce(0) { $0 + $1.skipped }
+        guard limit.isExceeded(skipped: skipped, records: records) else { return }
+        let worst = files.filter { $0.skipped > 0 }.map { "\($0.name) \($0.skipped)" }.joined(separator: ", ")
+        throw ImportError(.tooManySkipped, """
+            \(skipped) of \(records) records were skipped (\(worst)), more than --max-skipped \(limit) allows; \
+            they are listed in _switchyard_import_problems, and the rows imported stay committed
+            """, file: feed.path)
+    }
+
+    /// Records how the import ended (`state`, from `outcome`) and returns its summary, or throws the error that
+    /// ended it.
+    private func record(_ state: String, outcome: (any Error)?, started: ContinuousClock.Instant) async throws -> ImportSummary {
         let summary: ImportSummary
         let restartFailure: (any Error)?
         do {
@@ -160,7 +188,9 @@ public final class GTFSImporter: Sendable {
             if state == "failed", let outcome,
                 let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath)) as? ImportError
             {
-                throw ImportError(failure.kind, "\(failure.message) (recording the failure failed too: \(bookkeeping))")
+                throw ImportError(
+                    failure.kind, "\(failure.reason) (recording the failure failed too: \(bookkeeping))",
+                    file: failure.file, line: failure.line)
             }
             let what = switch state {
             case "complete": "every row was committed, but reading the summary failed"
@@ -173,8 +203,9 @@ public final class GTFSImporter: Sendable {
             if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry {
                 throw ImportError(
                     corrupt.error.kind,
-                    "\(corrupt.error.message) (its rows could not be removed: "
-                        + "\(ImportFailure.unwrap(restartFailure, database: databasePath)); import again with --replace)")
+                    "\(corrupt.error.reason) (its rows could not be removed: "
+                        + "\(ImportFailure.unwrap(restartFailure, database: databasePath)); import again with --replace)",
+                    file: corrupt.error.file, line: corrupt.error.line)
             }
             let error = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
             // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
@@ -216,6 +247,12 @@ public final class GTFSImporter: Sendable {
         case .resume:
             guard let header else {
                 throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")
+            }
+            guard try ImportRecord.isCurrent(database) else {
+                throw ImportError(.cannotResume, """
+                    \(databasePath) holds an import begun by an earlier version of Switchyard, which this one cannot \
+                    continue: use --replace to start over
+                    """)
             }
             guard header.fingerprint == feed.fingerprint else {
                 throw ImportError(.cannotResume, """
@@ -372,8 +409,10 @@ public final class GTFSImporter: Sendable {
         let files = try states.filter { $0.state != "ignored" }.map { state in
             ImportSummary.File(
                 name: state.file, records: state.records, imported: state.imported, skipped: state.skipped,
-                isComplete: state.state == "complete", ignoredColumns: state.ignoredColumns,
-                problems: try ImportRecord.problems(database, file: state.file, limit: options.problemExamples))
+                warnings: state.warnings, isComplete: state.state == "complete", ignoredColumns: state.ignoredColumns,
+                problems: try ImportRecord.problems(
+                    database, file: state.file, severity: .error, limit: options.problemExamples),
+                counts: try ImportRecord.counts(database, file: state.file))
         }
         return ImportSummary(
             state: header?.state ?? "failed", database: databasePath, files: files,

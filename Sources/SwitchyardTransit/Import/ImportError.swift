@@ -2,37 +2,67 @@
 /// and field, or the database — and the database is left consistent (only whole batches are ever committed).
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
         /// The feed path is neither a readable directory nor a zip archive, or cannot be read.
-        case unreadableFeed
+        case unreadableFeed = "unreadable_feed"
         /// The zip archive is damaged (bad central directory, CRC mismatch, truncated data).
-        case corruptArchive
+        case corruptArchive = "corrupt_archive"
         /// A file GTFS requires is missing (or neither calendar file is present).
-        case missingFile
+        case missingFile = "missing_file"
         /// A file's header lacks a required field, so none of its records can be imported.
-        case missingField
+        case missingField = "missing_field"
         /// `--strict`: a malformed record stopped the import.
-        case malformedRecord
+        case malformedRecord = "malformed_record"
+        /// A file is in an encoding the importer cannot read (UTF-16, told by its byte order mark).
+        case unsupportedEncoding = "unsupported_encoding"
+        /// More records were skipped than ``ImportOptions/maximumSkipped`` allows.
+        case tooManySkipped = "too_many_skipped"
         /// The database cannot be opened or written.
         case database
         /// `--resume` without an import to resume, or with a feed that changed since.
-        case cannotResume
+        case cannotResume = "cannot_resume"
         /// The database already holds an import and neither resume nor replace was asked for.
-        case databaseNotEmpty
+        case databaseNotEmpty = "database_not_empty"
         /// Another import into the same database is running (it holds the database's import lock).
-        case databaseBusy
+        case databaseBusy = "database_busy"
     }
 
     /// What went wrong.
     public let kind: Kind
-    /// The full explanation, naming the feed, file, line, field or database concerned.
-    public let message: String
+    /// The file concerned, when one is: its path as the import reads it (`feed.zip/stops.txt`, `feed/stops.txt`).
+    public let file: String?
+    /// The 1-based line in ``file``, when known.
+    public let line: Int?
+    /// The explanation, without the location (which ``message`` adds).
+    public let reason: String
 
-    /// An error of `kind` explained by `message`.
-    public init(_ kind: Kind, _ message: String) {
+    /// An error of `kind` explained by `reason`, in `file` at `line` when given.
+    public init(_ kind: Kind, _ reason: String, file: String? = nil, line: Int? = nil) {
         self.kind = kind
-        self.message = message
+        self.reason = reason
+        self.file = file
+        self.line = line
+    }
+
+    /// `FILE:LINE: reason` (the parts known), naming the feed, file, line, field or database concerned.
+    public var message: String {
+        guard let file else { return reason }
+        return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason)"
     }
 
     public var description: String { message }
+
+    /// A failed import as one line of JSON, the last line `--progress json` prints when an import fails:
+    /// `{"state": "failed", "database": …, "error": {"kind": …, "message": …, "file": …, "line": …},
+    /// "files": {…}}`, the files as far as `status` (the import record) has them, `{}` without one.
+    public func summaryJSON(database: String, status: ImportStatus?) -> String {
+        var out = "{\"state\": \"failed\", \"database\": \(jsonString(database)), \"error\": {"
+        out += "\"kind\": \(jsonString(kind.rawValue)), \"message\": \(jsonString(message)), "
+        out += "\"file\": \(file.map(jsonString) ?? "null"), \"line\": \(line.map(String.init) ?? "null")}"
+        let files = status?.files.map { file in
+            "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.rows), "
+                + "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.state == "complete")}"
+        } ?? []
+        return out + ", \"files\": {\(files.joined(separator: ", "))}}"
+    }
 }

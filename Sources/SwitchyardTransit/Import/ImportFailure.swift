@@ -13,7 +13,8 @@ enum ImportFailure {
         guard let corrupt = error as? CorruptEntry else { return error }
         return ImportError(
             corrupt.error.kind,
-            "\(corrupt.error.message) (the rows read from it were removed; a resume reads it again from the start)")
+            "\(corrupt.error.reason) (the rows read from it were removed; a resume reads it again from the start)",
+            file: corrupt.error.file, line: corrupt.error.line)
     }
 
     /// The error behind `error` (job errors taken off; a cancelled SQLite statement as `CancellationError`; SQLite

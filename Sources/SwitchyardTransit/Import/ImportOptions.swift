@@ -1,3 +1,5 @@
+import Switchyard
+
 /// How an import runs.
 public struct ImportOptions: Sendable, Hashable {
     /// What to do with a database that already holds an import.
@@ -8,6 +10,54 @@ public struct ImportOptions: Sendable, Hashable {
         case resume
         /// Delete the database (and its WAL files) and start a new import.
         case replace
+    }
+
+    /// How the text of a feed's files is decoded.
+    public enum Encoding: String, Sendable, Hashable, CaseIterable {
+        /// UTF-8; a value that is not valid UTF-8 is decoded as Windows-1252 (value by value, so valid UTF-8 is
+        /// never reinterpreted) and counted as a `not_utf8` warning.
+        case automatic = "auto"
+        /// UTF-8 only: a record holding invalid UTF-8 is skipped.
+        case utf8 = "utf-8"
+        /// Windows-1252: every byte above 0x7F is decoded as the Western European Windows code page.
+        case windows1252 = "windows-1252"
+        /// ISO 8859-1.
+        case latin1 = "latin-1"
+
+        var csvEncoding: CSVOptions.TextEncoding {
+            switch self {
+            case .automatic: .utf8OrWindows1252
+            case .utf8: .utf8
+            case .windows1252: .windows1252
+            case .latin1: .latin1
+            }
+        }
+
+        /// What text that is not UTF-8 is read as, in warnings.
+        var decodedName: String { self == .latin1 ? "Latin-1" : "Windows-1252" }
+    }
+
+    /// How many skipped records an import tolerates before it counts as failed.
+    public enum SkippedLimit: Sendable, Hashable, CustomStringConvertible {
+        /// At most this many records skipped over the whole feed.
+        case count(Int)
+        /// At most this fraction (0…1) of the feed's records skipped.
+        case fraction(Double)
+
+        /// Whether `skipped` of `records` records is over the limit.
+        public func isExceeded(skipped: Int, records: Int) -> Bool {
+            switch self {
+            case .count(let limit): skipped > limit
+            case .fraction(let limit): records > 0 && Double(skipped) > limit * Double(records)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .count(let limit): String(limit)
+            case .fraction(let limit): formatted(limit * 100, decimals: 3).trimmingTrailingZeros + "%"
+            }
+        }
     }
 
     /// The default rows per transaction, chosen by `switchyard-bench import`'s batch-size sweep: from 1 000 to
@@ -31,6 +81,11 @@ public struct ImportOptions: Sendable, Hashable {
     public var bufferedBatches: Int
     /// How many skipped records per file the summary lists (all are in `_switchyard_import_problems`).
     public var problemExamples: Int
+    /// How the files' text is decoded (default ``Encoding/automatic``).
+    public var encoding: Encoding
+    /// When set, an import that skips more records than this fails (``ImportError/Kind/tooManySkipped``) once
+    /// every file is loaded, before indexing: the rows stay committed and listed, the state is `failed`.
+    public var maximumSkipped: SkippedLimit?
     /// Test hook: the writer stops as if cancelled after committing this many batches (a Ctrl-C at a known batch
     /// boundary).
     var interruptAfterBatches: Int?
@@ -38,7 +93,8 @@ public struct ImportOptions: Sendable, Hashable {
     /// Options with the defaults above (a new import, batches of ``defaultBatchSize``, skipping malformed records).
     public init(
         mode: Mode = .new, batchSize: Int = ImportOptions.defaultBatchSize, strict: Bool = false,
-        bufferedBatches: Int = 2, problemExamples: Int = 5
+        bufferedBatches: Int = 2, problemExamples: Int = 5, encoding: Encoding = .automatic,
+        maximumSkipped: SkippedLimit? = nil
     ) {
         precondition(batchSize >= 1 && bufferedBatches >= 1, "ImportOptions: batchSize and bufferedBatches must be ≥ 1")
         precondition(batchSize <= ImportOptions.maximumBatchSize, "ImportOptions: batchSize must be ≤ \(ImportOptions.maximumBatchSize)")
@@ -47,5 +103,18 @@ public struct ImportOptions: Sendable, Hashable {
         self.strict = strict
         self.bufferedBatches = bufferedBatches
         self.problemExamples = problemExamples
+        self.encoding = encoding
+        self.maximumSkipped = maximumSkipped
+    }
+}
+
+extension String {
+    /// `12.500` → `12.5`, `3.000` → `3`.
+    var trimmingTrailingZeros: String {
+        guard contains(".") else { return self }
+        var text = Substring(self)
+        while text.last == "0" { text.removeLast() }
+        if text.last == "." { text.removeLast() }
+        return String(text)
     }
 }

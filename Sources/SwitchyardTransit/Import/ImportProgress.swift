@@ -30,6 +30,8 @@ public struct ImportProgress: Sendable, Hashable {
         public var rowsCommitted: Int
         /// Records skipped so far (see the summary for reasons).
         public var skipped: Int
+        /// Warnings about imported records so far.
+        public var warnings: Int
         /// Whether every record of the file is committed.
         public var isComplete: Bool
         /// Rows committed by this run, and the seconds this run has spent on the file so far, from its first read
@@ -46,6 +48,8 @@ public struct ImportProgress: Sendable, Hashable {
 
     /// The current phase.
     public var phase: Phase
+    /// Once the phase is ``Phase/finished``: how the import ended, `complete`, `interrupted` or `failed`.
+    public var outcome: String?
     /// Every file to import, in import order.
     public var files: [File]
     /// Seconds since the import started.
@@ -65,9 +69,10 @@ public struct ImportProgress: Sendable, Hashable {
         let entries = files.map { file in
             "\(jsonString(file.name)): {\"bytes\": \(file.bytesRead), \"total_bytes\": \(file.totalBytes), "
                 + "\"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), "
-                + "\"complete\": \(file.isComplete)}"
+                + "\"warnings\": \(file.warnings), \"complete\": \(file.isComplete)}"
         }
-        return "{\"progress\": {\"phase\": \(jsonString(phase.rawValue)), "
+        let outcome = self.outcome.map { ", \"outcome\": \(jsonString($0))" } ?? ""
+        return "{\"progress\": {\"phase\": \(jsonString(phase.rawValue))\(outcome), "
             + "\"fraction\": \(formatted(fraction, decimals: 4)), \"seconds\": \(formatted(seconds, decimals: 3)), "
             + "\"files\": {\(entries.joined(separator: ", "))}}}"
     }
@@ -86,6 +91,7 @@ final class ProgressBoard: Sendable {
         var observers: [UInt64: AsyncStream<ImportProgress>.Continuation] = [:]
         var nextObserver: UInt64 = 0
         var isFinished = false
+        var outcome: String?
     }
 
     private let state = Isolated(State(), label: "import progress")
@@ -97,6 +103,7 @@ final class ProgressBoard: Sendable {
                 ImportProgress.File(
                     name: item.name, bytesRead: 0, totalBytes: item.size, recordsRead: item.done?.records ?? 0,
                     rowsCommitted: item.done?.imported ?? 0, skipped: item.done?.skipped ?? 0,
+                    warnings: item.done?.warnings ?? 0,
                     isComplete: item.done?.state == "complete", rowsThisRun: 0, secondsThisRun: 0)
             }
             state.counters = files.map(\.counter)
@@ -130,10 +137,13 @@ final class ProgressBoard: Sendable {
         _ = state.withValue { $0.observers.removeValue(forKey: key) }
     }
 
-    /// The import ended: phase `finished`, and every progress stream gets the last snapshot and finishes.
-    func finish() {
+    /// The import ended as `outcome` (`complete`, `interrupted`, `failed`): phase `finished`, and every progress
+    /// stream gets the last snapshot and finishes. Only the first call counts.
+    func finish(_ outcome: String) {
         let observers = state.withValue { state in
+            guard !state.isFinished else { return [AsyncStream<ImportProgress>.Continuation]() }
             state.phase = .finished
+            state.outcome = outcome
             state.isFinished = true
             defer { state.observers.removeAll() }
             return Array(state.observers.values)
@@ -153,7 +163,8 @@ final class ProgressBoard: Sendable {
             if state.startedOnFile[index] == nil { state.startedOnFile[index] = now }
             state.files[index].recordsRead += batch.records
             state.files[index].rowsCommitted += batch.rowCount
-            state.files[index].skipped += batch.problems.count
+            state.files[index].skipped += batch.skipped
+            state.files[index].warnings += batch.warnings
             state.files[index].rowsThisRun += batch.rowCount
             state.files[index].isComplete = batch.isLast
             if batch.isLast { state.finishedOnFile[index] = now }
@@ -182,7 +193,7 @@ final class ProgressBoard: Sendable {
             }
             let elapsed = now - started
             return ImportProgress(
-                phase: state.phase, files: files,
+                phase: state.phase, outcome: state.outcome, files: files,
                 seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
     }

@@ -5,9 +5,12 @@
 ///   `loading` (rows are being added; also what a killed import leaves), `interrupted` (stopped on request),
 ///   `failed`, `indexing`, `checking`, `complete`.
 /// - `_switchyard_import_files` (one row per file): `state` (`pending`, `loading`, `complete`, `ignored`),
-///   `records` read, rows `imported`, records `skipped`, and `last_line`, the line of the last record committed
-///   (a resumed import skips records up to it).
-/// - `_switchyard_import_problems`: every record not imported, with its file, line, field and reason.
+///   `records` read, rows `imported`, records `skipped`, `warnings`, and `last_line`, the line of the last record
+///   committed (a resumed import skips records up to it).
+/// - `_switchyard_import_problems`: every record not imported (severity `error`) and the first
+///   ``ImportProblem/listedWarnings`` warnings of each kind per file (severity `warning`: the record was imported),
+///   with file, line, field, kind and reason.
+/// - `_switchyard_import_counts`: how many problems of each kind each file had (every one, listed or not).
 /// - `_switchyard_import_checks`: after loading, the referential and duplicate-key checks (counts, examples).
 ///
 /// Readers of a database whose import is not `complete` see whole batches only, and can tell from these tables
@@ -17,6 +20,7 @@ enum ImportRecord {
     static let filesTable = "_switchyard_import_files"
     static let problemsTable = "_switchyard_import_problems"
     static let checksTable = "_switchyard_import_checks"
+    static let countsTable = "_switchyard_import_counts"
 
     /// One file's committed state.
     struct FileState: Sendable, Hashable {
@@ -25,6 +29,7 @@ enum ImportRecord {
         var records: Int
         var imported: Int
         var skipped: Int
+        var warnings: Int
         var lastLine: Int
         var size: Int
         var ignoredColumns: String
@@ -37,6 +42,8 @@ enum ImportRecord {
         var batchSize: Int
     }
 
+    /// Creates the bookkeeping tables and records the feed, its files, and the feed's own warnings (files named in
+    /// another case).
     static func create(_ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int) throws {
         try database.transaction {
             try database.execute("""
@@ -45,9 +52,13 @@ enum ImportRecord {
                     started_at TEXT NOT NULL, updated_at TEXT NOT NULL, finished_at TEXT);
                 CREATE TABLE \(filesTable) (file TEXT PRIMARY KEY, position INTEGER NOT NULL, state TEXT NOT NULL,
                     records INTEGER NOT NULL DEFAULT 0, imported INTEGER NOT NULL DEFAULT 0,
-                    skipped INTEGER NOT NULL DEFAULT 0, last_line INTEGER NOT NULL DEFAULT 0,
+                    skipped INTEGER NOT NULL DEFAULT 0, warnings INTEGER NOT NULL DEFAULT 0,
+                    last_line INTEGER NOT NULL DEFAULT 0,
                     size INTEGER NOT NULL DEFAULT 0, ignored_columns TEXT NOT NULL DEFAULT '');
-                CREATE TABLE \(problemsTable) (file TEXT NOT NULL, line INTEGER NOT NULL, field TEXT, reason TEXT NOT NULL);
+                CREATE TABLE \(problemsTable) (file TEXT NOT NULL, line INTEGER NOT NULL, field TEXT,
+                    severity TEXT NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL);
+                CREATE TABLE \(countsTable) (file TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL,
+                    count INTEGER NOT NULL, PRIMARY KEY (file, kind));
                 CREATE TABLE \(checksTable) (name TEXT PRIMARY KEY, count INTEGER NOT NULL, examples TEXT NOT NULL);
                 """)
             try database.run(
@@ -59,12 +70,38 @@ enum ImportRecord {
                     "INSERT INTO \(filesTable) (file, position, state, size) VALUES (?, ?, 'pending', ?)",
                     [.text(file.fileName), .integer(Int64(position)), .integer(Int64(entry.size))])
             }
+            for (file, path) in feed.renamedFiles.sorted(by: { $0.key < $1.key }) {
+                let problem = ImportProblem(
+                    file: file.fileName, line: 0, field: nil, kind: .fileNameCase,
+                    reason: "read from \(path): GTFS names its files in lower case")
+                try insert(problem, database)
+                try database.run(
+                    "INSERT INTO \(countsTable) VALUES (?, ?, 'warning', 1)",
+                    [.text(file.fileName), .text(problem.kind.rawValue)])
+                try database.run(
+                    "UPDATE \(filesTable) SET warnings = warnings + 1 WHERE file = ?", [.text(file.fileName)])
+            }
             for (offset, path) in feed.ignoredFiles.enumerated() {
                 try database.run(
                     "INSERT INTO \(filesTable) (file, position, state) VALUES (?, ?, 'ignored')",
                     [.text(path), .integer(Int64(1000 + offset))])
             }
         }
+    }
+
+    static func insert(_ problem: ImportProblem, _ database: SQLiteConnection) throws {
+        try database.run(
+            "INSERT INTO \(problemsTable) (file, line, field, severity, kind, reason) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(problem.file), .integer(Int64(problem.line)), problem.field.map { .text($0) } ?? .null,
+             .text(problem.severity.rawValue), .text(problem.kind.rawValue), .text(problem.reason)])
+    }
+
+    /// Whether the database's import record has the tables and columns this version writes (an import begun by
+    /// an earlier version cannot be resumed by this one).
+    static func isCurrent(_ database: SQLiteConnection) throws -> Bool {
+        guard try database.tableExists(countsTable) else { return false }
+        let columns = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(problemsTable)])
+        return columns.contains { $0[0].text == "severity" }
     }
 
     /// The import's header row, or nil if the database holds no import record.
@@ -80,13 +117,13 @@ enum ImportRecord {
     /// Every file's state, in import order (ignored files last).
     static func files(_ database: SQLiteConnection) throws -> [FileState] {
         try database.rows("""
-            SELECT file, state, records, imported, skipped, last_line, size, ignored_columns
+            SELECT file, state, records, imported, skipped, warnings, last_line, size, ignored_columns
             FROM \(filesTable) ORDER BY position
             """).map {
             FileState(
                 file: $0[0].text ?? "", state: $0[1].text ?? "", records: Int($0[2].integer ?? 0),
-                imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0),
-                lastLine: Int($0[5].integer ?? 0), size: Int($0[6].integer ?? 0), ignoredColumns: $0[7].text ?? "")
+                imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0), warnings: Int($0[5].integer ?? 0),
+                lastLine: Int($0[6].integer ?? 0), size: Int($0[7].integer ?? 0), ignoredColumns: $0[8].text ?? "")
         }
     }
 
@@ -98,10 +135,13 @@ enum ImportRecord {
             // Dropped, not emptied: a corrupt header may have added columns a good copy does not have (the
             // writer creates the table again; no index exists before every file is loaded).
             try database.execute("DROP TABLE IF EXISTS \(quotedIdentifier(file.tableName))")
-            try database.run("DELETE FROM \(problemsTable) WHERE file = ?", [.text(file.fileName)])
+            // The file's own warnings (its name's case) stay: they were recorded when the import began.
+            try database.run("DELETE FROM \(problemsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
+            try database.run("DELETE FROM \(countsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
             try database.run("""
-                UPDATE \(filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0, last_line = 0,
-                    ignored_columns = '' WHERE file = ?
+                UPDATE \(filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0,
+                    warnings = (SELECT count(*) FROM \(problemsTable) WHERE file = ?1), last_line = 0,
+                    ignored_columns = '' WHERE file = ?1
                 """, [.text(file.fileName)])
         }
     }
@@ -113,11 +153,41 @@ enum ImportRecord {
             [.text(state)])
     }
 
-    /// The problems recorded for `file`, first `limit` by line, and how many there are by reason.
-    static func problems(_ database: SQLiteConnection, file: String, limit: Int) throws -> [ImportProblem] {
+    /// The problems of `severity` listed for `file`, the first `limit` in the order they were met.
+    static func problems(
+        _ database: SQLiteConnection, file: String, severity: ImportProblem.Severity, limit: Int
+    ) throws -> [ImportProblem] {
         try database.rows(
-            "SELECT line, field, reason FROM \(problemsTable) WHERE file = ? ORDER BY rowid LIMIT ?",
-            [.text(file), .integer(Int64(limit))]
-        ).map { ImportProblem(file: file, line: Int($0[0].integer ?? 0), field: $0[1].text, reason: $0[2].text ?? "") }
+            "SELECT line, field, kind, reason FROM \(problemsTable) WHERE file = ? AND severity = ? ORDER BY rowid LIMIT ?",
+            [.text(file), .text(severity.rawValue), .integer(Int64(limit))]
+        ).map {
+            ImportProblem(
+                file: file, line: Int($0[0].integer ?? 0), field: $0[1].text,
+                kind: ImportProblem.Kind(rawValue: $0[2].text ?? "") ?? .malformedRecord, reason: $0[3].text ?? "")
+        }
+    }
+
+    /// How many problems of each kind `file` had, and the first listed example of each, in kind order.
+    static func counts(_ database: SQLiteConnection, file: String) throws -> [ImportSummary.Count] {
+        let rows = try database.rows("""
+            SELECT c.kind, c.count,
+                (SELECT rowid FROM \(problemsTable) p WHERE p.file = c.file AND p.kind = c.kind ORDER BY rowid LIMIT 1)
+            FROM \(countsTable) c WHERE c.file = ?
+            """, [.text(file)])
+        var counts: [ImportSummary.Count] = []
+        for row in rows {
+            guard let kind = ImportProblem.Kind(rawValue: row[0].text ?? "") else { continue }
+            var example: ImportProblem?
+            if let rowid = row[2].integer {
+                example = try database.rows(
+                    "SELECT line, field, reason FROM \(problemsTable) WHERE rowid = ?", [.integer(rowid)]
+                ).first.map {
+                    ImportProblem(file: file, line: Int($0[0].integer ?? 0), field: $0[1].text, kind: kind, reason: $0[2].text ?? "")
+                }
+            }
+            counts.append(ImportSummary.Count(kind: kind, count: Int(row[1].integer ?? 0), example: example))
+        }
+        let order = Dictionary(uniqueKeysWithValues: ImportProblem.Kind.allCases.enumerated().map { ($1, $0) })
+        return counts.sorted { order[$0.kind]! < order[$1.kind]! }
     }
 }

@@ -18,6 +18,8 @@ public struct ImportStatus: Sendable, Hashable {
         public var records: Int
         /// Records skipped, as of the last committed batch.
         public var skipped: Int
+        /// Warnings about imported records, as of the last committed batch.
+        public var warnings: Int
         /// The file's size in bytes.
         public var size: Int
     }
@@ -51,7 +53,9 @@ public struct ImportStatus: Sendable, Hashable {
             return ImportStatus(
                 feed: header.feed, state: header.state,
                 files: states.filter { $0.state != "ignored" }.map {
-                    File(name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped, size: $0.size)
+                    File(
+                        name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped,
+                        warnings: $0.warnings, size: $0.size)
                 },
                 ignoredFiles: states.filter { $0.state == "ignored" }.map(\.file))
         } catch let error as SQLiteError {
@@ -62,7 +66,7 @@ public struct ImportStatus: Sendable, Hashable {
     /// One line of JSON: `{"state": …, "feed": …, "files": {"stops.txt": {"state": …, "rows": N, …}, …}}`.
     public var json: String {
         let entries = files.map { file in
-            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped)}"
+            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped), \"warnings\": \(file.warnings)}"
         }
         return "{\"state\": \(jsonString(state)), \"feed\": \(jsonString(feed)), \"files\": {\(entries.joined(separator: ", "))}}"
     }

@@ -11,12 +11,26 @@ public struct ImportSummary: Sendable, Hashable {
         public var imported: Int
         /// Records not imported: `records - imported`, each with a reason in ``problems``.
         public var skipped: Int
+        /// Warnings about imported records (a record can have several), counted by kind in ``counts``.
+        public var warnings: Int
         /// Whether every record is committed.
         public var isComplete: Bool
         /// Header fields not imported (empty name, repeated, reserved).
         public var ignoredColumns: String
         /// The first skipped records, with reasons.
         public var problems: [ImportProblem]
+        /// Problems by kind, skipped records and warnings alike, each with its first example.
+        public var counts: [Count]
+    }
+
+    /// How many problems of one kind a file had.
+    public struct Count: Sendable, Hashable {
+        /// The kind (its severity says whether the records were skipped or imported).
+        public var kind: ImportProblem.Kind
+        /// How many.
+        public var count: Int
+        /// The first one listed, if any is.
+        public var example: ImportProblem?
     }
 
     /// One post-load check: references that point nowhere, or keys that repeat.
@@ -44,18 +58,35 @@ public struct ImportSummary: Sendable, Hashable {
 
     /// Whether every file is complete.
     public var isComplete: Bool { state == "complete" }
+    /// Records over all files.
+    public var records: Int { files.reduce(0) { $0 + $1.records } }
+    /// Records skipped over all files.
+    public var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
+    /// Warnings over all files.
+    public var warnings: Int { files.reduce(0) { $0 + $1.warnings } }
 
-    /// The summary as one line of JSON:
-    /// `{"state": "complete", "files": {"stop_times.txt": {"records": N, "imported": N, "skipped": N}, …}, "seconds": S, …}`.
+    /// The summary as one line of JSON: `{"state": "complete", "files": {"stop_times.txt": {"records": N,
+    /// "imported": N, "skipped": N, "warnings": N, …}, …}, "seconds": S, …}`; `"problems"` lists a file's first
+    /// skipped records, `"warnings_by_kind"` counts its warnings by kind with a first example each.
     public var json: String {
         var out = "{\"state\": \(jsonString(state)), \"database\": \(jsonString(database)), \"files\": {"
         out += files.map { file in
             var entry = "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.imported), "
-            entry += "\"skipped\": \(file.skipped), \"complete\": \(file.isComplete)"
+            entry += "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.isComplete)"
             if !file.problems.isEmpty {
                 entry += ", \"problems\": [" + file.problems.map { problem in
-                    "{\"line\": \(problem.line), \"field\": \(problem.field.map(jsonString) ?? "null"), \"reason\": \(jsonString(problem.reason))}"
+                    "{\"line\": \(problem.line), \"field\": \(problem.field.map(jsonString) ?? "null"), \"kind\": \(jsonString(problem.kind.rawValue)), \"reason\": \(jsonString(problem.reason))}"
                 }.joined(separator: ", ") + "]"
+            }
+            let warnings = file.counts.filter { $0.kind.severity == .warning }
+            if !warnings.isEmpty {
+                entry += ", \"warnings_by_kind\": {" + warnings.map { count in
+                    var item = "\(jsonString(count.kind.rawValue)): {\"count\": \(count.count)"
+                    if let example = count.example {
+                        item += ", \"example\": {\"line\": \(example.line), \"field\": \(example.field.map(jsonString) ?? "null"), \"reason\": \(jsonString(example.reason))}"
+                    }
+                    return item + "}"
+                }.joined(separator: ", ") + "}"
             }
             if !file.ignoredColumns.isEmpty { entry += ", \"ignored_columns\": \(jsonString(file.ignoredColumns))" }
             return entry + "}"

@@ -17,10 +17,17 @@ struct RowBatch: Sendable {
     var cells: [Cell] = []
     var text: [UInt8] = []
     var rowCount = 0
-    /// Records not imported in this batch, with reasons.
+    /// Every record skipped in this batch, and the first ``ImportProblem/listedWarnings`` warnings of each kind
+    /// (the writer lists them while the file's count of that kind is under the same bound).
     var problems: [ImportProblem] = []
-    /// Records consumed by this batch: `rowCount + problems.count`.
-    var records: Int { rowCount + problems.count }
+    /// Records not imported in this batch.
+    var skipped = 0
+    /// Problems in this batch by kind, skipped records and warnings alike.
+    var counts: [ImportProblem.Kind: Int] = [:]
+    /// Warnings in this batch.
+    var warnings: Int { counts.reduce(0) { $0 + ($1.key.severity == .warning ? $1.value : 0) } }
+    /// Records consumed by this batch: `rowCount + skipped`.
+    var records: Int { rowCount + skipped }
     /// The line of the last record this batch consumed: a resumed import skips records up to it.
     var lastLine = 0
     /// Whether this batch ends its file.

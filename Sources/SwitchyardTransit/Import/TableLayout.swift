@@ -19,6 +19,8 @@ struct TableLayout: Sendable {
     }
 
     let file: GTFSFile
+    /// The file's header names, in order.
+    let header: [String]
     let columns: [Column]
     /// Header fields that are not imported, with the reason.
     let ignoredColumns: [String]
@@ -28,6 +30,7 @@ struct TableLayout: Sendable {
     ///   is usable; ``ImportError/Kind/malformedRecord`` for more than ``maximumExtraColumns`` extra fields.
     init(file: GTFSFile, header: [String], source: String) throws {
         self.file = file
+        self.header = header
         let known = Dictionary(uniqueKeysWithValues: file.fields.map { ($0.name, $0) })
         // The table has a column for every GTFS field of the file, whether the header has it or not.
         var taken = Dictionary(file.fields.map { ($0.name.asciiLowercased, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -58,20 +61,23 @@ struct TableLayout: Sendable {
         }
         let missing = file.fields.filter { $0.isRequired && !seen.contains($0.name) }.map(\.name)
         guard missing.isEmpty else {
-            throw ImportError(.missingField, "\(source): line 1: the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+            throw ImportError(
+                .missingField,
+                "the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",
+                file: source, line: 1)
         }
         guard !columns.isEmpty else {
             // Possible only for a file with no required field (transfers.txt): an INSERT of no columns is no SQL.
             throw ImportError(
                 .missingField,
-                "\(source): line 1: the header has no usable field (ignored: \(ignored.joined(separator: ", ")))")
+                "the header has no usable field (ignored: \(ignored.joined(separator: ", ")))", file: source, line: 1)
         }
         let extras = columns.count { $0.isExtra }
         guard extras <= TableLayout.maximumExtraColumns else {
             throw ImportError(
                 .malformedRecord,
-                "\(source): line 1: the header has \(extras) fields GTFS does not define; at most "
-                    + "\(TableLayout.maximumExtraColumns) are kept")
+                "the header has \(extras) fields GTFS does not define; at most "
+                    + "\(TableLayout.maximumExtraColumns) are kept", file: source, line: 1)
         }
         self.columns = columns
         ignoredColumns = ignored

@@ -29,6 +29,7 @@ struct GTFSImporterTests {
             let file = try #require(summary.files.first { $0.name == name }, "\(name) is in the summary")
             #expect(file.records == expected.records, "\(name) records")
             #expect(file.skipped == expected.skipped, "\(name) skipped")
+            #expect(file.warnings == expected.warnings, "\(name) warnings")
             #expect(file.imported == expected.records - expected.skipped, "\(name) imported")
             let table = String(name.dropLast(4))
             let rows = try SQLiteConnection(path: database, readOnly: true).rows("SELECT count(*) FROM \(table)")
@@ -47,13 +48,46 @@ struct GTFSImporterTests {
         // Extra columns kept as text; CRLF and quoted commas handled.
         #expect(try connection.rows("SELECT x_network_color FROM routes ORDER BY rowid") == [[.text("red")], [.null]])
         #expect(try connection.rows("SELECT stop_name FROM stops WHERE stop_id = 'S1'") == [[.text("Alexanderplatz, Bhf")]])
-        // Bad records are reported with line, field and reason.
+        // Skipped records are reported with line, field and reason: only a missing or invalid required value.
         let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
-        #expect(stopTimes.problems.map(\.line) == [7, 8, 9])
-        #expect(stopTimes.problems[0].field == "arrival_time")
-        #expect(stopTimes.problems[0].reason.contains("'8:5:00' is not a time"))
-        #expect(stopTimes.problems[1].reason.contains("fields, expected 5"))
-        #expect(stopTimes.problems[2].field == "trip_id")
+        #expect(stopTimes.problems.map(\.line) == [8, 9])
+        #expect(stopTimes.problems[0].field == "stop_sequence" && stopTimes.problems[0].kind == .missingValue)
+        #expect(stopTimes.problems[0].reason == "required value missing: the record has 4 of 5 fields")
+        #expect(stopTimes.problems[1].field == "trip_id" && stopTimes.problems[1].reason == "required value is empty")
+        // An invalid optional value: NULL, with a warning that quotes it.
+        #expect(try connection.rows("SELECT arrival_time, departure_time FROM stop_times WHERE trip_id = 'T3' AND stop_sequence = 1")
+            == [[.null, .integer(29100)]])
+        let badTime = try #require(stopTimes.counts.first { $0.kind == .invalidOptionalValue })
+        #expect(badTime.count == 1 && badTime.example?.line == 7 && badTime.example?.field == "arrival_time")
+        #expect(badTime.example?.reason == "'8:5:00' is not a time (H:MM:SS); stored as NULL")
+        let calendar = try #require(summary.files.first { $0.name == "calendar.txt" })
+        #expect(calendar.problems.first?.reason == "'00000101' is not a date (YYYYMMDD): no such day")
+        // Tolerated quirks: imported, each with a warning.
+        #expect(try connection.rows("SELECT agency_fare_url FROM agency") == [[.text("https://example.org/fares")]])
+        #expect(try connection.rows("SELECT stop_name, stop_lat FROM stops WHERE stop_id IN ('S3', 'S4') ORDER BY stop_id")
+            == [[.text("Nowhere"), .null], [.text("Café Kranzler"), .null]])
+        #expect(try connection.rows("SELECT route_long_name FROM routes ORDER BY rowid")
+            == [[.text("Pankow – Ruhleben (U2)")], [.text("Bus 100")]])
+        #expect(try connection.rows("SELECT trip_id, block_id, shape_id FROM trips ORDER BY rowid")
+            == [[.text("T1"), .null, .null], [.text("T2"), .null, .null], [.text("T3"), .null, .null]])
+        func kinds(_ name: String) throws -> [ImportProblem.Kind: Int] {
+            let file = try #require(summary.files.first { $0.name == name })
+            return Dictionary(uniqueKeysWithValues: file.counts.filter { $0.kind.severity == .warning }.map { ($0.kind, $0.count) })
+        }
+        #expect(try kinds("agency.txt") == [.spaceAfterQuote: 1])
+        #expect(try kinds("stops.txt") == [.invalidOptionalValue: 2, .notUTF8: 1])
+        #expect(try kinds("routes.txt") == [.textAfterQuote: 1, .nulBytes: 1])
+        #expect(try kinds("trips.txt") == [.missingFields: 1, .extraFields: 2])
+        let trips = try #require(summary.files.first { $0.name == "trips.txt" })
+        let extra = try connection.rows(
+            "SELECT line, reason FROM _switchyard_import_problems WHERE file = 'trips.txt' AND kind = 'extra_fields' ORDER BY line")
+        #expect(extra == [[.integer(3), .text("1 empty field past the header's 7 (ignored)")],
+                          [.integer(4), .text("1 field past the header's 7; not imported: 'oops'")]])
+        #expect(trips.counts.first { $0.kind == .missingFields }?.example?.reason
+            == "5 of 7 fields; the missing trailing fields read as empty")
+        let notUTF8 = try connection.rows(
+            "SELECT line, field, severity, reason FROM _switchyard_import_problems WHERE kind = 'not_utf8'")
+        #expect(notUTF8 == [[.integer(7), .text("stop_name"), .text("warning"), .text("not UTF-8; read as Windows-1252: 'Café Kranzler'")]])
         // Checks report duplicates and dangling references without enforcing them.
         let checks = Dictionary(uniqueKeysWithValues: summary.checks.map { ($0.name, $0) })
         #expect(checks["duplicate stops.stop_id"]?.count == 1)
@@ -65,7 +99,7 @@ struct GTFSImporterTests {
         #expect(checks["stop_times.trip_id → trips.trip_id"]?.examples == ["T9"])
         #expect(checks["trips.service_id → calendar.service_id or calendar_dates.service_id"]?.count == 0)
         #expect(summary.json.hasPrefix("{\"state\": \"complete\""))
-        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 11, \"imported\": 8, \"skipped\": 3"))
+        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 11, \"imported\": 9, \"skipped\": 2, \"warnings\": 1"))
     }
 
     @Test("header names that differ only in case from a GTFS field or each other are listed as ignored, not fatal")
@@ -99,7 +133,7 @@ struct GTFSImporterTests {
             try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"))
         } throws: { error in
             let message = "\(error)"
-            return message.contains("transfers.txt: line 1: the header has no usable field")
+            return message.contains("transfers.txt:1: the header has no usable field")
                 && message.contains("FROM_STOP_ID (same name as from_stop_id apart from case)")
         }
 
@@ -255,7 +289,9 @@ struct GTFSImporterTests {
             _ = try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"), options: ImportOptions(strict: true))
         } throws: { error in
             guard let error = error as? ImportError else { return false }
-            return error.kind == .malformedRecord && error.message.contains("stops.txt:6: field stop_lat")
+            // calendar.txt is imported before stop_times.txt; warnings (stops.txt, trips.txt) do not stop it.
+            return error.kind == .malformedRecord && error.line == 3
+                && error.message.hasSuffix("calendar.txt:3: field start_date: '00000101' is not a date (YYYYMMDD): no such day (--strict)")
         }
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
         #expect(status.state == "failed")
@@ -266,7 +302,11 @@ struct GTFSImporterTests {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
         try Data("this is not a zip archive".utf8).write(to: URL(fileURLWithPath: scratch.file("garbage.zip")))
-        #expect { try GTFSFeed.open(scratch.file("garbage.zip")) } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+        #expect { try GTFSFeed.open(scratch.file("garbage.zip")) } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .unreadableFeed && error.message.hasSuffix(
+                "garbage.zip: not a zip archive: a feed is a .zip archive or a folder of GTFS .txt files (give the folder)")
+        }
 
         try QuirksFeed.writeZip(scratch.file("whole.zip"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("whole.zip")))

@@ -10,7 +10,7 @@ struct ImportProgressJSONTests {
     func escapedNames() throws {
         let name = "we\"ird\\name\n.txt"
         let file = ImportProgress.File(
-            name: name, bytesRead: 50, totalBytes: 200, recordsRead: 7, rowsCommitted: 6, skipped: 1,
+            name: name, bytesRead: 50, totalBytes: 200, recordsRead: 7, rowsCommitted: 6, skipped: 1, warnings: 2,
             isComplete: false, rowsThisRun: 6, secondsThisRun: 0.5)
         let progress = ImportProgress(phase: .loading, files: [file], seconds: 1.25)
         #expect(!progress.json.contains("\n"))
@@ -27,6 +27,7 @@ struct ImportProgressJSONTests {
         #expect(entry["rows"] as? Int == 6)
         #expect(entry["records"] as? Int == 7)
         #expect(entry["skipped"] as? Int == 1)
+        #expect(entry["warnings"] as? Int == 2)
         #expect(entry["complete"] as? Bool == false)
     }
 }

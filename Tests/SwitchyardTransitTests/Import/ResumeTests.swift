@@ -78,8 +78,8 @@ struct ResumeTests {
         defer { scratch.remove() }
         let feed = scratch.file("feed")
         try QuirksFeed.writeFolder(feed)
-        // Nine records, each with one field too many: not one row to import.
-        let ragged = (1...9).map { "WE,2025010\($0),1,extra" }
+        // Nine records, each with a date that is no day (a required field): not one row to import.
+        let ragged = (1...9).map { "WE,2025000\($0),1" }
         try Data((["service_id,date,exception_type"] + ragged).joined(separator: "\n").utf8)
             .write(to: URL(fileURLWithPath: feed + "/calendar_dates.txt"))
         let uninterrupted = try await GTFSImporter(
