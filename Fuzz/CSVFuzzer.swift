@@ -2,7 +2,8 @@
 // framer sources themselves (no package build), so it reaches their internals.
 //
 // Each input's first two bytes choose the options (delimiter, trimming, header, stray quotes, chunk size, byte
-// order mark); the rest is the text, fed in chunks as the readers feed it. Checked on every input:
+// order mark, text after closing quotes, ragged records, encoding); the rest is the text, fed in chunks as the
+// readers feed it. Checked on every input:
 // - nothing crashes, in the stop and the skip policy, and every error is a `StreamError`;
 // - every field lies inside the buffer, no accepted record is longer than the limit, and the buffer never grows
 //   past the record limit (fixed memory);
@@ -18,6 +19,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = CSVOptions(
         delimiter: delimiters[Int(control & 3)], hasHeader: control & 4 != 0, trimsWhitespace: control & 8 != 0,
         quotesInUnquotedFields: control & 16 != 0 ? .allow : .reject,
+        textAfterClosingQuote: more & 2 != 0 ? .accept : .reject, raggedRecords: more & 4 != 0 ? .accept : .reject,
+        encoding: [.utf8, .utf8OrWindows1252, .windows1252, .latin1][Int(more >> 3) & 3],
         maximumRecordLength: 256, chunkSize: [1, 3, 16, 4096][Int(control >> 5) & 3])
     var skipping = options
     skipping.malformedRecords = .skip
@@ -30,6 +33,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         for record in records.rows { written += encode(record, delimiter: options.delimiter) }
         var roomy = options  // quoting every field makes records longer than the limit allowed
         roomy.maximumRecordLength = 1 << 16
+        // Decoded fields are written back as UTF-8, which the fallback keeps as it is.
+        if options.encoding != .utf8 { roomy.encoding = .utf8OrWindows1252 }
         guard let again = parse(written, roomy) else { fatalError("a written-back CSV did not parse") }
         precondition(again.rows == records.rows, "records changed after writing them back")
         precondition(again.header == records.header, "header changed after writing it back")
@@ -51,13 +56,20 @@ private func parse(_ text: [UInt8], _ options: CSVOptions) -> (header: CSVHeader
                 let view = framer.view(fields: fields, line: line)
                 precondition(line >= 1)
                 var row: [[UInt8]] = []
-                precondition(view.reduce(0) { $0 + $1.bytes.count } <= options.maximumRecordLength,
+                // Decoding into UTF-8 makes a field at most three times longer.
+                precondition(view.reduce(0) { $0 + $1.bytes.count } <= 3 * options.maximumRecordLength,
                              "a record longer than the limit was accepted")
+                precondition(view.quirks.contains(.missingFields) == (view.fieldsRead < view.count),
+                             "padding and its quirk disagree")
                 for field in view {
-                    let start = UnsafeRawPointer(framer.window.base)
+                    let start = UnsafeRawPointer(field.wasTranscoded ? UnsafeMutableRawPointer(framer.arena) : framer.window.base)
+                    let capacity = field.wasTranscoded ? 3 * options.maximumRecordLength + 9 : framer.window.capacity
                     precondition(field.bytes.isEmpty || (field.bytes.baseAddress! >= start
-                        && field.bytes.baseAddress! + field.bytes.count <= start + framer.window.capacity),
+                        && field.bytes.baseAddress! + field.bytes.count <= start + capacity),
                         "a field lies outside the buffer")
+                    if field.wasTranscoded {
+                        precondition(UTF8Validation.firstInvalidOffset(in: field.bytes) == nil, "a decoded field is not UTF-8")
+                    }
                     row.append(Array(field.bytes))
                     _ = field.string
                 }

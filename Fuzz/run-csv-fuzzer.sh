@@ -13,6 +13,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchyardFuzz
     "$streams/StreamError.swift" "$streams/Input/ByteWindow.swift" "$streams/Input/UTF8Validation.swift" \
     "$streams/Input/InputFramer.swift" \
     "$streams/CSV/CSVOptions.swift" "$streams/CSV/CSVHeader.swift" "$streams/CSV/CSVRecordView.swift" \
+    "$streams/CSV/CSVQuirks.swift" "$streams/CSV/CSVTranscoding.swift" \
     "$streams/CSV/CSVFramer.swift" "$streams/Lines/LineOptions.swift" "$streams/Lines/LineFramer.swift" \
     Fuzz/CSVFuzzer.swift -o "$out/csv-fuzzer"
 # New inputs go to the scratch corpus; the committed seeds are read only.

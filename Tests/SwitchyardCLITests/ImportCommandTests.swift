@@ -211,4 +211,68 @@ struct ImportCommandTests {
               let files = progress["files"] as? [String: [String: Any]] else { return 0 }
         return files.values.reduce(0) { $0 + ($1["rows"] as? Int ?? 0) }
     }
+
+    /// The last line of standard output, as a JSON object.
+    private func lastJSON(_ output: String) throws -> [String: Any] {
+        let last = try #require(output.split(separator: "\n").last)
+        return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    }
+
+    @Test("with --progress json a failed import still ends on one JSON summary: state failed, the error with file and line")
+    func jsonFailures() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Before the import begins: no such feed, not a zip.
+        try Data("stop_id\n".utf8).write(to: URL(fileURLWithPath: folder + "/stops.txt"))
+        for (feed, kind) in [("/nothing.zip", "unreadable_feed"), ("/stops.txt", "unreadable_feed")] {
+            let output = try await SwitchyardProcess.run(["import", folder + feed, "--database", folder + "/a.sqlite", "--progress", "json"])
+            #expect(output.status == 1)
+            let summary = try lastJSON(output.standardOutput)
+            #expect(summary["state"] as? String == "failed")
+            let error = try #require(summary["error"] as? [String: Any])
+            #expect(error["kind"] as? String == kind)
+            #expect((error["message"] as? String)?.hasPrefix(folder + feed) == true)
+        }
+        // During the import (--strict on the quirks of a sample feed made skipped): the file and line are known.
+        _ = try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/feed"])
+        let trips = try String(contentsOfFile: folder + "/feed/trips.txt", encoding: .utf8)
+        try (trips + ",,T-no-route,x\n").write(toFile: folder + "/feed/trips.txt", atomically: true, encoding: .utf8)
+        let strict = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/b.sqlite", "--progress", "json", "--strict",
+        ])
+        #expect(strict.status == 1)
+        let summary = try lastJSON(strict.standardOutput)
+        #expect(summary["state"] as? String == "failed")
+        let error = try #require(summary["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "malformed_record")
+        #expect((error["file"] as? String)?.hasSuffix("feed/trips.txt") == true)
+        #expect(error["line"] as? Int == trips.split(separator: "\n").count + 1)
+        let files = try #require(summary["files"] as? [String: [String: Any]])
+        #expect(files["stops.txt"]?["complete"] as? Bool == true)
+        #expect(strict.standardOutput.split(separator: "\n").dropLast().allSatisfy { $0.hasPrefix("{\"progress\"") })
+
+        // Plain lines say how it ended, and the error follows.
+        let plain = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/c.sqlite", "--progress", "lines", "--strict",
+        ])
+        #expect(plain.status == 1)
+        #expect(plain.standardError.contains("] failed\nerror: \(folder)/feed/trips.txt:"))
+        #expect(!plain.standardError.contains("finished"))
+
+        // Without --strict: imported, and the verdict leads with the skipped record; --max-skipped 0 fails it.
+        let lossy = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/d.sqlite", "--progress", "none"])
+        #expect(lossy.status == 0)
+        let verdict = try #require(lossy.standardOutput.split(separator: "\n").last)
+        #expect(verdict.hasPrefix("complete, 1 of ") && verdict.contains("RECORDS SKIPPED (trips.txt 1)"))
+        #expect(!lossy.standardOutput.contains("all 18 reference and key checks pass\n\ncomplete in"))
+        let limited = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/e.sqlite", "--progress", "json", "--max-skipped", "0",
+        ])
+        #expect(limited.status == 1)
+        #expect((try lastJSON(limited.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "too_many_skipped")
+        let status = try await SwitchyardProcess.run(["status", folder + "/d.sqlite", "--json"])
+        let trip = try #require((try lastJSON(status.standardOutput)["files"] as? [String: [String: Any]])?["trips.txt"])
+        #expect(trip["skipped"] as? Int == 1 && trip["warnings"] as? Int == 0)
+    }
+
 }

@@ -23,11 +23,11 @@ struct GTFSValueParsingTests {
 
     @Test("dates: YYYYMMDD naming a day that exists")
     func dates() {
-        for good in ["20250131", "20240229", "20000229", "20251231", "20250430", "20250228"] {
+        for good in ["20250131", "20240229", "20000229", "20251231", "20250430", "20250228", "00010101", "99991231"] {
             #expect(parse(good, GTFSValueParsing.date) == Int64(good), "\(good) should be accepted")
         }
         for bad in ["2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh",
-                    "20250229", "19000229", "20250431", "20240230", "20251132"] {
+                    "20250229", "19000229", "20250431", "20240230", "20251132", "00000101", "00000000"] {
             #expect(parse(bad, GTFSValueParsing.date) == nil, "\(bad) should be rejected")
         }
     }
@@ -46,7 +46,10 @@ struct GTFSValueParsingTests {
         #expect(parse(".5", GTFSValueParsing.real) == 0.5)
         #expect(parse("1e3", GTFSValueParsing.real) == 1000)
         #expect(parse("0.1234567890123456789", GTFSValueParsing.real) == 0.1234567890123456789)
-        for bad in ["", "north", "1.2.3", "-", "."] {
+        #expect(parse("-1.5E-3", GTFSValueParsing.real) == -0.0015)
+        #expect(parse("+2.", GTFSValueParsing.real) == 2)
+        // Decimal only: `Double(String)` would take hexadecimal, infinities and NaN.
+        for bad in ["", "north", "1.2.3", "-", ".", "0x10", "0X1p4", "inf", "-infinity", "nan", "1e", "1e+", "e5", "1e400", "1_000"] {
             #expect(parse(bad, GTFSValueParsing.real) == nil, "\(bad) should be rejected")
         }
     }
