@@ -47,7 +47,7 @@ struct ImportCommandTests {
         try Data("not a zip".utf8).write(to: URL(fileURLWithPath: folder + "/bad.zip"))
         let corrupt = try await SwitchyardProcess.run(["import", folder + "/bad.zip", "--database", folder + "/a.sqlite"])
         #expect(corrupt.status == 1)
-        #expect(corrupt.standardError.contains("error: \(folder)/bad.zip"))
+        #expect(corrupt.standardError.contains("\(folder)/bad.zip: error: not a zip archive"))
         let missing = try await SwitchyardProcess.run(["import", folder + "/nothing.zip", "--database", folder + "/a.sqlite"])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("cannot open the feed"))
@@ -256,7 +256,7 @@ struct ImportCommandTests {
             "import", folder + "/feed", "--database", folder + "/c.sqlite", "--progress", "lines", "--strict",
         ])
         #expect(plain.status == 1)
-        #expect(plain.standardError.contains("] failed\nerror: \(folder)/feed/trips.txt:"))
+        #expect(plain.standardError.contains("] failed\n\(folder)/feed/trips.txt:\(trips.split(separator: "\n").count + 1): error: "))
         #expect(!plain.standardError.contains("finished"))
 
         // Without --strict: imported, and the verdict leads with the skipped record; --max-skipped 0 fails it.

@@ -22,7 +22,8 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A quoted CSV field opened on the input's last line is still open at the end of the input. (One that
         /// runs on across a line ending is a ``strayQuote``.)
         case unterminatedQuote
-        /// A closing quote is followed by something other than a delimiter or a line ending.
+        /// A closing quote is followed by something other than a delimiter or a line ending (with
+        /// ``CSVOptions/TextAfterClosingQuote/reject``, the default).
         case textAfterClosingQuote
         /// A quoted field opened on one line runs past a line ending into a closing quote followed by text, past
         /// ``CSVOptions/maximumRecordLength``, or to the end of the input without closing: most likely a stray
@@ -32,9 +33,9 @@ public struct StreamError: Error, Hashable, Sendable, CustomStringConvertible {
         case strayQuote
         /// A quote appears inside an unquoted field (and ``CSVOptions/quotesInUnquotedFields`` rejects it).
         case quoteInUnquotedField
-        /// A record has fewer fields than the header (or the first record).
+        /// A record has fewer fields than the header (or the first record), with ``CSVOptions/RaggedRecords/reject``.
         case tooFewFields(expected: Int, found: Int)
-        /// A record has more fields than the header (or the first record).
+        /// A record has more fields than the header (or the first record), with ``CSVOptions/RaggedRecords/reject``.
         case tooManyFields(expected: Int, found: Int)
         /// The input is empty, but a header was expected.
         case missingHeader

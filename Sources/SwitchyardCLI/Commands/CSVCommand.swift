@@ -31,6 +31,9 @@ struct CSVCommand: AsyncParsableCommand {
     @Flag(help: "Read RFC 4180 strictly: ragged rows, text after a closing quote, quotes in unquoted fields and text that is not UTF-8 are malformed.")
     var strict = false
 
+    @Flag(help: .hidden)  // Quotes inside unquoted fields are text unless --strict; kept so scripts keep working.
+    var allowStrayQuotes = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one file") }
         _ = try delimiterByte()
@@ -50,7 +53,7 @@ struct CSVCommand: AsyncParsableCommand {
             let warnings = WarningPrinter(path: path)
             let options = CSVOptions(
                 delimiter: try delimiterByte(), hasHeader: !noHeader, trimsWhitespace: trim,
-                malformedRecords: .skip, quotesInUnquotedFields: strict ? .reject : .allow,
+                malformedRecords: .skip, quotesInUnquotedFields: strict && !allowStrayQuotes ? .reject : .allow,
                 textAfterClosingQuote: strict ? .reject : .accept, raggedRecords: strict ? .reject : .accept,
                 encoding: strict ? .utf8 : .utf8OrWindows1252,
                 reportSkippedRecord: { error in print(TerminalText.visible("  malformed: \(error)")) })

@@ -8,7 +8,7 @@ import SwitchyardTransit
 ///
 /// Exit status: 0 when the import is complete (skipped records are reported, not failures, unless more than
 /// `--max-skipped`), 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its
-/// number), 1 on an error (named on standard error as `FILE:LINE: message`, and with `--progress json` as the last
+/// number), 1 on an error (named on standard error as `FILE:LINE: error: message`, and with `--progress json` as the last
 /// line of standard output, a summary whose state is `failed`; the database is left consistent).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +37,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Delete --database first and start over.")
     var replace = false
 
-    @Flag(help: "Stop at the first malformed record instead of skipping and reporting it.")
+    @Flag(help: "Stop at the first record that would be skipped (a required value missing or invalid, a stray quote) instead of skipping and reporting it; warnings never stop the import.")
     var strict = false
 
     @Option(help: "How the files' text is decoded: auto (UTF-8; a value that is not UTF-8 is read as Windows-1252, with a warning), utf-8 (a record that is not UTF-8 is skipped), windows-1252, latin-1.")
@@ -220,7 +220,10 @@ struct ImportCommand: AsyncParsableCommand {
     /// line of standard output (a summary whose state is `failed`, with the import record's counts when
     /// `status` is set and the database holds one).
     private func fail(_ error: ImportError, database: String, style: ProgressStyle, status: Bool) async -> Never {
-        FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
+        // `FILE:LINE: error: reason`, as compilers write it (editors jump to it), or `error: reason`.
+        let text = error.file.map { "\($0)\(error.line.map { ":\($0)" } ?? ""): error: \(error.reason)" }
+            ?? "error: \(error.reason)"
+        FileHandle.standardError.write(Data("\(TerminalText.visible(text))\n".utf8))
         if style == .json {
             let record = status ? try? await BlockingExecutor.shared.run { try ImportStatus.read(database) } : nil
             FileHandle.standardOutput.write(Data((error.summaryJSON(database: database, status: record) + "\n").utf8))

@@ -63,27 +63,27 @@ public struct GTFSFeed: Sendable {
     public static func open(_ path: String, folder: String? = nil) throws -> GTFSFeed {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw ImportError(.unreadableFeed, "\(path): cannot open the feed (\(systemMessage(errno)))")
+            throw ImportError(.unreadableFeed, "cannot open the feed (\(systemMessage(errno)))", file: path)
         }
         let feed: GTFSFeed
         if (status.st_mode & S_IFMT) == S_IFDIR {
             feed = try openFolder(path, choosing: folder)
         } else {
             guard access(path, R_OK) == 0 else {  // a permission problem is not a damaged archive
-                throw ImportError(.unreadableFeed, "\(path): cannot open the feed (\(systemMessage(errno)))")
+                throw ImportError(.unreadableFeed, "cannot open the feed (\(systemMessage(errno)))", file: path)
             }
             guard startsLikeZip(path) else {
                 let what = GTFSFile(fileName: lastComponent(path).lowercased()).map { "a single GTFS file (\($0))" }
                     ?? "not a zip archive"
                 throw ImportError(
                     .unreadableFeed,
-                    "\(path): \(what): a feed is a .zip archive or a folder of GTFS .txt files (give the folder)")
+                    "\(what): a feed is a .zip archive or a folder of GTFS .txt files (give the folder)", file: path)
             }
             let archive: ZipArchive
             do {
                 archive = try ZipArchive(path: path)
             } catch let error as ZipError {
-                throw ImportError(.corruptArchive, "\(error)")
+                throw ImportError(corrupt: error)
             }
             let listing = archive.entries.filter { !$0.isDirectory }.map {
                 (path: $0.path, size: $0.uncompressedSize, stamp: UInt64($0.crc32), zip: Optional($0))
@@ -104,7 +104,7 @@ public struct GTFSFeed: Sendable {
                 do {
                     reader = try archive.openEntry(zipEntry)
                 } catch let error as ZipError {
-                    throw ImportError(.corruptArchive, "\(error)")
+                    throw ImportError(corrupt: error)
                 }
                 return CountingByteSource(ArchiveErrorMapping(reader), counter: counter)
             }
@@ -125,7 +125,7 @@ public struct GTFSFeed: Sendable {
             while try reader.read(into: buffer) > 0 {}
             return nil
         } catch let error as ZipError {
-            return ImportError(.corruptArchive, "\(error)")
+            return ImportError(corrupt: error)
         } catch {
             return nil
         }
@@ -173,8 +173,12 @@ public struct GTFSFeed: Sendable {
                 }
                 continue
             }
-            guard folderOf(item.path) == folder, let (file, exact) = GTFSFeed.gtfsFile(named: lastComponent(item.path)) else {
+            guard let (file, exact) = GTFSFeed.gtfsFile(named: lastComponent(item.path)) else {
                 ignored.append(item.path)
+                continue
+            }
+            guard folderOf(item.path) == folder else {
+                ignored.append("\(item.path) (outside the feed's folder, \(GTFSFeed.describe(folder)))")
                 continue
             }
             let entry = Entry(path: item.path, size: item.size, zipEntry: item.zip, stamp: item.stamp)
@@ -208,16 +212,16 @@ public struct GTFSFeed: Sendable {
             if !chosen.isEmpty && !chosen.hasSuffix("/") { chosen += "/" }
             guard folders.contains(chosen) else {
                 let list = folders.isEmpty ? "none does" : "those that do: " + folders.sorted().map(describe).joined(separator: ", ")
-                throw ImportError(.unreadableFeed, "\(path): --folder \(describe(chosen)) holds no GTFS file (\(list))")
+                throw ImportError(.unreadableFeed, "--folder \(describe(chosen)) holds no GTFS file (\(list))", file: path)
             }
             return chosen
         }
         if folders.contains("") || folders.isEmpty { return "" }
         if folders.count == 1 { return folders.first! }
         throw ImportError(.unreadableFeed, """
-            \(path): GTFS files are in \(folders.count) folders (\(folders.sorted().map(describe).joined(separator: ", "))): \
+            GTFS files are in \(folders.count) folders (\(folders.sorted().map(describe).joined(separator: ", "))): \
             choose one with --folder
-            """)
+            """, file: path)
     }
 
     private static func describe(_ folder: String) -> String { folder.isEmpty ? "the top level" : folder }
@@ -240,7 +244,7 @@ public struct GTFSFeed: Sendable {
         func scan(_ relative: String, depth: Int) throws {
             let absolute = relative.isEmpty ? path : joined(path, relative)
             guard let directory = opendir(absolute) else {
-                throw ImportError(.unreadableFeed, "\(absolute): cannot list the folder (\(systemMessage(errno)))")
+                throw ImportError(.unreadableFeed, "cannot list the folder (\(systemMessage(errno)))", file: absolute)
             }
             defer { closedir(directory) }
             var names: [String] = []
@@ -280,7 +284,7 @@ public struct GTFSFeed: Sendable {
         let feed = try GTFSFeed(path: path, listing: listing, archive: nil, choosing: folder)
         let used = Set(feed.files.values.map(\.path))
         if let (child, reason) = unreadable.first(where: { used.contains($0.path) }) {
-            throw ImportError(.unreadableFeed, "\(joined(path, child)): cannot read (\(reason))")
+            throw ImportError(.unreadableFeed, "cannot read (\(reason))", file: joined(path, child))
         }
         return feed
     }
@@ -290,7 +294,7 @@ public struct GTFSFeed: Sendable {
         for file in GTFSFile.allCases {
             guard let entry = files[file]?.zipEntry else { continue }
             if entry.flags & 1 != 0 {
-                throw ImportError(.corruptArchive, "\(path): \(entry.path): encrypted entries are not supported")
+                throw ImportError(.corruptArchive, "\(entry.path): encrypted entries are not supported", file: path)
             }
             if entry.method == nil {
                 throw ImportError(
@@ -301,20 +305,29 @@ public struct GTFSFeed: Sendable {
         // An empty required file is as good as a missing one.
         let missing = GTFSFile.allCases.filter { $0.isRequired && files[$0] == nil }.map(\.fileName)
         let empty = GTFSFile.allCases.filter { $0.isRequired && files[$0]?.size == 0 }.map(\.fileName)
-        let where_ = folder.isEmpty ? path : "\(path) (folder \(folder))"
+        let inFolder = folder.isEmpty ? "" : " (in its folder \(folder))"
         guard missing.isEmpty && empty.isEmpty else {
             var what: [String] = []
             if !missing.isEmpty { what.append("missing \(missing.joined(separator: ", "))") }
             if !empty.isEmpty { what.append("empty (0 bytes): \(empty.joined(separator: ", "))") }
-            throw ImportError(.missingFile, "\(where_): not a complete GTFS feed: \(what.joined(separator: "; "))")
+            throw ImportError(.missingFile, "not a complete GTFS feed\(inFolder): \(what.joined(separator: "; "))", file: path)
         }
         let calendars = [GTFSFile.calendar, .calendarDates].filter { (files[$0]?.size ?? 0) > 0 }
         guard !calendars.isEmpty else {
             let state = [GTFSFile.calendar, .calendarDates].map { "\($0.fileName) \(files[$0] == nil ? "missing" : "empty")" }
             throw ImportError(
                 .missingFile,
-                "\(where_): not a complete GTFS feed: calendar.txt or calendar_dates.txt is required (\(state.joined(separator: ", ")))")
+                "not a complete GTFS feed\(inFolder): calendar.txt or calendar_dates.txt is required (\(state.joined(separator: ", ")))",
+                file: path)
         }
+    }
+}
+
+extension ImportError {
+    /// A damaged archive: the entry (`feed.zip/stops.txt`) or the archive as the file, the zip reader's message
+    /// as the reason.
+    init(corrupt error: ZipError) {
+        self.init(.corruptArchive, error.message, file: error.entry.map { "\(error.archive)/\($0)" } ?? error.archive)
     }
 }
 
@@ -328,7 +341,7 @@ private final class ArchiveErrorMapping: ByteSource {
         do {
             return try reader.read(into: buffer)
         } catch let error as ZipError {
-            throw ImportError(.corruptArchive, "\(error)")
+            throw ImportError(corrupt: error)
         }
     }
 }

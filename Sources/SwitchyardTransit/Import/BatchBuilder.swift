@@ -129,9 +129,10 @@ struct BatchBuilder {
         }
         if quirks.contains(.extraFields) { warnAboutExtraFields(record) }
         if quirks.contains(.transcoded) || quirks.contains(.nulBytes) {
-            for index in 0..<min(record.count, width) {
-                let field = record[index]
-                let name = index < layout.header.count ? layout.header[index] : "field \(index + 1)"
+            // The imported columns only: a value that is not stored needs no warning.
+            for column in layout.columns {
+                let field = record[column.fieldIndex]
+                let name = column.name
                 if field.wasTranscoded {
                     warn(.notUTF8, line: line, field: name) { "not UTF-8; read as \(decodedAs): '\(preview(field.bytes))'" }
                 }

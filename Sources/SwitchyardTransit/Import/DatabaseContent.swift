@@ -23,7 +23,7 @@ struct DatabaseContent: Equatable, CustomStringConvertible {
         for name in names {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var rows = 0
-            let columns = name == "_switchyard_import_files" ? "file, state, records, imported, skipped, last_line" : "*"
+            let columns = name == "_switchyard_import_files" ? "file, state, records, imported, skipped, warnings, last_line" : "*"
             for row in try database.rows("SELECT \(columns) FROM \(quotedIdentifier(name)) ORDER BY rowid") {
                 rows += 1
                 for value in row {

@@ -87,7 +87,7 @@ struct FileReaderJob: Sendable {
         let field = error.field.map { "field \($0)\(error.fieldName.map { " (\($0))" } ?? ""): " } ?? ""
         var strict = ""
         if options.strict {
-            if case .recordTooLong = error.kind {} else { strict = " (--strict stops at the first malformed record)" }
+            if case .recordTooLong = error.kind {} else { strict = " (--strict)" }
         }
         return ImportError(.malformedRecord, field + error.reason + strict, file: source, line: error.line)
     }
@@ -103,12 +103,14 @@ struct FileReaderJob: Sendable {
     }
 
     private func problem(for error: StreamError) -> ImportProblem {
-        let field = error.fieldName ?? error.field.map { "field \($0)" }
-        var reason = error.reason
+        // A field past the header has a number only: it goes into the reason, `field` names header fields.
+        var reason = error.fieldName == nil ? error.field.map { "field \($0): " } ?? "" : ""
+        reason += error.reason
         if error.kind == .strayQuote, let next = error.resumedAtLine {
             reason += "; the record was skipped to the end of that line and reading went on at line \(next)"
         }
-        return ImportProblem(file: file.fileName, line: error.line ?? 0, field: field, kind: .malformedRecord, reason: reason)
+        return ImportProblem(
+            file: file.fileName, line: error.line ?? 0, field: error.fieldName, kind: .malformedRecord, reason: reason)
     }
 
     /// The batch builder for the file's header (the GTFS fields when the file has none), with the header's own

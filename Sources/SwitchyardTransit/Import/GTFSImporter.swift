@@ -35,8 +35,11 @@ import Switchyard
 ///   `interrupted`, and `run` returns its summary once no job of the import runs any more.
 ///   ``ImportOptions/Mode/resume`` continues after the last committed record; the tables then hold exactly what an
 ///   uninterrupted import writes.
-/// - **Nothing is dropped silently**: every record is imported or recorded with its line and reason
-///   (`_switchyard_import_problems`, summarised per file).
+/// - **Nothing is dropped silently**: a record is skipped only when a required value is missing or invalid, or
+///   its quoting cannot be delimited; every quirk a mainstream consumer tolerates is imported with a warning.
+///   Both are counted per file and kind (`_switchyard_import_counts`) and listed with line, field and severity
+///   (`_switchyard_import_problems`: every skipped record, the first warnings of each kind), in the same
+///   transaction as the rows.
 /// - **Memory**: O(`batchSize × (bufferedBatches + 2)`) rows plus SQLite's cache, whatever the feed's size.
 ///
 /// Thread-safe: `progress` and `progressUpdates` may be read from anywhere while `run` runs; call `run` once.
@@ -97,9 +100,9 @@ public final class GTFSImporter: Sendable {
     ///
     /// - Throws: ``ImportError`` for a database another import is writing (`databaseBusy`: imports into one
     ///   database exclude each other through `<database>.lock`), a database that already holds an import (mode
-    ///   `.new`), a resume that does not match, a missing required field, a malformed record with `strict`, a
-    ///   corrupt archive or a database error; the import is then recorded as `failed` (if it got as far as
-    ///   creating its record).
+    ///   `.new`), a resume that does not match, a missing required field or file, a file in UTF-16, a skipped
+    ///   record with `strict`, more skipped records than ``ImportOptions/maximumSkipped``, a corrupt archive or a
+    ///   database error; the import is then recorded as `failed` (if it got as far as creating its record).
     public func run() async throws -> ImportSummary {
         let started = ContinuousClock.now
         let lock: ImportLock
@@ -113,7 +116,7 @@ public final class GTFSImporter: Sendable {
         // blocking executor's thread still holds for a moment after handing the lock over would otherwise keep it
         // taken, and an import started right after this one returned could find it busy.
         defer { lock.release() }
-        let prepared: [ImportRecord.FileState]
+        let prepared: (states: [ImportRecord.FileState], options: ImportOptions)
         do {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
@@ -122,7 +125,7 @@ public final class GTFSImporter: Sendable {
         }
         var outcome: (any Error)?
         do {
-            try await load(prepared)
+            try await load(prepared.states, options: prepared.options)
             try checkSkipped()
             try await finishLoad()
         } catch {
@@ -219,8 +222,10 @@ public final class GTFSImporter: Sendable {
 
     // MARK: Steps
 
-    /// Creates or checks the import record; returns every file's committed state.
-    private func prepare() throws -> [ImportRecord.FileState] {
+    /// Creates or checks the import record; returns every file's committed state, and the options the load runs
+    /// with: a resume continues with the batch size and encoding the import began with, so that it writes what an
+    /// uninterrupted import writes.
+    private func prepare() throws -> (states: [ImportRecord.FileState], options: ImportOptions) {
         if options.mode == .replace {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(databasePath + suffix) }
         }
@@ -243,7 +248,7 @@ public final class GTFSImporter: Sendable {
             if let table = existing.first {
                 throw ImportError(.databaseNotEmpty, "\(databasePath) already has a table \(table.tableName): use --replace to start over")
             }
-            try ImportRecord.create(database, feed: feed, batchSize: options.batchSize)
+            try ImportRecord.create(database, feed: feed, batchSize: options.batchSize, encoding: options.encoding)
         case .resume:
             guard let header else {
                 throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")
@@ -261,12 +266,16 @@ public final class GTFSImporter: Sendable {
                     """)
             }
             if header.state != "complete" { try ImportRecord.setState(database, "loading") }
+            var resumed = options
+            resumed.batchSize = header.batchSize
+            resumed.encoding = header.encoding
+            return (try ImportRecord.files(database), resumed)
         }
-        return try ImportRecord.files(database)
+        return (try ImportRecord.files(database), options)
     }
 
     /// Reads every incomplete file and writes its batches.
-    private func load(_ states: [ImportRecord.FileState]) async throws {
+    private func load(_ states: [ImportRecord.FileState], options: ImportOptions) async throws {
         let byName = Dictionary(states.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         let files = GTFSFile.allCases.filter { feed.files[$0] != nil }
         let counters = files.map { _ in ByteCounter() }

@@ -7,11 +7,12 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case unreadableFeed = "unreadable_feed"
         /// The zip archive is damaged (bad central directory, CRC mismatch, truncated data).
         case corruptArchive = "corrupt_archive"
-        /// A file GTFS requires is missing (or neither calendar file is present).
+        /// A file GTFS requires is missing or empty (0 bytes, or no header line), or neither calendar file has any.
         case missingFile = "missing_file"
         /// A file's header lacks a required field, so none of its records can be imported.
         case missingField = "missing_field"
-        /// `--strict`: a malformed record stopped the import.
+        /// A record stopped the import: with `--strict`, the first record that would be skipped; in any mode, a record
+        /// over the length limit, or a header with more extra columns than are kept.
         case malformedRecord = "malformed_record"
         /// A file is in an encoding the importer cannot read (UTF-16, told by its byte order mark).
         case unsupportedEncoding = "unsupported_encoding"

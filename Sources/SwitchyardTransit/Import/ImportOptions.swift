@@ -75,7 +75,8 @@ public struct ImportOptions: Sendable, Hashable {
     /// Rows per transaction (1…``maximumBatchSize``): the unit of commit, of cancellation and of what a kill
     /// loses.
     public var batchSize: Int
-    /// Whether a malformed record stops the import (`--strict`) instead of being skipped and reported.
+    /// Whether the first record that would be skipped stops the import (`--strict`) instead of being skipped and
+    /// reported. Warnings never stop it.
     public var strict: Bool
     /// Batches the reader may run ahead of the writer (≥ 1): the bound on the import's memory.
     public var bufferedBatches: Int

@@ -17,7 +17,8 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     /// The class of problem; its `rawValue` is what the database and the JSON summary store.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         // Records skipped.
-        /// The CSV reader could not delimit the record (a stray quote, a record over the length limit).
+        /// The CSV reader could not read the record: a stray quote (its line is skipped), or, with
+        /// `--encoding utf-8`, bytes that are not UTF-8.
         case malformedRecord = "malformed_record"
         /// A required value is empty or missing.
         case missingValue = "missing_value"
@@ -56,7 +57,7 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
         /// A short phrase for summaries: `values not UTF-8, read as Windows-1252`.
         public var summary: String {
             switch self {
-            case .malformedRecord: "records the CSV reader could not delimit"
+            case .malformedRecord: "records the CSV reader could not read (a stray quote, text that is not UTF-8)"
             case .missingValue: "records missing a required value"
             case .invalidValue: "records with an invalid required value"
             case .spaceAfterQuote: "spaces after a closing quote (dropped)"
@@ -78,7 +79,8 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// The GTFS file, e.g. `stop_times.txt`.
     public let file: String
-    /// The line the record starts on (1 is the header; 0 for the file as a whole).
+    /// The line concerned: where the record starts, or for a record the CSV reader could not read, the line of the
+    /// stray quote or bad byte (1 is the header; 0 for the file as a whole).
     public let line: Int
     /// The field concerned, if one is.
     public let field: String?

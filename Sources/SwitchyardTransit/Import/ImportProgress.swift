@@ -30,7 +30,7 @@ public struct ImportProgress: Sendable, Hashable {
         public var rowsCommitted: Int
         /// Records skipped so far (see the summary for reasons).
         public var skipped: Int
-        /// Warnings about imported records so far.
+        /// Warnings so far (about imported records and about the file).
         public var warnings: Int
         /// Whether every record of the file is committed.
         public var isComplete: Bool

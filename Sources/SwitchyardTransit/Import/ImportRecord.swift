@@ -40,15 +40,19 @@ enum ImportRecord {
         var fingerprint: String
         var state: String
         var batchSize: Int
+        var encoding: ImportOptions.Encoding
     }
 
     /// Creates the bookkeeping tables and records the feed, its files, and the feed's own warnings (files named in
     /// another case).
-    static func create(_ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int) throws {
+    static func create(
+        _ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int, encoding: ImportOptions.Encoding
+    ) throws {
         try database.transaction {
             try database.execute("""
                 CREATE TABLE \(importTable) (id INTEGER PRIMARY KEY CHECK (id = 1), feed TEXT NOT NULL,
                     fingerprint TEXT NOT NULL, state TEXT NOT NULL, batch_size INTEGER NOT NULL,
+                    encoding TEXT NOT NULL DEFAULT 'auto',
                     started_at TEXT NOT NULL, updated_at TEXT NOT NULL, finished_at TEXT);
                 CREATE TABLE \(filesTable) (file TEXT PRIMARY KEY, position INTEGER NOT NULL, state TEXT NOT NULL,
                     records INTEGER NOT NULL DEFAULT 0, imported INTEGER NOT NULL DEFAULT 0,
@@ -62,8 +66,11 @@ enum ImportRecord {
                 CREATE TABLE \(checksTable) (name TEXT PRIMARY KEY, count INTEGER NOT NULL, examples TEXT NOT NULL);
                 """)
             try database.run(
-                "INSERT INTO \(importTable) VALUES (1, ?, ?, 'loading', ?, datetime('now'), datetime('now'), NULL)",
-                [.text(feed.path), .text(feed.fingerprint), .integer(Int64(batchSize))])
+                """
+                INSERT INTO \(importTable) (id, feed, fingerprint, state, batch_size, encoding, started_at, updated_at)
+                VALUES (1, ?, ?, 'loading', ?, ?, datetime('now'), datetime('now'))
+                """,
+                [.text(feed.path), .text(feed.fingerprint), .integer(Int64(batchSize)), .text(encoding.rawValue)])
             for (position, file) in GTFSFile.allCases.enumerated() {
                 guard let entry = feed.files[file] else { continue }
                 try database.run(
@@ -99,25 +106,27 @@ enum ImportRecord {
     /// Whether the database's import record has the tables and columns this version writes (an import begun by
     /// an earlier version cannot be resumed by this one).
     static func isCurrent(_ database: SQLiteConnection) throws -> Bool {
-        guard try database.tableExists(countsTable) else { return false }
-        let columns = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(problemsTable)])
-        return columns.contains { $0[0].text == "severity" }
+        try database.tableExists(countsTable)
     }
 
     /// The import's header row, or nil if the database holds no import record.
     static func header(_ database: SQLiteConnection) throws -> Header? {
         guard try database.tableExists(importTable) else { return nil }
+        let current = try isCurrent(database)
         guard let row = try database.rows(
-            "SELECT feed, fingerprint, state, batch_size FROM \(importTable) WHERE id = 1").first else { return nil }
+            "SELECT feed, fingerprint, state, batch_size, \(current ? "encoding" : "'auto'") FROM \(importTable) WHERE id = 1"
+        ).first else { return nil }
         return Header(
             feed: row[0].text ?? "", fingerprint: row[1].text ?? "", state: row[2].text ?? "",
-            batchSize: Int(row[3].integer ?? 0))
+            batchSize: Int(row[3].integer ?? 0), encoding: ImportOptions.Encoding(rawValue: row[4].text ?? "") ?? .automatic)
     }
 
     /// Every file's state, in import order (ignored files last).
     static func files(_ database: SQLiteConnection) throws -> [FileState] {
-        try database.rows("""
-            SELECT file, state, records, imported, skipped, warnings, last_line, size, ignored_columns
+        // An import record of an earlier version has no warnings: read as 0 (`switchyard status` shows it).
+        let warnings = try isCurrent(database) ? "warnings" : "0"
+        return try database.rows("""
+            SELECT file, state, records, imported, skipped, \(warnings), last_line, size, ignored_columns
             FROM \(filesTable) ORDER BY position
             """).map {
             FileState(

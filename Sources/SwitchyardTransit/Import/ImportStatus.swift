@@ -18,7 +18,7 @@ public struct ImportStatus: Sendable, Hashable {
         public var records: Int
         /// Records skipped, as of the last committed batch.
         public var skipped: Int
-        /// Warnings about imported records, as of the last committed batch.
+        /// Warnings (about imported records and about the file), as of the last committed batch.
         public var warnings: Int
         /// The file's size in bytes.
         public var size: Int

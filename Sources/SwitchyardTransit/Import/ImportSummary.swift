@@ -9,9 +9,11 @@ public struct ImportSummary: Sendable, Hashable {
         public var records: Int
         /// Rows committed to its table.
         public var imported: Int
-        /// Records not imported: `records - imported`, each with a reason in ``problems``.
+        /// Records not imported: `records - imported`; the first are in ``problems``, all in
+        /// `_switchyard_import_problems`.
         public var skipped: Int
-        /// Warnings about imported records (a record can have several), counted by kind in ``counts``.
+        /// Warnings: about imported records (a record can have several) and about the file itself (its name's
+        /// case, an empty file, a header that is not UTF-8); counted by kind in ``counts``.
         public var warnings: Int
         /// Whether every record is committed.
         public var isComplete: Bool

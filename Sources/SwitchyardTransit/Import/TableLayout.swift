@@ -61,9 +61,12 @@ struct TableLayout: Sendable {
         }
         let missing = file.fields.filter { $0.isRequired && !seen.contains($0.name) }.map(\.name)
         guard missing.isEmpty else {
+            // UTF-16 without a byte order mark reads as names with a NUL between the letters.
+            let hint = header.contains { $0.utf8.contains(0) }
+                ? " (its names hold NUL bytes: is the file UTF-16? Convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)" : ""
             throw ImportError(
                 .missingField,
-                "the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",
+                "the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))\(hint)",
                 file: source, line: 1)
         }
         guard !columns.isEmpty else {

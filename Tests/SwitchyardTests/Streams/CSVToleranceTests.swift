@@ -160,4 +160,34 @@ struct CSVToleranceTests {
         // A single 0xFF that is not a byte order mark is ordinary (Windows-1252 ÿ) text.
         #expect(try read([0xFF, 0x0A, 0x41, 0x0A], tolerant).records.map(\.fields) == [["A"]])
     }
+
+    @Test("line numbers stay right after a skipped record whose doubled quotes and line breaks were read",
+          arguments: [1, 1000])
+    func linesAfterSkippedRecord(chunkSize: Int) throws {
+        var skipping = CSVOptions(malformedRecords: .skip)
+        skipping.chunkSize = chunkSize
+        // Line 2 holds a quoted `"` and a line break, and has one field too many: skipped.
+        let file = try TemporaryFile("a,b\n\"x\"\"\n\",y,z\n1,2\n", name: "f.csv")
+        defer { file.remove() }
+        var lines: [Int] = []
+        try CSVRecords(file.input, options: skipping).forEachRecord(onSkipped: { _, _ in }) { lines.append($0.line) }
+        #expect(lines == [4])
+    }
+
+    @Test("an unclosed quote on the last line is unterminated, also before a final line ending")
+    func unterminatedAtTheEnd() throws {
+        let error = #expect(throws: StreamError.self) { try read("a,b\n1,2\n3,\"open\n", CSVOptions()) }
+        #expect(error?.kind == .unterminatedQuote && error?.line == 3)
+    }
+
+    @Test("UTF-16 is refused even when a byte order mark would be kept")
+    func utf16WithoutStripping() throws {
+        let error = #expect(throws: StreamError.self) {
+            try read([0xFF, 0xFE, 0x61, 0x00], CSVOptions(stripsByteOrderMark: false))
+        }
+        #expect(error?.kind == .unsupportedEncoding("UTF-16LE"))
+        // A UTF-8 byte order mark is then data.
+        #expect(try read([0xEF, 0xBB, 0xBF] + Array("a\nx\n".utf8), CSVOptions(stripsByteOrderMark: false)).header?.names == ["\u{FEFF}a"])
+    }
+
 }

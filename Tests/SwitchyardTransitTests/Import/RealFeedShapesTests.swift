@@ -162,8 +162,16 @@ struct RealFeedShapesTests {
             "\(error)".hasSuffix("feed: GTFS files are in 2 folders (north/, south/): choose one with --folder")
         }
         #expect(try GTFSFeed.open(scratch.file("feed"), folder: "south").folder == "south/")
+        // A copy at the top level as well: the top level wins unless --folder chooses; the other copies are listed.
+        for (name, bytes) in sample() { files[name] = bytes }
+        try write(files, to: scratch.file("feed"))
+        #expect(try GTFSFeed.open(scratch.file("feed")).folder == "")
+        let summary = try await GTFSImporter(
+            feed: try GTFSFeed.open(scratch.file("feed"), folder: "north/"), database: scratch.file("db.sqlite")).run()
+        #expect(summary.state == "complete" && summary.records == 12)
+        #expect(summary.ignoredFiles.contains("stops.txt (outside the feed's folder, north/)"))
         #expect { try GTFSFeed.open(scratch.file("feed"), folder: "east") } throws: { error in
-            "\(error)".hasSuffix("--folder east/ holds no GTFS file (those that do: north/, south/)")
+            "\(error)".hasSuffix("--folder east/ holds no GTFS file (those that do: the top level, north/, south/)")
         }
     }
 
@@ -212,4 +220,25 @@ struct RealFeedShapesTests {
             #expect(try ImportStatus.read(database).state == "failed")
         }
     }
+
+    @Test("a resume continues with the encoding and batch size the import began with, whatever it is given")
+    func resumeKeepsEncoding() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        var stops = Array("stop_id,stop_name,stop_lat,stop_lon\n".utf8)
+        for (id, code) in [("FUR_CREEK_RES", 0x9C), ("BEATTY_AIRPORT", 0xE9), ("AMV", 0xE8)] {
+            stops += Array("\(id),x".utf8) + [UInt8(code)] + Array(",1,1\n".utf8)
+        }
+        try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
+        let reference = try await run(scratch.file("feed"), scratch.file("reference.sqlite"), ImportOptions(batchSize: 2, encoding: .latin1))
+        #expect(reference.state == "complete")
+        var options = ImportOptions(batchSize: 2, encoding: .latin1)
+        options.interruptAfterBatches = 2  // agency, then the first batch of stops
+        let first = try await run(scratch.file("feed"), scratch.file("db.sqlite"), options)
+        #expect(first.state == "interrupted")
+        let resumed = try await run(scratch.file("feed"), scratch.file("db.sqlite"), ImportOptions(mode: .resume))
+        #expect(resumed.state == "complete")
+        #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
+    }
+
 }

@@ -55,7 +55,8 @@ struct CSVFramer: InputFramer {
     private(set) var skipped = 0
     private(set) var bytesRead = 0
     private(set) var inputEnded = false
-    private var byteOrderMarkPending: Bool
+    /// Until the input's first bytes are seen: whether they are a byte order mark.
+    private var atStart = true
     /// After a scan ran out of bytes: the window size worth scanning again at, unless a line ending arrives first.
     /// Rescanning a long record only when the window has doubled (or may hold its end) keeps the total rescanning
     /// linear in the record's length, however small the reads.
@@ -80,7 +81,6 @@ struct CSVFramer: InputFramer {
         arena = .allocate(capacity: arenaCapacity)
         acceptsTextAfterQuote = options.textAfterClosingQuote == .accept
         checksText = options.validatesUTF8 || options.encoding != .utf8
-        byteOrderMarkPending = options.stripsByteOrderMark
         delimiter = options.delimiter
         rejectsQuotesInUnquoted = options.quotesInUnquotedFields == .reject
         highestSpecial = Swift.max(options.delimiter, 0x0D, rejectsQuotesInUnquoted ? UInt8(ascii: "\"") : 0)
@@ -108,9 +108,9 @@ struct CSVFramer: InputFramer {
     /// Throws ``StreamError``, or what `onSkipped` throws.
     mutating func next(onSkipped: (StreamError, CSVHeader?) throws -> Void = { _, _ in }) throws -> Step {
         while true {
-            if byteOrderMarkPending {
+            if atStart {
                 guard try startOfInput() else { return .needInput }
-                byteOrderMarkPending = false
+                atStart = false
             }
             // (A full window is scanned again: nothing more can be read into it, and the scan decides what to do.)
             if let rescanAt, !inputEnded, !lineEndingArrived, window.unconsumed < rescanAt,
@@ -199,36 +199,34 @@ struct CSVFramer: InputFramer {
                 }
             }
         }
+        // Checked before `unescape` rewrites the record's bytes: a skipped record's lines are counted over them.
+        let expected = isHeader ? scanned : expectedFields ?? scanned
+        if scanned != expected && options.raggedRecords == .reject {
+            let kind: StreamError.Kind = scanned < expected
+                ? .tooFewFields(expected: expected, found: scanned)
+                : .tooManyFields(expected: expected, found: scanned)
+            let error = malformed(kind, at: nil, field: nil, recordStart: span.start)
+            try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
+            return nil
+        }
         unescape(fields: scanned)
         if decodes { decode(fields: scanned, recordLength: span.contentEnd - span.start) }
+        expectedFields = expected
         if isHeader {
             header = CSVHeader(view(fields: scanned, line: recordLine).strings(), quirks: quirks)
-            expectedFields = scanned
             window.start = span.next
             line += span.lines
             return nil
         }
-        let expected = expectedFields ?? scanned
-        expectedFields = expected
         var fields = scanned
-        if scanned != expected {
-            guard options.raggedRecords == .accept else {
-                let kind: StreamError.Kind = scanned < expected
-                    ? .tooFewFields(expected: expected, found: scanned)
-                    : .tooManyFields(expected: expected, found: scanned)
-                let error = malformed(kind, at: nil, field: nil, recordStart: span.start)
-                try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
-                return nil
+        if scanned < expected {
+            for index in scanned..<expected {
+                store(CSVFieldSlot(start: 0, count: 0, quoted: false, escaped: false), at: index)
             }
-            if scanned < expected {
-                for index in scanned..<expected {
-                    store(CSVFieldSlot(start: 0, count: 0, quoted: false, escaped: false), at: index)
-                }
-                fields = expected
-                quirks.insert(.missingFields)
-            } else {
-                quirks.insert(.extraFields)
-            }
+            fields = expected
+            quirks.insert(.missingFields)
+        } else if scanned > expected {
+            quirks.insert(.extraFields)
         }
         fieldsRead = scanned
         window.start = span.next
@@ -237,10 +235,11 @@ struct CSVFramer: InputFramer {
         return .record(fields: fields, line: recordLine)
     }
 
-    /// At the start of the input: drops a UTF-8 byte order mark, and refuses UTF-16 (whose byte order mark says
-    /// what it is). Returns false while more bytes are needed to tell.
+    /// At the start of the input: refuses UTF-16 (whose byte order mark says what it is), and drops a UTF-8 byte
+    /// order mark (``CSVOptions/stripsByteOrderMark``). Returns false while more bytes are needed to tell.
     private mutating func startOfInput() throws -> Bool {
         let available = window.unconsumed
+        guard available > 0 || inputEnded else { return false }
         let first = available > 0 ? window.base.load(fromByteOffset: window.start, as: UInt8.self) : 0
         if first == 0xFF || first == 0xFE {
             guard available >= 2 else { return inputEnded }
@@ -249,7 +248,7 @@ struct CSVFramer: InputFramer {
                 throw StreamError(.unsupportedEncoding(first == 0xFF ? "UTF-16LE" : "UTF-16BE"), input: input, line: 1)
             }
         }
-        return window.dropByteOrderMark(inputEnded: inputEnded)
+        return !options.stripsByteOrderMark || window.dropByteOrderMark(inputEnded: inputEnded)
     }
 
     /// Where the next read goes. Never nil in practice: `next()` throws before a record can fill the window.
@@ -314,7 +313,7 @@ struct CSVFramer: InputFramer {
                         if inputEnded {
                             // Lines after an opening quote that never closes: a stray quote, which costs its own
                             // line only (as when the field runs past the record limit).
-                            let kind: StreamError.Kind = spansLines(from: opening, to: end) ? .strayQuote : .unterminatedQuote
+                            let kind: StreamError.Kind = linesFollow(opening) ? .strayQuote : .unterminatedQuote
                             return .malformed(kind, at: opening, field: fields + 1)
                         }
                         openQuote = (opening, fields + 1)
@@ -441,6 +440,12 @@ struct CSVFramer: InputFramer {
         }
         if terminator == end { return inputEnded ? (end, end) : nil }
         return lineEnding(at: terminator).map { (terminator, $0) }
+    }
+
+    /// Whether a line ending after `position` is followed by more input (with the whole input in the window).
+    private func linesFollow(_ position: Int) -> Bool {
+        guard let (_, next) = resynchronize(after: position) else { return false }
+        return next < window.end
     }
 
     /// Whether bytes `start..<end` hold a line ending.

@@ -63,7 +63,8 @@ public struct CSVOptions: Sendable {
     /// header, against the first record.
     public var hasHeader: Bool
     /// Whether spaces (and tabs, unless tab is the delimiter) around unquoted fields, around quoted fields' quotes,
-    /// and around header names are dropped (default false: they are data, and text after a closing quote is an error).
+    /// and around header names are dropped (default false: they are data, and what follows a closing quote is as
+    /// ``textAfterClosingQuote`` says).
     public var trimsWhitespace: Bool
     /// Whether a UTF-8 byte order mark at the very start is dropped (default true).
     public var stripsByteOrderMark: Bool
@@ -85,9 +86,9 @@ public struct CSVOptions: Sendable {
     public var reportSkippedRecord: (@Sendable (StreamError) -> Void)?
     /// The longest record allowed, in bytes with its embedded line endings (default 1 MiB). A longer one throws
     /// ``StreamError/Kind/recordTooLong(limit:)`` in either policy, however the input is split into reads, and
-    /// the buffer never grows past it (plus a line ending). One exception: when skipping, a record that is too long
-    /// because a quoted field runs on across line endings is a ``StreamError/Kind/strayQuote`` at that quote (in
-    /// either policy); a skipping reader goes on at the line after the quote's. At most 2⁴⁰.
+    /// the buffer never grows past it (plus a line ending). One exception: a record that is too long because a
+    /// quoted field runs on across line endings is a ``StreamError/Kind/strayQuote`` at that quote, in either
+    /// policy; a skipping reader goes on at the line after the quote's. At most 2⁴⁰.
     public var maximumRecordLength: Int
     /// Bytes asked for by each read (default 64 KiB, at most 2³⁰).
     public var chunkSize: Int

@@ -16,7 +16,10 @@
 /// - Malformed records (unterminated or stray quotes, text after a closing quote, too few or too many fields,
 ///   invalid UTF-8) become a ``StreamError`` naming the input, line, column and field; per
 ///   ``CSVOptions/malformedRecords`` the reader stops there or skips the record, counts it and reports it. A
-///   malformed header always stops.
+///   malformed header always stops (bytes that are not UTF-8 in it are repaired instead).
+/// - On request (``CSVOptions/textAfterClosingQuote``, ``CSVOptions/raggedRecords``, ``CSVOptions/encoding``) the
+///   quirks mainstream readers tolerate are read instead, and each record says which it had
+///   (``CSVRecordView/quirks``).
 /// - Memory: one buffer of ``CSVOptions/chunkSize`` bytes, grown only while a record longer than a chunk is
 ///   buffered, never beyond ``CSVOptions/maximumRecordLength``; independent of the input's size.
 /// - Where it runs, and cancellation: as ``Lines`` — synchronous forms block the calling thread, asynchronous forms

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// UTF-8 validation that reports where the first bad byte is (the standard library only says whether).
 enum UTF8Validation {
     /// Whether every byte is ASCII: 32 bytes per step, then one overlapping 8-byte load for the tail. O(count).
@@ -30,40 +38,42 @@ enum UTF8Validation {
         return base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & high == 0
     }
 
-    /// Whether every byte is ASCII, and whether any byte is NUL, in one pass: 8 bytes per step, then one
-    /// overlapping 8-byte load for the tail. O(count).
+    /// Whether every byte is ASCII, and whether any byte is NUL. One pass of 32 bytes per step that answers both
+    /// for the common case (ASCII without NUL); only a record holding either pays for a second look. O(count).
     @inline(__always)
     static func classify(_ bytes: UnsafeRawBufferPointer) -> (isASCII: Bool, hasNUL: Bool) {
         guard let base = bytes.baseAddress else { return (true, false) }
         let count = bytes.count
-        guard count >= 8 else {
-            var high: UInt8 = 0
-            var nul = false
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // `((w - 0x01…) & ~w) | w` has a byte's high bit set exactly when some byte of `w` is 0 or above 0x7F (a
+        // byte of 1…0x7F minus one never borrows, nor sets its high bit).
+        @inline(__always) func special(_ word: UInt64) -> UInt64 { ((word &- ones) & ~word) | word }
+        var flags: UInt64 = 0
+        if count >= 8 {
+            var index = 0
+            while index + 32 <= count {
+                flags |= special(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    | special(base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+                    | special(base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self))
+                    | special(base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
+                index += 32
+            }
+            while index + 8 <= count {
+                flags |= special(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index += 8
+            }
+            flags |= special(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        } else {
             var index = 0
             while index < count {
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                high |= byte
-                nul = nul || byte == 0
+                if byte == 0 || byte >= 0x80 { flags = high }
                 index += 1
             }
-            return (high < 0x80, nul)
         }
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var any: UInt64 = 0
-        // `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is zero.
-        var zero: UInt64 = 0
-        var index = 0
-        while index + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            any |= word
-            zero |= (word &- ones) & ~word
-            index += 8
-        }
-        let last = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        any |= last
-        zero |= (last &- ones) & ~last
-        return (any & highBits == 0, zero & highBits != 0)
+        if flags & high == 0 { return (true, false) }
+        return (isASCII(bytes), memchr(base, 0, count) != nil)
     }
 
     /// The offset of the first byte that starts an invalid sequence (overlong forms, surrogates, code points past
