@@ -49,6 +49,25 @@ struct RealFeedShapesTests {
         try await GTFSImporter(feed: try GTFSFeed.open(folder), database: database, options: options).run()
     }
 
+    @Test("the canonical GTFS sample feed imports whole from a zip: 28 of 28 stop_times, 13 warnings, every check passing")
+    func canonicalSampleFeed() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let writer = try ZipWriter(path: scratch.file("sample-feed.zip"))
+        for (name, text) in CanonicalSampleFeed.files.sorted(by: { $0.key < $1.key }) {
+            try writer.beginEntry(name)
+            try writer.write(Array(text.utf8))
+            try writer.endEntry()
+        }
+        try writer.finish()
+        let summary = try await run(scratch.file("sample-feed.zip"), scratch.file("db.sqlite"))
+        #expect(summary.state == "complete" && summary.records == 74 && summary.skipped == 0 && summary.warnings == 13)
+        let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
+        #expect(stopTimes.imported == 28)
+        #expect(stopTimes.counts.map(\.kind) == [.missingFields] && stopTimes.counts.first?.example?.line == 17)
+        #expect(summary.checks.allSatisfy { $0.count == 0 })
+    }
+
     @Test("short stop_times rows are imported, with a warning each; the verdict is not 'all pass'")
     func shortRows() async throws {
         let scratch = ScratchFolder()

@@ -47,6 +47,8 @@ struct CSVFramer: InputFramer {
     /// Fields of the record being scanned with text after their closing quote (rare): the field, its closing
     /// quote, and where its text ends.
     private var tails: [(field: Int, closingQuote: Int, end: Int)] = []
+    /// Whether a field of the record being scanned holds doubled quotes or text after its closing quote.
+    private var hasEscapedFields = false
     private(set) var header: CSVHeader?
     private var expectedFields: Int?
     /// The line the next record starts on.
@@ -209,7 +211,7 @@ struct CSVFramer: InputFramer {
             try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
             return nil
         }
-        unescape(fields: scanned)
+        if hasEscapedFields { unescape(fields: scanned) }
         if decodes { decode(fields: scanned, recordLength: span.contentEnd - span.start) }
         expectedFields = expected
         if isHeader {
@@ -288,6 +290,7 @@ struct CSVFramer: InputFramer {
     private mutating func scan() -> Scan {
         openQuote = nil
         if !quirks.isEmpty { quirks = [] }
+        hasEscapedFields = false
         if !tails.isEmpty { tails.removeAll(keepingCapacity: true) }
         let base = UnsafeRawPointer(window.base)
         let end = window.end
@@ -326,6 +329,7 @@ struct CSVFramer: InputFramer {
                     }
                     if index + 1 < end && base.load(fromByteOffset: index + 1, as: UInt8.self) == quote {
                         slot.escaped = true
+                        hasEscapedFields = true
                         index += 2
                         continue
                     }
@@ -348,7 +352,10 @@ struct CSVFramer: InputFramer {
                     case nil: return .needInput
                     case let after?:
                         index = after
-                        if !tails.isEmpty && tails[tails.count - 1].field == fields { slot.escaped = true }
+                        if !tails.isEmpty && tails[tails.count - 1].field == fields {
+                            slot.escaped = true
+                            hasEscapedFields = true
+                        }
                     }
                 }
             } else {
@@ -416,6 +423,7 @@ struct CSVFramer: InputFramer {
 
     /// The position after the one line ending at `index`: `\n`, `\r\n`, `\r\r\n`, or a single `\r`; nil if more
     /// input is needed to tell.
+    @inline(__always)  // called on every record: a call would copy the framer
     private func lineEnding(at index: Int) -> Int? {
         let base = UnsafeRawPointer(window.base)
         let end = window.end
@@ -449,21 +457,25 @@ struct CSVFramer: InputFramer {
     }
 
     /// Whether bytes `start..<end` hold a line ending.
+    @inline(__always)  // called on every record: a call would copy the framer
     private func spansLines(from start: Int, to end: Int) -> Bool {
         let base = UnsafeRawPointer(window.base)
         return memchr(base + start, 0x0A, end - start) != nil || memchr(base + start, 0x0D, end - start) != nil
     }
 
+    @inline(__always)  // called on every record: a call would copy the framer
     private func isBlank(_ byte: UInt8) -> Bool {
         (byte == 0x20 || byte == 0x09) && byte != delimiter
     }
 
+    @inline(__always)  // called on every record: a call would copy the framer
     private func skipBlanks(from start: Int, to end: Int) -> Int {
         var index = start
         while index < end && isBlank(window.base.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
         return index
     }
 
+    @inline(__always)  // called on every record: a call would copy the framer
     private func countLineFeeds(from start: Int, count: Int) -> Int {
         var lines = 0
         var index = start
@@ -490,7 +502,9 @@ struct CSVFramer: InputFramer {
 
     /// Makes doubled quotes single, in place, in every escaped field, and appends to a field the text that followed
     /// its closing quote (`tails`). Writes never overtake reads: each step drops at least the closing quote.
-    private func unescape(fields: Int) {
+    /// (Mutating, though it changes only the window's bytes and the slots: a non-mutating call would copy the
+    /// framer.)
+    private mutating func unescape(fields: Int) {
         for index in 0..<fields where slots[index].escaped {
             let slot = slots[index]
             var read = slot.start
