@@ -36,7 +36,15 @@ struct StreamsReadmeExampleTests {
             if stop["stop_name"]?.string.hasPrefix("S+U") == true { printed.append(stop["stop_id"]!.string) }
         }
 
+        // The README's one-liners.
+        var names: [String] = []
+        func print(_ name: String) { names.append(name) }
+        errors = 0
+        try await Lines(.file(log.path)).forEachLine { line in if line.starts(with: "ERROR".utf8) { errors += 1 } }
+        try await CSVRecords(.file(notes.path)).forEachRecord { stop in print(stop["stop_name"]?.string ?? "") }
+
         #expect(errors == 2)
+        #expect(names == ["", ""])
         #expect(printed == ["# Lines", "# CSV", "900100003", "900003201"])
         #expect(skipped.all == ["skipped: \(feed.path):3: 3 fields, expected 4"])
         #expect(summary.records == 2 && summary.skippedRecords == 1 && summary.lines == 4)

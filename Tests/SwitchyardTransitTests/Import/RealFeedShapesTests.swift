@@ -260,4 +260,29 @@ struct RealFeedShapesTests {
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
 
+
+    @Test("a stray quote in a large stop_times.txt: the same diagnosis with and without --strict, and only its line is lost")
+    func strayQuoteInALargeFile() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        // Over the 1 MiB record limit after the quote, and no quote anywhere after it.
+        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nAAMV1,8:00:00,8:00:00,\"BEATTY_AIRPORT,1\n"
+        let filler = (2...30_000).map { "AAMV1,9:00:00,9:00:00,AMV,\($0)" }.joined(separator: "\n")
+        text += filler + "\n"
+        try write(sample(replacing: ["stop_times.txt": Array(text.utf8)]), to: scratch.file("feed"))
+        let summary = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
+        let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
+        #expect(stopTimes.records == 30_000 && stopTimes.imported == 29_999 && stopTimes.skipped == 1)
+        let problem = try #require(stopTimes.problems.first)
+        #expect(problem.line == 2 && problem.field == "stop_id" && problem.kind == .malformedRecord)
+        #expect(problem.reason == "quote not closed on its line (a stray quote?); the record was skipped to the end of that line and reading went on at line 3")
+        await #expect {
+            _ = try await run(scratch.file("feed"), scratch.file("strict.sqlite"), ImportOptions(strict: true))
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.kind == .malformedRecord && error.line == 2
+                && error.reason == "field 4 (stop_id): quote not closed on its line (a stray quote?) (--strict)"
+        }
+    }
+
 }
