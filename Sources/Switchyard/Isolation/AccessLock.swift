@@ -28,9 +28,9 @@ import Synchronization
 /// handed over too when `threadsBarge` is false (`ReadWriteIsolated`, whose writer preference needs it). When it
 /// is true (`Isolated`), a releasing holder instead wakes the oldest blocked thread and leaves the lock free: the
 /// woken thread competes again with running threads. Handing a lock to a thread that is still asleep stalls every
-/// other thread for a wake-up latency (a lock convoy: measured 2 µs per access with two threads); barging keeps
-/// the throughput of a plain mutex. Synchronous accessors get no ordering promise; like a plain mutex's, their
-/// fairness is left to the scheduler (a woken thread that loses the race queues again, at the back).
+/// other thread for a wake-up latency (a lock convoy); barging keeps the throughput of a plain mutex. Synchronous
+/// accessors get no ordering promise; like a plain mutex's, their fairness is left to the scheduler (a woken thread
+/// that loses the race queues again, at the back).
 ///
 /// ## Enqueued jobs
 /// An enqueued job is started (a task, created by its owner's closure) when the lock is handed to it. That task then
@@ -347,7 +347,8 @@ struct AccessLock: ~Copyable, Sendable {
     /// Spin iterations before queueing; short, because the fast path of a free lock is one compare-exchange
     /// and the critical sections this lock guards are meant to be short.
     private static var spinLimit: Int { 100 }
-    /// Barging threads retry for longer: the holder usually releases within a few hundred nanoseconds.
+    /// Barging threads retry for longer: the holder of a short critical section usually releases before a sleep
+    /// and wake-up would pay off.
     private static var bargingSpinLimit: Int { 400 }
 
     private func enqueue(_ waiter: Waiter, exclusive: Bool) {

@@ -26,8 +26,8 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     /// shrinks, the awaited job goes back to waiting for a retry; the newest blocked jobs are reported first).
     /// - Throws: the job's ``JobError``.
     ///
-    /// Inlinable, so that it is compiled for the caller's `Success` and `Failure`: unspecialized, each call asked
-    /// the runtime for the metadata of `JobError<Failure>` and its optional, about 8% of a tiny job.
+    /// Inlinable, so that it is compiled for the caller's `Success` and `Failure`: unspecialized, each call would
+    /// ask the runtime for the metadata of `JobError<Failure>` and its optional.
     @inlinable
     public var value: Success {
         get async throws(JobError<Failure>) {

@@ -38,8 +38,7 @@ final class FeedWriter {
     }
 
     /// Opens the database for an import: WAL journal, `synchronous=NORMAL`, and (for a new database) 16 KiB pages,
-    /// which load a VBB-sized feed about 25% faster than the default 4 KiB (fewer pages to fill, link and log;
-    /// measured with `switchyard-bench import`).
+    /// which load a large feed faster than the default 4 KiB (fewer pages to fill, link and log).
     static func openDatabase(_ path: String) throws -> SQLiteConnection {
         let database = try SQLiteConnection(path: path)
         try database.execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")

@@ -60,10 +60,9 @@ public struct ImportOptions: Sendable, Hashable {
         }
     }
 
-    /// The default rows per transaction, chosen by `switchyard-bench import`'s batch-size sweep: from 1 000 to
-    /// 100 000 rows per commit the load rate stays within the run-to-run noise (1.16–1.30 M rows/s, WAL commits
-    /// do not sync), so the default is the smallest size in the best measured band — small batches keep memory
-    /// low, let `switchyard status` readers see progress often, and lose little work to an interruption.
+    /// The default rows per transaction. Larger batches do not load faster (WAL commits do not sync), so the
+    /// default is small: small batches keep memory low, let `switchyard status` readers see progress often, and
+    /// lose little work to an interruption.
     public static let defaultBatchSize = 5_000
 
     /// The largest batch size allowed: a million rows per transaction, far past the point where larger batches

@@ -1,8 +1,8 @@
 /// The engine's timestamps: offsets on `ContinuousClock` from one process-wide origin, stored as `Duration`.
 ///
-/// `ContinuousClock.Instant` is a resilient type: every copy, store and optional of one in the engine went through
-/// runtime value witnesses (2–3% of a tiny job's instructions, callgrind). A `Duration` has a layout known at
-/// compile time. Snapshots turn offsets back into instants exactly (`origin + offset`).
+/// `ContinuousClock.Instant` is a resilient type: every copy, store and optional of one would go through runtime
+/// value witnesses. A `Duration` has a layout known at compile time. Snapshots turn offsets back into instants
+/// exactly (`origin + offset`).
 enum EngineClock {
     /// The instant offsets count from: the first use of the engine's clock in the process.
     static let origin = ContinuousClock.now

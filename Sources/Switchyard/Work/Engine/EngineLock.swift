@@ -9,11 +9,11 @@
 /// carried out after it is released (see ``Transaction``).
 ///
 /// The stored `var`s of the classes it guards (job and scheduler nodes, queues, workers, groups, progress) are
-/// marked `@exclusivity(unchecked)`: the lock already makes every access exclusive, and the dynamic check costs a
-/// thread-local lookup per access (removing them made tiny jobs about a quarter cheaper). An access made without
-/// the lock is a data race, which the Thread Sanitizer run reports.
+/// marked `@exclusivity(unchecked)`: the lock already makes every access exclusive, and the dynamic check would
+/// add a thread-local lookup per access. An access made without the lock is a data race, which the Thread
+/// Sanitizer run reports.
 ///
 /// A ``RawMutex``: an adaptive pthread mutex (it spins briefly before sleeping: the engine's critical sections are
-/// short, and without spinning every contended acquisition cost a futex sleep and wake-up, measured at a quarter of
-/// all engine time), which ThreadSanitizer intercepts. It lives for the whole process.
+/// short, so a contended acquisition should not pay a futex sleep and wake-up), which ThreadSanitizer intercepts.
+/// It lives for the whole process.
 let engineLock = RawMutex()

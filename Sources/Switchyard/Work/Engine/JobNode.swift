@@ -85,7 +85,7 @@ final class AwaiterSlot: @unchecked Sendable {
 /// `WorkQueueStressTests`.
 ///
 /// The one-byte fields sit together: stored properties are laid out in declaration order, and scattering them
-/// between word-sized ones cost about 30 padding bytes per job.
+/// between word-sized ones would add padding to every job.
 // Unchecked-Sendable invariant: see above (engine lock; the running task owns the value while it runs).
 @usableFromInline
 class JobNode: @unchecked Sendable {
@@ -176,8 +176,8 @@ class JobNode: @unchecked Sendable {
 
     /// The task running the current attempt: its worker's, once that task exists (nil while the job does not run,
     /// and while its worker's task is still being created: a new worker's task may already have run and been
-    /// handed other jobs by then; ``Engine/startWorkers(for:)`` applies what was asked of the job meanwhile). Derived, not stored: storing it cost a retain and a release under
-    /// the lock per attempt.
+    /// handed other jobs by then; ``Engine/startWorkers(for:)`` applies what was asked of the job meanwhile).
+    /// Derived, not stored, so that no retain and release of it happen under the lock per attempt.
     var task: Task<Void, Never>? { worker?.task }
 
     // MARK: State in `extras` (read as defaults while there is none; a write of a default creates none)
@@ -252,9 +252,8 @@ class JobNode: @unchecked Sendable {
 }
 
 /// The part of a ``JobNode`` only some jobs use. A plain job (no dependencies, group, timer, escalation, barrier,
-/// blocked wait or completion handler) never creates one: it is allocated, initialized and destroyed with eleven
-/// fewer fields (eight of them references, each released at deinit even when empty), and takes about 130 bytes
-/// less while it waits.
+/// blocked wait or completion handler) never creates one, so it is allocated, initialized and destroyed without
+/// these fields (most of them references, each released at deinit even when empty) and is smaller while it waits.
 ///
 /// Unchecked-Sendable invariant: as ``JobNode`` (every field is guarded by the engine lock). Exercised under Thread
 /// Sanitizer by `WorkQueueStressTests` (random dependency graphs, cancels and priority changes across threads).

@@ -6,22 +6,20 @@ import Synchronization
 ///
 /// The common transaction touches one tree, starts at most one job and drops a job, so those lists keep their first
 /// two elements inline and allocate only from the third on. Continuations go in plain arrays: `CheckedContinuation`
-/// is a resilient type whose size is unknown at compile time, and holding one inline made every copy and destroy
-/// of a transaction go through runtime metadata (about 5% of a tiny job). The lists most holds never use live in
-/// ``RareEffects``, created on first use: destroying a transaction released each of its fields, even empty ones —
-/// 34 calls of `swift_release` per tiny job, measured with callgrind.
+/// is a resilient type whose size is unknown at compile time, and holding one inline would send every copy and
+/// destroy of a transaction through runtime metadata. The lists most holds never use live in ``RareEffects``,
+/// created on first use, so that destroying a common transaction does not release each of them, empty or not.
 ///
-/// The scheduler nodes, worker and jobs a transaction points at are held unretained: each is kept alive for the
-/// whole hold by something else (a job's queue keeps its scheduler path, the live list keeps unfinished jobs, the
-/// caller keeps its worker and job), and they are used only under the lock. Retaining and releasing them cost a
-/// dozen reference-count operations per job. This rests on one rule: no job node is released for the last time
-/// while the lock is held — a finished job's live-list retain is handed to the transaction (``discard(retained:)``)
-/// and given up after the lock (see ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
+/// The scheduler nodes, worker and jobs a transaction points at are held unretained, which keeps reference counting
+/// out of the hold: each is kept alive for the whole hold by something else (a job's queue keeps its scheduler
+/// path, the live list keeps unfinished jobs, the caller keeps its worker and job), and they are used only under
+/// the lock. This rests on one rule: no job node is released for the last time while the lock is held — a finished
+/// job's live-list retain is handed to the transaction (``discard(retained:)``) and given up after the lock (see
+/// ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
 /// nodes) can go away during a hold.
 struct Transaction {
     // Every stored property but `rare` is trivial (raw or unowned(unsafe) references, plain values), so creating
-    // and destroying a transaction costs next to nothing. With the lists as Swift collections, destroying one went
-    // through the type's value witness and released each list, empty or not: about a dozen calls per tiny job.
+    // and destroying a transaction needs no value witness and releases at most `rare`.
 
     /// The first two roots whose trees may be able to start jobs (unretained: their queues and domains keep
     /// them); more go to `rare`.
@@ -39,7 +37,7 @@ struct Transaction {
     private var firstDiscarded: Unmanaged<AnyObject>?
     private var secondDiscarded: Unmanaged<AnyObject>?
     /// The job whose attempt just ended on this worker: if it finishes, its task releases the body after the lock
-    /// instead of moving it into `discardedValues` (boxing a generic closure asked the runtime for its type's
+    /// instead of moving it into `discardedValues` (boxing a generic closure would ask the runtime for its type's
     /// metadata). Unretained: the caller of `endAttempt` holds it.
     unowned(unsafe) var bodyOwner: JobNode?
     /// The engine clock's reading that jobs started in this hold take as their start time: read once per hold,

@@ -2,11 +2,11 @@
 ///
 /// The value lives behind ``valueStorage``, a typed pointer (and a failure in ``JobNode/outcome``), not in a
 /// stored property of type `Success?`: this class's methods are not specialized (they are reached through its
-/// vtable), and each access to a generic optional field, its deinitialization included, asked the runtime for
-/// `Optional<Success>` metadata, a hash lookup that cost about a tenth of a tiny job. Nor in an existential `Any`:
-/// reading it back took a dynamic cast, 3% of a tiny job. A pointer's layout does not depend on `Success`, and
-/// storing, reading and destroying through it need only `Success`'s own metadata, which the node carries. The body
-/// keeps its own type (a thick function: no metadata is needed to call or release it).
+/// vtable), so each access to a generic optional field, its deinitialization included, would ask the runtime for
+/// `Optional<Success>` metadata (a hash lookup). Nor in an existential `Any`: reading it back would take a dynamic
+/// cast. A pointer's layout does not depend on `Success`, and storing, reading and destroying through it need only
+/// `Success`'s own metadata, which the node carries. The body keeps its own type (a thick function: no metadata is
+/// needed to call or release it).
 ///
 /// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
 /// once the job can no longer run, or by the job's own task after the lock hold that finished the job (see
@@ -27,7 +27,7 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
 
     /// A node with the next job identifier. The entry point of the inlinable `submit` functions: called from the
     /// caller's module, where `TypedJobNode<Success, Failure>` is a concrete type whose metadata the caller
-    /// caches, instead of looking it up in the runtime's table on every submission (about 5% of a tiny job).
+    /// caches, instead of looking it up in the runtime's table on every submission.
     ///
     /// `attempt` is ``attempt(of:)`` as compiled in the caller's module: there `Success` and `Failure` are usually
     /// concrete, so the body's result and error need no buffers from the task allocator (two allocations per
@@ -46,7 +46,7 @@ final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked
 
     /// ``runAttempt()`` for `node`, which must be a `TypedJobNode<Success, Failure>`; inlinable, so that callers
     /// compile it for their types, and always inlined into the closure that refers to it (a call of its own
-    /// allocated an async frame per attempt).
+    /// would allocate an async frame per attempt).
     @inlinable @inline(__always)
     static func attempt(of node: JobNode) async -> AttemptEnd {
         let node = unsafeDowncast(node, to: TypedJobNode<Success, Failure>.self)

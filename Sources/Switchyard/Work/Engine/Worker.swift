@@ -14,11 +14,10 @@
 /// priority) have the thread. The check is between jobs: one long job holds the thread for as long as it runs. A
 /// run ends only when the worker really gave up its thread (a yield, or a park that suspended); a job handed to a
 /// worker still on its way to park continues its run. The job it is about to run is already started (it counts as
-/// running, and a cancellation reaches it) while the worker waits its turn. Yielding keeps the worker's task;
-/// handing every 32nd job to another task instead cost a wake-up of a parked task each time (measured: 40% of the
-/// time of a width-1 backlog of tiny jobs). Blocking workers yield too, so that other work waiting for the
-/// blocking executor's threads gets a turn; with jobs of a millisecond or more that costs one thread hand-over
-/// per job, small beside the job.
+/// running, and a cancellation reaches it) while the worker waits its turn. Yielding keeps the worker's task:
+/// handing the next job to another task instead would cost a wake-up of a parked task each time. Blocking workers
+/// yield too, so that other work waiting for the blocking executor's threads gets a turn; with jobs of a
+/// millisecond or more that costs one thread hand-over per job, small beside the job.
 ///
 /// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the engine lock is
 /// held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
@@ -169,16 +168,15 @@ extension Engine {
     }
 
     /// Runs one attempt on the current task: binds the job context and propagated task-locals, arms the timeout,
-    /// runs the body, and says whether a failure may be retried. Inlined into the worker's loop: as a call of its
-    /// own, each attempt allocated an async frame (and its binding closure another) from the task's allocator,
-    /// 5% of a tiny job's instructions (callgrind, backlog case).
+    /// runs the body, and says whether a failure may be retried. Inlined into the worker's loop, so that an attempt
+    /// allocates no async frame of its own (nor one for its binding closure) from the task's allocator.
     @inline(__always)
     private static func runAttempt(of job: JobNode) async -> (AttemptEnd, Bool) {
         // Written under the lock before this attempt was handed to this task (task creation, or this task's own
         // `endAttempt`), and not written again while it runs.
         let attempt = job.attempts
         // `job.timing == nil` first: the common job has no timing, and testing the reference alone skips the
-        // retain and release that loading it for the optional chain costs (1% of a tiny job, callgrind).
+        // retain and release that loading it for the optional chain costs.
         let watchdog = job.timing == nil ? nil : job.timing?.timeout.map { timeout in
             Task.detached {
                 do { try await timeout.sleep(timeout.duration) } catch { return }
@@ -211,7 +209,7 @@ extension Engine {
 }
 
 /// Workers whose tasks are parked, waiting for a job of their kind (priority level, async or blocking), most
-/// recently parked last. At most ``IdleWorkers/limit`` per kind: a parked task costs about 1.5 KB.
+/// recently parked last. At most ``IdleWorkers/limit`` per kind: every parked task holds memory until it resumes.
 ///
 /// Unchecked-Sendable invariant: `lists` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
