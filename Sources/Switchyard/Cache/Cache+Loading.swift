@@ -21,8 +21,10 @@ extension Cache {
     ) async throws -> Value {
         if let value = value(forKey: key) { return value }
         if let failure = cachedFailure(for: key) { throw failure }
+        loadCounters.withLock { $0.waits += 1 }
         do {
             return try await loader.value(for: key, priority: priority) { key in
+                self.loadCounters.withLock { $0.jobs += 1 }
                 if let value = self.peek(key) { return value }  // stored while this caller was joining
                 if let failure = self.cachedFailure(for: key) { throw failure }
                 let start = self.now()

@@ -202,9 +202,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         }
         loadCounters.withLock { counters in
             result.loads = counters.loads
+            result.sharedLoadWaits = counters.waits > counters.jobs ? counters.waits - counters.jobs : 0
             result.loadFailures = counters.failures
             result.totalLoadTime = .nanoseconds(counters.nanoseconds)
         }
+        // Each of those callers missed on its way to the loader: counted as a shared wait, not as a miss.
+        result.misses -= min(result.misses, result.sharedLoadWaits)
         return result
     }
 
@@ -268,4 +271,8 @@ struct LoadCounters {
     var failures: UInt64 = 0
     @usableFromInline
     var nanoseconds: Int64 = 0
+    /// Callers of `value(forKey:orLoad:)` that went to the loader, and the load jobs that ran for them: the
+    /// difference is the callers that waited for a load another caller started.
+    var waits: UInt64 = 0
+    var jobs: UInt64 = 0
 }

@@ -50,10 +50,19 @@ public struct JobEvent: Sendable, CustomStringConvertible {
 }
 
 extension WorkQueue {
+    /// How many undelivered events ``events(bufferingPolicy:)`` keeps by default.
+    public static let defaultEventBuffer = 4_096
+
     /// Every lifecycle event of this queue's jobs from now on, in order. The stream ends when the queue is
     /// deallocated; stop iterating to unsubscribe. Emission costs nothing while nobody observes.
+    ///
+    /// - Parameter bufferingPolicy: what happens when the consumer falls behind. By default the stream keeps the
+    ///   newest ``defaultEventBuffer`` events it has not delivered and drops older ones (a job emits about three),
+    ///   so a slow observer costs bounded memory; `.unbounded` keeps every event, with memory growing with the
+    ///   backlog.
     public func events(
-        bufferingPolicy: AsyncStream<JobEvent>.Continuation.BufferingPolicy = .unbounded
+        bufferingPolicy: AsyncStream<JobEvent>.Continuation.BufferingPolicy = .bufferingNewest(
+            WorkQueue.defaultEventBuffer)
     ) -> AsyncStream<JobEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: bufferingPolicy)
         let identifier = Engine.perform { _ in

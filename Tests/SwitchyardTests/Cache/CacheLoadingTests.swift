@@ -27,6 +27,10 @@ struct CacheLoadingTests {
         #expect(cache.value(forKey: "a") == 42)
         let statistics = cache.statistics
         #expect(statistics.loads == 1 && statistics.loadFailures == 0)
+        // One caller's miss started the load; the other four waited for it: not misses of their own. (The
+        // `value(forKey:)` above is a hit.)
+        #expect(statistics.misses == 1 && statistics.sharedLoadWaits == 4 && statistics.hits == 1)
+        #expect(statistics.hitRate == 0.5)
         #expect(try await cache.value(forKey: "a") { _ in 0 } == 42)  // a hit: no load
         #expect(cache.statistics.loads == 1)
     }

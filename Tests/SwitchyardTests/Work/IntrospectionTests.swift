@@ -86,6 +86,24 @@ struct IntrospectionTests {
         #expect(kinds == [.submitted, .started, .finished])
     }
 
+    @Test("an observer that falls behind keeps the newest events, bounded by default")
+    func eventsAreBounded() async throws {
+        let queue = WorkQueue(name: "events", width: 1)
+        let stream = queue.events()  // not read until every job has finished
+        let jobs = 2 * WorkQueue.defaultEventBuffer  // three events each: more than the buffer holds
+        for index in 0..<jobs { try queue.trySubmit("job \(index)") {} }
+        await queue.waitUntilIdle()
+        var received = 0
+        var first: String?
+        for await event in stream {
+            if first == nil { first = event.jobName }
+            received += 1
+            if event.jobName == "job \(jobs - 1)" && event.kind == .finished { break }
+        }
+        #expect(received == WorkQueue.defaultEventBuffer)
+        #expect(first != "job 0")
+    }
+
     @Test("progress adds every job's units; finished jobs count as complete")
     func progressAggregation() async throws {
         let queue = WorkQueue(name: "progress", width: 2)

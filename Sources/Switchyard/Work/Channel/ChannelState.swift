@@ -60,7 +60,11 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
     // MARK: Sending
 
     func send(_ element: sending Element, waiting waiter: Waiter<Void>) {
-        guard case .async(let identifier, let continuation) = waiter else { return }
+        // A switch, not `guard case`: a new kind of waiter must be handled here, not leak its continuation.
+        let (identifier, continuation): (UInt64, CheckedContinuation<Void, any Error>)
+        switch waiter {
+        case .async(let id, let waiting): (identifier, continuation) = (id, waiting)
+        }
         var effects = Effects()
         condition.lock()
         if let error = closedError {
@@ -118,7 +122,10 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
     // MARK: Receiving
 
     func receive(waiting waiter: Waiter<Element?>) {
-        guard case .async(let identifier, let continuation) = waiter else { return }
+        let (identifier, continuation): (UInt64, CheckedContinuation<Element?, any Error>)
+        switch waiter {
+        case .async(let id, let waiting): (identifier, continuation) = (id, waiting)
+        }
         var effects = Effects()
         condition.lock()
         if let element = take(&effects) {
