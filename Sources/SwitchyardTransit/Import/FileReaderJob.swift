@@ -91,6 +91,7 @@ struct FileReaderJob: Sendable {
         }
         return ImportError(.malformedRecord, field + error.reason + strict, file: source, line: error.line)
     }
+
     /// Sends the batch once it holds a batch's worth of records (imported or skipped).
     private func sendIfFull(_ builder: inout BatchBuilder) throws {
         if builder.isFull { try send(&builder, isLast: false) }
