@@ -26,7 +26,7 @@ import Switchyard
 /// ## Guarantees
 /// - **One import per database**: an import holds `<database>.lock` (an `flock`, released by the kernel however the
 ///   process ends) from before it touches the database until `run` returns; a second import into the same
-///   database, in this process or another, fails at once with ``ImportError/Kind/databaseBusy``.
+///   database, in this process or another, fails within a tenth of a second with ``ImportError/Kind/databaseBusy``.
 /// - **Whole batches**: each batch's rows, its skipped records and the file's import record are committed in one
 ///   transaction (WAL journal, `synchronous=NORMAL`). Cancelling, an error, or a killed process leaves whole
 ///   batches only; readers (`switchyard status`) see the row counts grow batch by batch, never an error.
@@ -170,7 +170,9 @@ public final class GTFSImporter: Sendable {
 
     /// Records how the import ended (`state`, from `outcome`) and returns its summary, or throws the error that
     /// ended it.
-    private func record(_ state: String, outcome: (any Error)?, started: ContinuousClock.Instant) async throws -> ImportSummary {
+    private func record(
+        _ state: String, outcome: (any Error)?, started: ContinuousClock.Instant
+    ) async throws -> ImportSummary {
         let summary: ImportSummary
         let restartFailure: (any Error)?
         do {

@@ -18,7 +18,7 @@ import Synchronization
 /// never take it. A lock file rather than the database itself: SQLite's own POSIX locks on the database must not
 /// interact with it (on NFS, `flock` is emulated with POSIX locks).
 ///
-/// `open` and `flock` with `LOCK_NB` do not wait; create it on the blocking executor all the same (file system).
+/// Taking it waits at most ``busyGrace`` (see ``lock(_:)``); create it on the blocking executor (file system).
 final class ImportLock: Sendable {
     /// The lock file: the database's real path (symbolic links resolved, so two names of one database share one
     /// lock) plus `.lock`.
@@ -27,8 +27,8 @@ final class ImportLock: Sendable {
     private let descriptor: Atomic<Int32>
 
     /// Takes the lock of the database at `database`, or throws ``ImportError/Kind/databaseBusy`` when another
-    /// import (in this process or another) holds it, or ``ImportError/Kind/database`` when the lock file cannot be
-    /// created.
+    /// import (in this process or another) holds it for longer than ``busyGrace``, or ``ImportError/Kind/database``
+    /// when the lock file cannot be created.
     init(database: String) throws(ImportError) {
         path = ImportLock.realPath(database) + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -36,7 +36,7 @@ final class ImportLock: Sendable {
             let code = errno
             throw ImportError(.database, "\(path): cannot create the import lock: \(String(cString: strerror(code)))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard ImportLock.lock(descriptor) == 0 else {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK {
@@ -49,6 +49,24 @@ final class ImportLock: Sendable {
         }
         self.descriptor = Atomic(descriptor)
     }
+
+    /// `flock(LOCK_EX | LOCK_NB)`, tried again for up to ``busyGrace`` while the lock is taken. A lock belongs to
+    /// the open file, and a process forked by another thread of this one (to run a child) shares the file until it
+    /// execs: for that moment a released lock still reads as held. A running import holds it far longer.
+    /// Returns 0 or -1 with `errno` set, as `flock` does.
+    private static func lock(_ descriptor: Int32) -> Int32 {
+        let attempts = 50
+        for attempt in 1...attempts {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            guard errno == EWOULDBLOCK, attempt < attempts else { return -1 }
+            let (seconds, attoseconds) = busyGrace.components
+            usleep(UInt32((seconds * 1_000_000 + attoseconds / 1_000_000_000_000) / Int64(attempts)))
+        }
+        return -1
+    }
+
+    /// How long a lock found taken is tried again before the import reports the database busy.
+    static let busyGrace: Duration = .milliseconds(100)
 
     /// `path` with symbolic links resolved: the file's real path if it exists, else its folder's real path and its
     /// name; `path` itself if neither resolves.
