@@ -84,8 +84,8 @@ final class CapturedTaskLocals: Sendable {
         values = propagations.map { $0.capture() }
     }
 
-    /// The task-locals `propagations` name, read now; nil (and nothing allocated) when there are none. A
-    /// failable initializer allocated the object before returning nil, then freed it: 2% of a tiny job.
+    /// The task-locals `propagations` name, read now; nil (and nothing allocated) when there are none. (A static
+    /// function rather than a failable initializer, which would allocate the object before returning nil.)
     static func capture(_ propagations: [TaskLocalPropagation]) -> CapturedTaskLocals? {
         propagations.isEmpty ? nil : CapturedTaskLocals(propagations)
     }
