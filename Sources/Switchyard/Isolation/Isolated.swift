@@ -194,6 +194,7 @@ public final class Isolated<Value>: @unchecked Sendable {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
             enqueuedTasksStarted.add(1, ordering: .relaxed)
             Task.detached {
+                await self.lock.claimWokenExclusive()
                 let drains = self.lock.runEnqueuedExclusive(access) {
                     self.observers.isActive && self.observers.enqueue(self.storage.pointee)
                 }

@@ -168,7 +168,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     ) {
         lock.lockSharedEnqueued { [self] in
             Task.detached {
-                self.lock.acceptHandoff()
+                await self.lock.claimWokenShared()
                 let result = ReadFrames.reading(self.instance, on: ReadFrames.innermost) {
                     Swift.Result { () throws(Failure) -> Result in try body(self.value) }
                 }
@@ -205,6 +205,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
             enqueuedTasksStarted.add(1, ordering: .relaxed)
             Task.detached {
+                await self.lock.claimWokenExclusive()
                 let drains = self.lock.runEnqueuedExclusive(access) {
                     self.observers.isActive && self.observers.enqueue(self.value)
                 }
