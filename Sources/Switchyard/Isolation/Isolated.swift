@@ -7,17 +7,17 @@ import Synchronization
 ///
 /// ```swift
 /// let counts = Isolated([String: Int](), label: "word counts")
-/// counts.withValue { $0["swift", default: 0] += 1 }                    // synchronous, from any thread
 /// let total = await counts.withValue { $0.values.reduce(0, +) }        // asynchronous: suspends, never blocks
+/// counts.withValueBlocking { $0["swift", default: 0] += 1 }            // blocking, from any thread or task
 /// counts.enqueue({ $0.removeAll() }, deliveringOn: .main) { _ in … }   // from synchronous code: later
 /// ```
 ///
 /// ## Ordering and fairness
-/// - Asynchronous and enqueued accesses wait in one FIFO and get the value handed to them in that order; one that
-///   finds the value free and nobody waiting proceeds at once, and once anyone waits, they queue behind.
-///   So asynchronous accesses started one after another (one happens-before the next) run in that order, and so
-///   do `enqueue` calls made one after another; both forms keep FIFO order among themselves and with each other.
-/// - Synchronous accesses behave like a plain mutex: a blocked thread spins briefly, then sleeps until a holder
+/// - Asynchronous and enqueued accesses wait in one FIFO and are woken in that order; one that finds the value
+///   free and nobody waiting proceeds at once, and once anyone waits, they queue behind. So asynchronous accesses
+///   started one after another (one happens-before the next) run in that order, and so do `enqueue` calls made
+///   one after another; both forms keep FIFO order among themselves and with each other.
+/// - Blocking accesses behave like a plain mutex: a blocked thread spins briefly, then sleeps until a holder
 ///   releases, then competes again (it may overtake waiting tasks, and be overtaken). They get no ordering
 ///   promise; this is what keeps two threads from convoying on the lock.
 /// - Observers see the value after every `withValue` access (see `values(bufferingPolicy:)`), in access order.
@@ -35,14 +35,10 @@ import Synchronization
 /// A → B → A) would deadlock; it stops the process instead, with a message naming `label`. The check is cheap and
 /// kept in release builds. The `enqueue` form is always safe to call from inside an access: it only queues.
 ///
-/// ## Blocking where a waiting task must run
-/// The value is *handed* to a waiting task (that is what keeps asynchronous accesses FIFO): it stays held until
-/// that task runs. So a synchronous access must never block the one thread such a task needs. Do not mix, on one
-/// actor (the main actor included) or one serial executor, an `await withValue` that may wait with a synchronous
-/// `withValue` of the same instance: while the first is suspended the actor runs other code; if that code blocks
-/// in a synchronous access and the value is then handed to the suspended access, the holder waits for the actor's
-/// thread and the thread waits for the holder, for ever. On an actor, use the asynchronous form throughout (or
-/// `withValueIfAvailable`). The same holds in a task's cancellation handler (see the Isolation article).
+/// ## Mixing forms
+/// As long as the closures do not block, no mix of blocking, asynchronous, enqueued and observing accesses, from
+/// threads, tasks and actors, on any pool width, can deadlock: the value is only ever taken by running code, and a
+/// blocked thread never waits for a task that has yet to run (the Isolation article states the guarantee and why).
 ///
 /// ## Choosing
 /// - `Mutex`: when you never need to wait without blocking, never observe, and want no diagnostics.
@@ -86,16 +82,16 @@ public final class Isolated<Value>: @unchecked Sendable {
         storage.deallocate()
     }
 
-    // MARK: Synchronous access
+    // MARK: Blocking access
 
     /// Runs `body` with exclusive, mutable access to the value and returns its result; blocks the calling thread
     /// while another access holds the value.
     ///
-    /// Meant for short critical sections. Observers receive the value afterwards, also when `body` throws.
-    /// From asynchronous code the compiler picks the suspending overload instead.
+    /// Meant for short critical sections, like `Mutex.withLock`: safe on any thread, a cooperative-pool thread or an
+    /// actor included (see "Mixing forms"). Observers receive the value afterwards, also when `body` throws.
     /// - Precondition: not called from inside an access to this instance on this thread (that stops the process).
     @inlinable
-    public func withValue<Result, Failure: Error>(
+    public func withValueBlocking<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         enterBlocking()
@@ -107,7 +103,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     ///
     /// Still exclusive: for reads that may overlap each other, use `ReadWriteIsolated`.
     @inlinable
-    public func read<Result, Failure: Error>(
+    public func readBlocking<Result, Failure: Error>(
         _ body: (borrowing Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         enterBlocking()
@@ -247,14 +243,14 @@ extension Isolated where Value: Sendable {
     ///   memory grow with the consumer's lag).
     /// - Cost: while nobody observes, a write pays one relaxed load. The stream ends when this isolation is
     ///   deinitialised; the observer is removed when the consumer stops iterating.
-    /// - Blocks briefly (like `withValue`) to register atomically with respect to writes.
+    /// - Blocks briefly (like `withValueBlocking`) to register atomically with respect to writes.
     public func values(
         bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
         let observer = ObserverList<Value>.Observer(
             yield: { continuation.yield($0) }, finish: { continuation.finish() })
-        let identifier = read { value in
+        let identifier = readBlocking { value in
             continuation.yield(value)
             return observers.add(observer)
         }

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// ```swift
 /// let routes = ReadWriteIsolated([String: Route](), label: "routes")
-/// let route = routes.read { $0["U2"] }                       // many at once
-/// routes.write { $0["U2"] = newRoute }                       // alone
-/// let count = await routes.read { $0.count }                 // suspends instead of blocking
+/// let route = await routes.read { $0["U2"] }                 // many at once; suspends while a writer runs
+/// await routes.write { $0["U2"] = newRoute }                 // alone
+/// let count = routes.readBlocking { $0.count }               // blocks the thread instead of suspending
 /// ```
 ///
 /// ## Fairness policy (phase-fair)
@@ -21,7 +21,8 @@ import Synchronization
 /// write phase. Within each kind, waiters are served in FIFO order: asynchronous and enqueued *writes* started
 /// one after another run in that order, and so do reads. Across kinds the phase policy decides: if a writer holds
 /// the value and you enqueue a write `a` and then a read `b`, the read phase comes first and `b` does not see `a`.
-/// Await `a` (or use its completion) before starting `b` when `b` must see it.
+/// Await `a` (or use its completion) before starting `b` when `b` must see it. The policy applies among blocked
+/// threads, and among tasks and enqueued accesses; where the two meet, threads go first (see "Mixing forms").
 ///
 /// ## Cost
 /// An uncontended write is one compare-exchange to enter and one to leave; a read is one fetch-add to enter and
@@ -36,11 +37,11 @@ import Synchronization
 /// process with a message naming `label` (a nested read would deadlock as soon as a writer queues between the two
 /// reads, so it is refused too). Kept in release builds.
 ///
-/// ## Blocking where a waiting task must run
-/// As with ``Isolated``: reads and writes are handed to waiting tasks, so on an actor (the main actor included) do
-/// not mix suspended and synchronous accesses of one instance; a synchronous access blocking the actor's thread
-/// can wait for a task that needs that thread. Here blocked threads queue in FIFO order too, so even a thread that
-/// arrives after the task waits behind it.
+/// ## Mixing forms
+/// As with ``Isolated``, no mix of blocking, asynchronous, enqueued and observing accesses can deadlock while the
+/// closures do not block. Blocked threads are served phase-fair among themselves; waiting tasks and enqueued
+/// accesses are served phase-fair among themselves, and go once no thread waits (a thread never waits for a task,
+/// which might need that very thread to run).
 ///
 /// ## Choosing
 /// Prefer `Isolated` (or `Mutex`) unless reads dominate, take long enough to be worth overlapping, and come from
@@ -76,12 +77,12 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
         observers.finishAll()
     }
 
-    // MARK: Synchronous access
+    // MARK: Blocking access
 
     /// Runs `body` with shared, read-only access; blocks the calling thread while a writer holds or waits for
     /// the value. Other readers may run at the same time.
     @inlinable
-    public func read<Result, Failure: Error>(
+    public func readBlocking<Result, Failure: Error>(
         _ body: (borrowing Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let outer = enterSharedBlocking()
@@ -94,7 +95,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with exclusive, mutable access; blocks the calling thread while readers or another writer
     /// hold the value. Observers receive the value afterwards, also when `body` throws.
     @inlinable
-    public func write<Result, Failure: Error>(
+    public func writeBlocking<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         enterExclusiveBlocking()

@@ -73,12 +73,12 @@ struct IsolationSuite: BenchmarkSuite {
 
         let isolated = Isolated(0, label: "bench")
         let isolatedNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
-            for _ in 0..<n { isolated.withValue { $0 &+= 1 } }
+            for _ in 0..<n { isolated.withValueBlocking { $0 &+= 1 } }
         }
-        record(report, "uncontended/Isolated.withValue", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
+        record(report, "uncontended/Isolated.withValueBlocking", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
                goal: "ratio <= 1.5", met: isolatedNs.median <= 1.5 * mutexNs.median)
-        record(report, "uncontended/Isolated.withValue vs NSLock", isolatedNs, anchor: ("NSLock", nslockNs))
-        record(report, "uncontended/Isolated.withValue vs DispatchQueue.sync", isolatedNs,
+        record(report, "uncontended/Isolated.withValueBlocking vs NSLock", isolatedNs, anchor: ("NSLock", nslockNs))
+        record(report, "uncontended/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs,
                anchor: ("DispatchQueue.sync", serialNs))
 
         let asyncNs = runner.nanosecondsPerOperationAsync(operations: operations) { n in
@@ -88,18 +88,18 @@ struct IsolationSuite: BenchmarkSuite {
 
         let readWrite = ReadWriteIsolated(0, label: "bench")
         let rwIsolatedWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
-            for _ in 0..<n { readWrite.write { $0 &+= 1 } }
+            for _ in 0..<n { readWrite.writeBlocking { $0 &+= 1 } }
         }
-        record(report, "uncontended/ReadWriteIsolated.write", rwIsolatedWriteNs,
+        record(report, "uncontended/ReadWriteIsolated.writeBlocking", rwIsolatedWriteNs,
                anchor: ("pthread_rwlock write", rwWriteNs))
-        record(report, "uncontended/ReadWriteIsolated.write vs barrier", rwIsolatedWriteNs,
+        record(report, "uncontended/ReadWriteIsolated.writeBlocking vs barrier", rwIsolatedWriteNs,
                anchor: ("concurrent queue barrier write", barrierNs))
         let rwIsolatedReadNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             var sum = 0
-            for _ in 0..<n { sum &+= readWrite.read { $0 } }
+            for _ in 0..<n { sum &+= readWrite.readBlocking { $0 } }
             Blackhole.consume(sum)
         }
-        record(report, "uncontended/ReadWriteIsolated.read", rwIsolatedReadNs,
+        record(report, "uncontended/ReadWriteIsolated.readBlocking", rwIsolatedReadNs,
                anchor: ("pthread_rwlock read", rwReadNs))
     }
 
@@ -140,18 +140,18 @@ struct IsolationSuite: BenchmarkSuite {
 
         let isolated = Isolated(0, label: "bench")
         let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-            for _ in 0..<n { isolated.withValue { $0 &+= 1 } }
+            for _ in 0..<n { isolated.withValueBlocking { $0 &+= 1 } }
         }
-        record(report, "2 writers/Isolated.withValue", isolatedNs, threads: threads,
+        record(report, "2 writers/Isolated.withValueBlocking", isolatedNs, threads: threads,
                anchor: ("Mutex.withLock", mutexNs))
-        record(report, "2 writers/Isolated.withValue vs DispatchQueue.sync", isolatedNs, threads: threads,
+        record(report, "2 writers/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs, threads: threads,
                anchor: ("DispatchQueue.sync", serialNs))
 
         let readWrite = ReadWriteIsolated(0, label: "bench")
         let rwIsolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-            for _ in 0..<n { readWrite.write { $0 &+= 1 } }
+            for _ in 0..<n { readWrite.writeBlocking { $0 &+= 1 } }
         }
-        record(report, "2 writers/ReadWriteIsolated.write", rwIsolatedNs, threads: threads,
+        record(report, "2 writers/ReadWriteIsolated.writeBlocking", rwIsolatedNs, threads: threads,
                anchor: ("pthread_rwlock write", rwWriteNs))
     }
 
@@ -171,10 +171,10 @@ struct IsolationSuite: BenchmarkSuite {
             let isolated = Isolated(table, label: "bench")
             let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
                 var sum = 0
-                for i in 0..<n { sum &+= isolated.read { workload.read($0, i, lookups: lookups) } }
+                for i in 0..<n { sum &+= isolated.readBlocking { workload.read($0, i, lookups: lookups) } }
                 Blackhole.consume(sum)
             }
-            record(report, "\(prefix)/Isolated.read", isolatedNs, threads: threads)
+            record(report, "\(prefix)/Isolated.readBlocking", isolatedNs, threads: threads)
 
             let mutex = Mutex(table)
             let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
@@ -212,19 +212,19 @@ struct IsolationSuite: BenchmarkSuite {
             let readWrite = ReadWriteIsolated(table, label: "bench")
             let rwNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
                 var sum = 0
-                for i in 0..<n { sum &+= readWrite.read { workload.read($0, i, lookups: lookups) } }
+                for i in 0..<n { sum &+= readWrite.readBlocking { workload.read($0, i, lookups: lookups) } }
                 Blackhole.consume(sum)
             }
             let speedup = isolatedNs.median / rwNs.median
             if lookups >= 16 {
-                record(report, "\(prefix)/ReadWriteIsolated.read", rwNs, threads: threads,
-                       anchor: ("Isolated.read", isolatedNs),
-                       goal: "throughput >= 1.5x Isolated.read (ratio <= 0.667)", met: speedup >= 1.5)
+                record(report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                       anchor: ("Isolated.readBlocking", isolatedNs),
+                       goal: "throughput >= 1.5x Isolated.readBlocking (ratio <= 0.667)", met: speedup >= 1.5)
             } else {
-                record(report, "\(prefix)/ReadWriteIsolated.read", rwNs, threads: threads,
-                       anchor: ("Isolated.read", isolatedNs))
+                record(report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                       anchor: ("Isolated.readBlocking", isolatedNs))
             }
-            record(report, "\(prefix)/ReadWriteIsolated.read vs pthread_rwlock", rwNs, threads: threads,
+            record(report, "\(prefix)/ReadWriteIsolated.readBlocking vs pthread_rwlock", rwNs, threads: threads,
                    anchor: ("pthread_rwlock read", rwlockNs))
         }
 
@@ -240,10 +240,10 @@ struct IsolationSuite: BenchmarkSuite {
         let emptyRW = ReadWriteIsolated(0, label: "bench")
         let emptyNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             var sum = 0
-            for _ in 0..<n { sum &+= emptyRW.read { $0 } }
+            for _ in 0..<n { sum &+= emptyRW.readBlocking { $0 } }
             Blackhole.consume(sum)
         }
-        record(report, "2 readers, empty read/ReadWriteIsolated.read", emptyNs, threads: threads,
+        record(report, "2 readers, empty read/ReadWriteIsolated.readBlocking", emptyNs, threads: threads,
                anchor: ("pthread_rwlock read", emptyPOSIXNs))
     }
 

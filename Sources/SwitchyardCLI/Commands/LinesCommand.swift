@@ -42,11 +42,11 @@ struct LinesCommand: AsyncParsableCommand {
                 let summary = try await BlockingExecutor.shared.run { [strings] in
                     if strings {
                         var bytes = 0
-                        let summary = try lines.forEachSubstring { bytes &+= $0.utf8.count }
+                        let summary = try lines.forEachSubstringBlocking { bytes &+= $0.utf8.count }
                         _ = bytes
                         return summary
                     }
-                    return try lines.forEachLine { _ in }
+                    return try lines.forEachLineBlocking { _ in }
                 }
                 rows.append((summary.terminatedLines, path))
                 total += summary.terminatedLines

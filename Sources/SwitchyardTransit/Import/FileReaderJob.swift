@@ -40,7 +40,7 @@ struct FileReaderJob: Sendable {
         do {
             // Skipped records go into the batches with the rows around them, so a file of nothing but malformed
             // records still moves (and commits) in bounded batches.
-            header = try CSVRecords(input, options: csvOptions).forEachRecord(
+            header = try CSVRecords(input, options: csvOptions).forEachRecordBlocking(
                 onSkipped: { error, header in
                     guard (error.line ?? 0) > resumeAfterLine else { return }
                     if builder == nil { builder = try makeBuilder(header: header, source: input.name) }

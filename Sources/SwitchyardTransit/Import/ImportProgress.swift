@@ -98,7 +98,7 @@ final class ProgressBoard: Sendable {
     private let started = ContinuousClock.now
 
     func setFiles(_ files: [(name: String, size: Int64, counter: ByteCounter, done: ImportRecord.FileState?)]) {
-        state.withValue { state in
+        state.withValueBlocking { state in
             state.files = files.map { item in
                 ImportProgress.File(
                     name: item.name, bytesRead: 0, totalBytes: item.size, recordsRead: item.done?.records ?? 0,
@@ -114,13 +114,13 @@ final class ProgressBoard: Sendable {
     }
 
     func setPhase(_ phase: ImportProgress.Phase) {
-        state.withValue { $0.phase = phase }
+        state.withValueBlocking { $0.phase = phase }
     }
 
     /// Registers a stream to finish (after a last snapshot) when the import ends; returns its key, or nil if the
     /// import already ended (the stream then gets the last snapshot and finishes at once).
     func observe(_ continuation: AsyncStream<ImportProgress>.Continuation) -> UInt64? {
-        let registered: UInt64? = state.withValue { state in
+        let registered: UInt64? = state.withValueBlocking { state in
             guard !state.isFinished else { return nil }
             state.nextObserver += 1
             state.observers[state.nextObserver] = continuation
@@ -134,13 +134,13 @@ final class ProgressBoard: Sendable {
     }
 
     func stopObserving(_ key: UInt64) {
-        _ = state.withValue { $0.observers.removeValue(forKey: key) }
+        _ = state.withValueBlocking { $0.observers.removeValue(forKey: key) }
     }
 
     /// The import ended as `outcome` (`complete`, `interrupted`, `failed`): phase `finished`, and every progress
     /// stream gets the last snapshot and finishes. Only the first call counts.
     func finish(_ outcome: String) {
-        let observers = state.withValue { state in
+        let observers = state.withValueBlocking { state in
             guard !state.isFinished else { return [AsyncStream<ImportProgress>.Continuation]() }
             state.phase = .finished
             state.outcome = outcome
@@ -157,7 +157,7 @@ final class ProgressBoard: Sendable {
 
     /// The writer committed `batch`.
     func committed(_ batch: RowBatch) {
-        state.withValue { state in
+        state.withValueBlocking { state in
             guard let index = state.index[batch.layout.file.fileName] else { return }
             let now = ContinuousClock.now
             if state.startedOnFile[index] == nil { state.startedOnFile[index] = now }
@@ -173,14 +173,14 @@ final class ProgressBoard: Sendable {
 
     /// The reader started on `file`.
     func startedReading(_ file: String) {
-        state.withValue { state in
+        state.withValueBlocking { state in
             guard let index = state.index[file] else { return }
             state.startedOnFile[index] = ContinuousClock.now
         }
     }
 
     var snapshot: ImportProgress {
-        state.withValue { state in
+        state.withValueBlocking { state in
             var files = state.files
             let now = ContinuousClock.now
             for index in files.indices {

@@ -51,7 +51,7 @@ struct BlockingExecutorTests {
         let finished = Expectation("queued jobs ran", expectedCount: .exactly(5))
         for index in 0..<5 {
             executor.execute {
-                order.withValue { $0.append(index) }
+                order.withValueBlocking { $0.append(index) }
                 finished.fulfill()
             }
         }

@@ -40,12 +40,12 @@ struct AccessLockStressTests {
                     var random = SeededRandomNumberGenerator(seed: seed &+ UInt64(index))
                     for _ in 0..<operations {
                         if Bool.random(using: &random) {
-                            value.write { number in
+                            value.writeBlocking { number in
                                 occupancy.enterWrite(); number += 1; occupancy.leaveWrite()
                             }
                             writes.add()
                         } else {
-                            value.read { _ in occupancy.enterRead(); occupancy.leaveRead() }
+                            value.readBlocking { _ in occupancy.enterRead(); occupancy.leaveRead() }
                         }
                     }
                 }
@@ -92,7 +92,7 @@ struct AccessLockStressTests {
                 await onThreads(3) { index in
                     var random = SeededRandomNumberGenerator(seed: seed &+ UInt64(index))
                     for _ in 0..<operations {
-                        value.withValue { number in
+                        value.withValueBlocking { number in
                             occupancy.enterWrite()
                             number += 1
                             for _ in 0..<Int.random(in: 0..<8, using: &random) { number += 0 }

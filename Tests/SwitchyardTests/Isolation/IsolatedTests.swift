@@ -12,7 +12,7 @@ struct IsolatedTests {
         let log = Isolated([Int](), label: "fifo log")
         let count = 50
         // A thread holds the value while the tasks queue up one after another.
-        let holder = await holdOnThread { stay in log.withValue { _ in stay() } }
+        let holder = await holdOnThread { stay in log.withValueBlocking { _ in stay() } }
         let done = Expectation("all accesses ran", expectedCount: .exactly(count))
         await Sequencer().start(count: count, log: log, done: done, release: holder)
         await done.fulfillment(within: .seconds(30))
@@ -29,7 +29,7 @@ struct IsolatedTests {
         let queue = DispatchQueue(label: "delivery")
         for _ in 0..<count {
             counter.enqueue({ value -> Int in value += 1; return value }, deliveringOn: .queue(queue)) { result in
-                if case .success(let value) = result { delivered.withValue { $0.append(value) } }
+                if case .success(let value) = result { delivered.withValueBlocking { $0.append(value) } }
                 all.fulfill()
             }
         }
@@ -54,7 +54,7 @@ struct IsolatedTests {
         struct Refused: Error, Equatable {}
         let value = Isolated(1, label: "typed")
         #expect(throws: Refused.self) {
-            try value.withValue { (number: inout Int) throws(Refused) -> Void in
+            try value.withValueBlocking { (number: inout Int) throws(Refused) -> Void in
                 number = 2
                 throw Refused()
             }
@@ -91,7 +91,7 @@ struct IsolatedTests {
     @Test("a suspended task in line ends a run of enqueued accesses; order stays first come, first served")
     func taskWaiterEndsRun() async {
         let value = Isolated([Int](), label: "mixed line")
-        let holder = await holdOnThread { stay in value.withValue { _ in stay() } }
+        let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
         for index in 0..<10 { value.enqueue { $0.append(index) } }
         let waiter = Task { await value.withValue { $0.append(-1) } }
         while !value.debugDescription.contains("11 waiting") { await Task.yield() }
@@ -127,7 +127,7 @@ struct IsolatedTests {
     func ifAvailable() async {
         let value = Isolated(1, label: "try")
         #expect(value.withValueIfAvailable { number -> Int in number += 1; return number } == 2)
-        let holder = await holdOnThread { stay in value.withValue { _ in stay() } }
+        let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
         #expect(value.withValueIfAvailable { $0 } == nil)
         holder.open()
         #expect(await value.read { $0 } == 2)
@@ -138,7 +138,7 @@ struct IsolatedTests {
         let value = Isolated(0, label: "hits")
         #expect(value.description == "Isolated<Int>(\"hits\")")
         #expect(value.debugDescription == "Isolated<Int>(\"hits\"): free")
-        value.withValue { _ in
+        value.withValueBlocking { _ in
             #expect(value.debugDescription.hasSuffix("held exclusively"))
         }
         let unnamed = Isolated("x")

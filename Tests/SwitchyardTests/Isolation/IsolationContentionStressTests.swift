@@ -17,7 +17,7 @@ struct IsolationContentionStressTests {
         let threads = 8, writes = 20_000
         let counter = Isolated(0, label: "counter")
         await onThreads(threads) { _ in
-            for _ in 0..<writes { counter.withValue { $0 += 1 } }
+            for _ in 0..<writes { counter.withValueBlocking { $0 += 1 } }
         }
         #expect(await counter.read { $0 } == threads * writes)
     }
@@ -30,7 +30,7 @@ struct IsolationContentionStressTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(2) { _ in
-                    for _ in 0..<perForm / 2 { counter.withValue { $0 += 1 } }
+                    for _ in 0..<perForm / 2 { counter.withValueBlocking { $0 += 1 } }
                 }
             }
             for _ in 0..<4 {
@@ -57,9 +57,9 @@ struct IsolationContentionStressTests {
         let torn = SharedCounter()
         await onThreads(writers + 4) { index in
             if index < writers {
-                for _ in 0..<writes { pair.write { $0.a += 1; $0.b += 1 } }
+                for _ in 0..<writes { pair.writeBlocking { $0.a += 1; $0.b += 1 } }
             } else {
-                for _ in 0..<writes { if pair.read({ $0.a != $0.b }) { torn.add() } }
+                for _ in 0..<writes { if pair.readBlocking({ $0.a != $0.b }) { torn.add() } }
             }
         }
         #expect(torn.value == 0)

@@ -24,14 +24,14 @@ struct IsolationObserverCancellationStressTests {
                     await withTaskCancellationHandler {
                         for await _ in counter.values(bufferingPolicy: .unbounded) {}
                     } onCancel: {
-                        counter.withValue { $0 += 0 }
+                        counter.withValueBlocking { $0 += 0 }
                     }
                 },
                 Task {
                     await withTaskCancellationHandler {
                         for await _ in shared.values(bufferingPolicy: .unbounded) {}
                     } onCancel: {
-                        shared.write { $0 += 0 }
+                        shared.writeBlocking { $0 += 0 }
                     }
                 },
             ]

@@ -19,7 +19,7 @@ struct MixedAccessDeadlockTests {
     func isolatedAwaitThenSynchronous(width: Int) async {
         let value = Isolated(0, label: "await then sync")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValue { _ in stay() } },
+                               hold: { stay in value.withValueBlocking { _ in stay() } },
                                queued: [(1, { await value.withValue { $0 += 1 } })],
                                blocking: { bump(value) }) else { return }
         #expect(await value.withValue { $0 } == 1 + Self.threads(width))
@@ -29,7 +29,7 @@ struct MixedAccessDeadlockTests {
     func isolatedEnqueueThenSynchronous(width: Int) async {
         let value = Isolated(0, label: "enqueue then sync")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValue { _ in stay() } },
+                               hold: { stay in value.withValueBlocking { _ in stay() } },
                                queued: [],
                                blocking: { value.enqueue { $0 += 1 }; bump(value) }, waitersPerBlocker: 2) else { return }
         let total = Expectation("enqueued accesses ran")
@@ -42,7 +42,7 @@ struct MixedAccessDeadlockTests {
     func isolatedAwaitThenObserve(width: Int) async {
         let value = Isolated(0, label: "await then observe")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValue { _ in stay() } },
+                               hold: { stay in value.withValueBlocking { _ in stay() } },
                                queued: [(1, { await value.withValue { $0 += 1 } })],
                                blocking: { _ = value.values() }) else { return }
         #expect(await value.withValue { $0 } == 1)
@@ -52,7 +52,7 @@ struct MixedAccessDeadlockTests {
     func isolatedOnOneActor() async {
         let value = Isolated(0, label: "actor")
         let actor = PinnedActor()
-        let holder = await holdOnThread { stay in value.withValue { _ in stay() } }
+        let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
         let done = Expectation("both accesses finished", expectedCount: .exactly(2))
         Task { await actor.run { _ in await value.withValue { $0 += 1 }; done.fulfill() } }
         #expect(await arrange("the actor's await queues") { value.lock.waitingTotal == 1 })
@@ -85,9 +85,9 @@ struct MixedAccessDeadlockTests {
     func readWriteAwaitWriteThenRead(width: Int) async {
         let value = ReadWriteIsolated(0, label: "write then read")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.read { _ in stay() } },
+                               hold: { stay in value.readBlocking { _ in stay() } },
                                queued: [(1, { await value.write { $0 += 1 } })],
-                               blocking: { _ = value.read { $0 } }) else { return }
+                               blocking: { _ = value.readBlocking { $0 } }) else { return }
         #expect(await value.read { $0 } == 1)
     }
 
@@ -96,9 +96,9 @@ struct MixedAccessDeadlockTests {
     func readWriteAwaitReadThenWrite(width: Int) async {
         let value = ReadWriteIsolated(0, label: "read then write")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.read { _ in stay() } },
+                               hold: { stay in value.readBlocking { _ in stay() } },
                                queued: [(1, { await value.write { $0 += 1 } }), (1, { _ = await value.read { $0 } })],
-                               blocking: { value.write { $0 += 1 } }) else { return }
+                               blocking: { value.writeBlocking { $0 += 1 } }) else { return }
         #expect(await value.read { $0 } == 1 + Self.threads(width))
     }
 
@@ -107,9 +107,9 @@ struct MixedAccessDeadlockTests {
     func readWriteEnqueueThenSynchronous(width: Int) async {
         let value = ReadWriteIsolated(0, label: "enqueue then write")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.write { _ in stay() } },
+                               hold: { stay in value.writeBlocking { _ in stay() } },
                                queued: [],
-                               blocking: { value.enqueueWrite { $0 += 1 }; value.write { $0 += 1 } },
+                               blocking: { value.enqueueWrite { $0 += 1 }; value.writeBlocking { $0 += 1 } },
                                waitersPerBlocker: 2) else { return }
         let total = Expectation("enqueued writes ran")
         value.enqueueWrite({ $0 }, deliveringOn: .task()) { _ in total.fulfill() }
@@ -121,7 +121,7 @@ struct MixedAccessDeadlockTests {
     func readWriteAwaitThenObserve(width: Int) async {
         let value = ReadWriteIsolated(0, label: "write then observe")
         guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.write { _ in stay() } },
+                               hold: { stay in value.writeBlocking { _ in stay() } },
                                queued: [(1, { await value.write { $0 += 1 } })],
                                blocking: { _ = value.values() }) else { return }
         #expect(await value.read { $0 } == 1)
@@ -130,7 +130,7 @@ struct MixedAccessDeadlockTests {
 
 /// A synchronous helper, as ordinary code writes one: called from a task, it blocks that task's thread.
 private func bump(_ value: Isolated<Int>) {
-    value.withValue { $0 += 1 }
+    value.withValueBlocking { $0 += 1 }
 }
 
 /// Holds the value on a plain thread, queues each of `queued` (one task each, on a pool of `width` threads; the

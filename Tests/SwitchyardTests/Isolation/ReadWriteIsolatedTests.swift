@@ -16,7 +16,7 @@ struct ReadWriteIsolatedTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(2) { _ in
-                    value.read { _ in
+                    value.readBlocking { _ in
                         let now = inside.add()
                         maximumInside.raise(to: now)
                         if now == 2 { bothInside.fulfill() }
@@ -43,9 +43,9 @@ struct ReadWriteIsolatedTests {
                 await onThreads(5) { index in
                     if index < 4 {
                         readersRunning.fulfill()
-                        while !stop.value { _ = value.read { $0 } }
+                        while !stop.value { _ = value.readBlocking { $0 } }
                     } else {
-                        for _ in 0..<100 { value.write { $0 += 1 } }
+                        for _ in 0..<100 { value.writeBlocking { $0 += 1 } }
                         wrote.fulfill()
                     }
                 }
@@ -62,7 +62,7 @@ struct ReadWriteIsolatedTests {
     func waitingWriterBlocksNewReaders() async {
         let value = ReadWriteIsolated(0, label: "preference")
         let log = Isolated([String](), label: "preference log")
-        let holder = await holdOnThread { stay in value.read { _ in stay() } }
+        let holder = await holdOnThread { stay in value.readBlocking { _ in stay() } }
         let done = Expectation("writer and late reader ran", expectedCount: .exactly(2))
         // Queued in this order while the first read is held: writer W, then reader R.
         await PreferenceSequencer().start(value: value, log: log, done: done, release: holder)
@@ -74,7 +74,7 @@ struct ReadWriteIsolatedTests {
     func readersAreNotStarved() async {
         let value = ReadWriteIsolated(0, label: "phases")
         let log = Isolated([String](), label: "phase log")
-        let holder = await holdOnThread { stay in value.write { _ in stay() } }
+        let holder = await holdOnThread { stay in value.writeBlocking { _ in stay() } }
         let done = Expectation("all ran", expectedCount: .exactly(3))
         // Queued in this order: reader R1, writer W2, reader R2.
         await PhaseSequencer().start(value: value, log: log, done: done, release: holder)
@@ -98,7 +98,7 @@ struct ReadWriteIsolatedTests {
                         // Queued while the run holds the value: the run ends after this write, the read phase
                         // comes next (phase-fair), and the remaining writes follow in new tasks.
                         value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
-                            if case .success(let count) = result { seenByRead.withValue { $0 = count } }
+                            if case .success(let count) = result { seenByRead.withValueBlocking { $0 = count } }
                             ran.fulfill()
                         }
                     }
@@ -122,7 +122,7 @@ struct ReadWriteIsolatedTests {
         let all = Expectation("delivered", expectedCount: .exactly(100))
         for index in 100..<200 {
             value.enqueueWrite({ list -> Int in list.append(index); return index }, deliveringOn: .queue(queue)) { result in
-                if case .success(let index) = result { delivered.withValue { $0.append(index) } }
+                if case .success(let index) = result { delivered.withValueBlocking { $0.append(index) } }
                 all.fulfill()
             }
         }
@@ -142,7 +142,7 @@ struct ReadWriteIsolatedTests {
         let value = ReadWriteIsolated(1, label: "try")
         #expect(value.writeIfAvailable { number -> Int in number += 1; return number } == 2)
         #expect(value.readIfAvailable { $0 } == 2)
-        let holder = await holdOnThread { stay in value.read { _ in stay() } }
+        let holder = await holdOnThread { stay in value.readBlocking { _ in stay() } }
         #expect(value.readIfAvailable { $0 } == 2, "readers share")
         #expect(value.writeIfAvailable { $0 = 3 } == nil, "a writer needs the value to itself")
         holder.open()
@@ -174,13 +174,13 @@ private actor PhaseSequencer {
             Task {
                 Task {
                     Task { release.open() }
-                    await value.read { _ in log.withValue { $0.append("R2") } }
+                    await value.read { _ in log.withValueBlocking { $0.append("R2") } }
                     done.fulfill()
                 }
-                await value.write { _ in log.withValue { $0.append("W2") } }
+                await value.write { _ in log.withValueBlocking { $0.append("W2") } }
                 done.fulfill()
             }
-            await value.read { _ in log.withValue { $0.append("R1") } }
+            await value.read { _ in log.withValueBlocking { $0.append("R1") } }
             done.fulfill()
         }
     }
@@ -194,10 +194,10 @@ private actor PreferenceSequencer {
         Task {
             Task {
                 Task { release.open() }
-                await value.read { _ in log.withValue { $0.append("R") } }
+                await value.read { _ in log.withValueBlocking { $0.append("R") } }
                 done.fulfill()
             }
-            await value.write { _ in log.withValue { $0.append("W") } }
+            await value.write { _ in log.withValueBlocking { $0.append("W") } }
             done.fulfill()
         }
     }

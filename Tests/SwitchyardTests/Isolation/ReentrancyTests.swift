@@ -16,7 +16,7 @@ struct ReentrancyTests {
     func isolatedNested() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = Isolated(0, label: "nested-probe")
-            value.withValue { _ in value.withValue { _ in } }
+            value.withValueBlocking { _ in value.withValueBlocking { _ in } }
         }
         Self.expectMessage(result, mentions: [
             "re-entrant access of Isolated<Int> \"nested-probe\"", "would deadlock",
@@ -29,7 +29,7 @@ struct ReentrancyTests {
             let value = Isolated(0, label: "run-probe")
             await value.withValue { _ in
                 value.enqueue { $0 += 1 }
-                value.enqueue { _ in value.withValue { _ in } }
+                value.enqueue { _ in value.withValueBlocking { _ in } }
             }
             await value.withValue { _ in }  // queued behind both: the process stops before this runs
         }
@@ -41,7 +41,7 @@ struct ReentrancyTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let first = Isolated(0, label: "queue-A")
             let second = Isolated(0, label: "queue-B")
-            first.withValue { _ in second.withValue { _ in first.read { _ in } } }
+            first.withValueBlocking { _ in second.withValueBlocking { _ in first.readBlocking { _ in } } }
         }
         Self.expectMessage(result, mentions: ["\"queue-A\""])
     }
@@ -50,7 +50,7 @@ struct ReentrancyTests {
     func readInsideWrite() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = ReadWriteIsolated(0, label: "rw-probe")
-            value.write { _ in _ = value.read { $0 } }
+            value.writeBlocking { _ in _ = value.readBlocking { $0 } }
         }
         Self.expectMessage(result, mentions: [
             "re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a write",
@@ -61,7 +61,7 @@ struct ReentrancyTests {
     func writeInsideRead() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = ReadWriteIsolated(0, label: "rw-probe")
-            value.read { _ in value.write { $0 += 1 } }
+            value.readBlocking { _ in value.writeBlocking { $0 += 1 } }
         }
         Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
     }
@@ -70,7 +70,7 @@ struct ReentrancyTests {
     func readInsideRead() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = ReadWriteIsolated(0, label: "rw-probe")
-            value.read { _ in _ = value.read { $0 } }
+            value.readBlocking { _ in _ = value.readBlocking { $0 } }
         }
         Self.expectMessage(result, mentions: ["re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
     }
@@ -79,7 +79,7 @@ struct ReentrancyTests {
     func writeInsideWrite() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = ReadWriteIsolated(0, label: "rw-probe")
-            value.write { _ in value.write { $0 += 1 } }
+            value.writeBlocking { _ in value.writeBlocking { $0 += 1 } }
         }
         Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a write"])
     }
@@ -88,10 +88,10 @@ struct ReentrancyTests {
     func legalNesting() {
         let first = ReadWriteIsolated(1, label: "first")
         let second = ReadWriteIsolated(2, label: "second")
-        let sum = first.read { a in second.read { b in a + b } }
+        let sum = first.readBlocking { a in second.readBlocking { b in a + b } }
         #expect(sum == 3)
-        #expect(first.read { $0 } == 1)
-        first.write { $0 = 5 }
-        #expect(first.read { $0 } == 5)
+        #expect(first.readBlocking { $0 } == 1)
+        first.writeBlocking { $0 = 5 }
+        #expect(first.readBlocking { $0 } == 5)
     }
 }

@@ -15,7 +15,7 @@ struct ByteChunksTests {
         var sizes: [Int] = []
         var joined: [UInt8] = []
         let total = try synchronously {
-            try chunks.forEachChunk { chunk in
+            try chunks.forEachChunkBlocking { chunk in
                 sizes.append(chunk.count)
                 joined += chunk
             }
@@ -52,7 +52,7 @@ struct ByteChunksTests {
         var count = 0
         for try await _ in ByteChunks(file.input) { count += 1 }
         #expect(count == 0)
-        #expect(try synchronously { try ByteChunks(file.input).forEachChunk { _ in count += 1 } } == 0)
+        #expect(try synchronously { try ByteChunks(file.input).forEachChunkBlocking { _ in count += 1 } } == 0)
         #expect(count == 0)
     }
 }

@@ -30,7 +30,7 @@ struct ByteSourceTests {
     func records(step: Int) async throws {
         let input = ByteInput.source(name: "dribble") { Dribble(Self.csv, step: step) }
         var synchronous: [String] = []
-        _ = try synchronously { try CSVRecords(input).forEachRecord { synchronous.append($0[1].string) } }
+        _ = try synchronously { try CSVRecords(input).forEachRecordBlocking { synchronous.append($0[1].string) } }
         var asynchronous: [String] = []
         for try await record in CSVRecords(input) { asynchronous.append(record[1]) }
         #expect(synchronous.count == 500)
@@ -43,6 +43,6 @@ struct ByteSourceTests {
         struct Broken: Error {}
         let input = ByteInput.source(name: "broken") { throw Broken() }
         await #expect(throws: Broken.self) { for try await _ in Lines(input) {} }
-        #expect(throws: Broken.self) { try synchronously { try Lines(input).forEachLine { _ in } } }
+        #expect(throws: Broken.self) { try synchronously { try Lines(input).forEachLineBlocking { _ in } } }
     }
 }

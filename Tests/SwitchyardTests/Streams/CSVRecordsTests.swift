@@ -20,7 +20,7 @@ private func records(
     if let chunkSize { options.chunkSize = chunkSize }
     var result: [[String]] = []
     var lines: [Int] = []
-    let summary = try CSVRecords(file.input, options: options).forEachRecord { record in
+    let summary = try CSVRecords(file.input, options: options).forEachRecordBlocking { record in
         result.append(record.strings())
         lines.append(record.line)
     }
@@ -76,7 +76,7 @@ struct CSVRecordsTests {
     func headerLookup() throws {
         let file = try TemporaryFile("trip_id,stop_id,stop_id\nT1,S1,S2\n")
         defer { file.remove() }
-        try CSVRecords(file.input).forEachRecord { record in
+        try CSVRecords(file.input).forEachRecordBlocking { record in
             #expect(record["trip_id"]?.string == "T1")
             #expect(record["stop_id"]?.equals("S1") == true)
             #expect(record["missing"] == nil)
@@ -224,7 +224,7 @@ struct CSVRecordsTests {
                 var read: [[String]] = []
                 do {
                     try synchronously {
-                        try CSVRecords(file.input, options: options).forEachRecord { read.append($0.strings()) }
+                        try CSVRecords(file.input, options: options).forEachRecordBlocking { read.append($0.strings()) }
                     }
                 } catch {
                     Issue.record("\(error) reading \(text.debugDescription) at chunk size \(chunkSize)")

@@ -18,7 +18,7 @@ private func events(
     var options = options
     options.chunkSize = chunkSize
     var log: [Event] = []
-    let summary = try CSVRecords(file.input, options: options).forEachRecord(
+    let summary = try CSVRecords(file.input, options: options).forEachRecordBlocking(
         onSkipped: { error, _ in log.append(.skipped(error.kind, line: error.line, column: error.column, field: error.fieldName)) },
         { record in log.append(.record(record.strings(), line: record.line)) })
     return (log, summary)
@@ -53,7 +53,7 @@ struct CSVSkippedRecordsTests {
     func strayQuoteStops() throws {
         let file = try TemporaryFile(Array("a,b\n1,\"x\n2,\"y\"z\n".utf8), name: "f.csv")
         defer { file.remove() }
-        let error = #expect(throws: StreamError.self) { try CSVRecords(file.input).forEachRecord { _ in } }
+        let error = #expect(throws: StreamError.self) { try CSVRecords(file.input).forEachRecordBlocking { _ in } }
         #expect(error?.kind == .strayQuote && error?.line == 2 && error?.column == 3 && error?.fieldName == "b")
     }
 
@@ -88,7 +88,7 @@ struct CSVSkippedRecordsTests {
         var stopping = CSVOptions(quotesInUnquotedFields: .allow)
         stopping.maximumRecordLength = 64
         stopping.chunkSize = chunkSize
-        let error = #expect(throws: StreamError.self) { try CSVRecords(file.input, options: stopping).forEachRecord { _ in } }
+        let error = #expect(throws: StreamError.self) { try CSVRecords(file.input, options: stopping).forEachRecordBlocking { _ in } }
         #expect(error?.kind == .strayQuote && error?.line == 2 && error?.column == 4 && error?.fieldName == "name")
         #expect(error?.resumedAtLine == nil)
     }
@@ -104,7 +104,7 @@ struct CSVSkippedRecordsTests {
         var lines: [Int] = []
         var headers: [[String]] = []
         let readSynchronously = {
-            try CSVRecords(file.input, options: options).forEachRecord(
+            try CSVRecords(file.input, options: options).forEachRecordBlocking(
                 onSkipped: { error, header in
                     lines.append(error.line ?? 0)
                     headers.append(header?.names ?? [])
@@ -131,7 +131,7 @@ struct CSVSkippedRecordsTests {
         var skipped = 0
         var records: [Int] = []
         #expect(throws: TooManyProblems.self) {
-            try CSVRecords(file.input, options: skipping).forEachRecord(
+            try CSVRecords(file.input, options: skipping).forEachRecordBlocking(
                 onSkipped: { _, _ in
                     skipped += 1
                     if skipped == 2 { throw TooManyProblems() }

@@ -21,7 +21,7 @@ private func read(
     var options = options
     options.chunkSize = chunkSize
     var records: [Read] = []
-    let summary = try CSVRecords(file.input, options: options).forEachRecord { record in
+    let summary = try CSVRecords(file.input, options: options).forEachRecordBlocking { record in
         records.append(Read(
             fields: record.strings(), quirks: record.quirks, fieldsRead: record.fieldsRead,
             transcoded: record.indices.filter { record[$0].wasTranscoded }))
@@ -67,7 +67,7 @@ struct CSVToleranceTests {
         defer { file.remove() }
         var kinds: [StreamError.Kind] = []
         var rows: [[String]] = []
-        try CSVRecords(file.input, options: skipping).forEachRecord(
+        try CSVRecords(file.input, options: skipping).forEachRecordBlocking(
             onSkipped: { error, _ in kinds.append(error.kind) }, { rows.append($0.strings()) })
         #expect(kinds == [.strayQuote])
         #expect(rows.last == ["2", "ok"])
@@ -170,7 +170,7 @@ struct CSVToleranceTests {
         let file = try TemporaryFile("a,b\n\"x\"\"\n\",y,z\n1,2\n", name: "f.csv")
         defer { file.remove() }
         var lines: [Int] = []
-        try CSVRecords(file.input, options: skipping).forEachRecord(onSkipped: { _, _ in }) { lines.append($0.line) }
+        try CSVRecords(file.input, options: skipping).forEachRecordBlocking(onSkipped: { _, _ in }) { lines.append($0.line) }
         #expect(lines == [4])
     }
 

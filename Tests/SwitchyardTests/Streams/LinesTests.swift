@@ -34,7 +34,7 @@ struct LinesTests {
             var lines: [String] = []
             var terminated: [Bool] = []
             let summary = try synchronously {
-                try Lines(file.input, options: options).forEachLine { line in
+                try Lines(file.input, options: options).forEachLineBlocking { line in
                     lines.append(try line.string())
                     terminated.append(line.isTerminated)
                     #expect(line.number == lines.count)
@@ -49,13 +49,13 @@ struct LinesTests {
             #expect(asyncLines == expected, "\(name), async, chunk size \(chunkSize)")
             var substrings: [String] = []
             let substringSummary = try synchronously {
-                try Lines(file.input, options: options).forEachSubstring { substrings.append(String($0)) }
+                try Lines(file.input, options: options).forEachSubstringBlocking { substrings.append(String($0)) }
             }
             #expect(substrings == expected, "\(name), substrings, chunk size \(chunkSize)")
             #expect(substringSummary == summary, "\(name), substrings, chunk size \(chunkSize)")
         }
         let kept = try synchronously {
-            try Lines(file.input, options: LineOptions(stripsByteOrderMark: false, invalidUTF8: .repair)).forEachLine { _ in }
+            try Lines(file.input, options: LineOptions(stripsByteOrderMark: false, invalidUTF8: .repair)).forEachLineBlocking { _ in }
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && bytes.count > 3 { #expect(kept.lines >= 1) }
     }
@@ -65,7 +65,7 @@ struct LinesTests {
         let file = try TemporaryFile([0xEF, 0xBB, 0xBF] + Array("a\n".utf8))
         defer { file.remove() }
         var lines: [String] = []
-        try Lines(file.input, options: LineOptions(stripsByteOrderMark: false)).forEachLine { lines.append(try $0.string()) }
+        try Lines(file.input, options: LineOptions(stripsByteOrderMark: false)).forEachLineBlocking { lines.append(try $0.string()) }
         #expect(lines == ["\u{FEFF}a"])
     }
 
@@ -82,7 +82,7 @@ struct LinesTests {
             for chunkSize in 1...length + 1 {
                 let options = LineOptions(chunkSize: chunkSize)
                 var lines: [[UInt8]] = []
-                try synchronously { try Lines(file.input, options: options).forEachLine { lines.append(Array($0)) } }
+                try synchronously { try Lines(file.input, options: options).forEachLineBlocking { lines.append(Array($0)) } }
                 #expect(lines == expected, "round \(round), chunk \(chunkSize), input \(bytes)")
                 var asyncLines: [[UInt8]] = []
                 try await Lines(file.input, options: options).forEachLine { asyncLines.append(Array($0)) }
@@ -107,7 +107,7 @@ struct LinesTests {
             let options = LineOptions(chunkSize: chunkSize, maximumLineLength: 5)
             var seen: [String] = []
             let error = #expect(throws: StreamError.self) {
-                try synchronously { try Lines(file.input, options: options).forEachLine { seen.append(try $0.string()) } }
+                try synchronously { try Lines(file.input, options: options).forEachLineBlocking { seen.append(try $0.string()) } }
             }
             #expect(error?.kind == .lineTooLong(limit: 5), "chunk \(chunkSize)")
             #expect(error?.line == 3, "chunk \(chunkSize)")
@@ -129,7 +129,7 @@ struct LinesTests {
         let file = try TemporaryFile(blocks: 64) { _ in [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024) }
         defer { file.remove() }
         let error = #expect(throws: StreamError.self) {
-            try Lines(file.input, options: LineOptions(chunkSize: 4096, maximumLineLength: 100_000)).forEachLine { _ in }
+            try Lines(file.input, options: LineOptions(chunkSize: 4096, maximumLineLength: 100_000)).forEachLineBlocking { _ in }
         }
         #expect(error?.kind == .lineTooLong(limit: 100_000))
         #expect(error?.line == 1)
@@ -161,7 +161,7 @@ struct LinesTests {
     @Test("a missing file throws openFailed naming the path")
     func missingFile() async throws {
         let error = #expect(throws: StreamError.self) {
-            try synchronously { try Lines(.file("/nonexistent/switchyard/file.txt")).forEachLine { _ in } }
+            try synchronously { try Lines(.file("/nonexistent/switchyard/file.txt")).forEachLineBlocking { _ in } }
         }
         #expect(error?.input == "/nonexistent/switchyard/file.txt")
         if case .openFailed(let code, _)? = error?.kind { #expect(code == ENOENT) } else { Issue.record("\(String(describing: error))") }
@@ -172,7 +172,7 @@ struct LinesTests {
     func sequenceNeedsAsync() throws {
         let input = ByteInput.sequence(CutBytes(bytes: Array("a\n".utf8), sizes: [1]), name: "upload")
         #expect(throws: StreamError(.requiresAsynchronousReading, input: "upload")) {
-            try Lines(input).forEachLine { _ in }
+            try Lines(input).forEachLineBlocking { _ in }
         }
     }
 
@@ -217,7 +217,7 @@ struct LinesTests {
         await #expect(throws: CancellationError.self) { _ = try await zeroCopy.value }
         let sync = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try synchronously { try Lines(file.input, options: options).forEachLine { _ in } }
+            return try synchronously { try Lines(file.input, options: options).forEachLineBlocking { _ in } }
         }
         await #expect(throws: CancellationError.self) { _ = try await sync.value }
         await started.fulfillment(within: .seconds(30))
@@ -232,7 +232,7 @@ struct LinesTests {
         defer { file.remove() }
         var lines = 0
         let summary = try synchronously {
-            try Lines(file.input, options: LineOptions(chunkSize: 64 * 1024)).forEachLine { _ in lines += 1 }
+            try Lines(file.input, options: LineOptions(chunkSize: 64 * 1024)).forEachLineBlocking { _ in lines += 1 }
         }
         #expect(lines == 64 * perBlock)
         #expect(summary.bytes == 64 * block.count)
@@ -248,7 +248,7 @@ struct LinesTests {
         let file = try TemporaryFile("short\n\(long)\nshort\n")
         defer { file.remove() }
         var lengths: [Int] = []
-        let summary = try Lines(file.input, options: LineOptions(chunkSize: 1024)).forEachLine { lengths.append($0.count) }
+        let summary = try Lines(file.input, options: LineOptions(chunkSize: 1024)).forEachLineBlocking { lengths.append($0.count) }
         #expect(lengths == [5, 10_000, 5])
         #expect(summary.peakBufferBytes == 16 * 1024)
     }

@@ -11,7 +11,7 @@ struct ImportReadmeExampleTests {
         defer { scratch.remove() }
         try SampleFeedFiles.write(.tiny, to: scratch.file("vbb.zip"))
         let shown = Isolated<[[ImportProgress.File]]>([])
-        @Sendable func show(_ files: [ImportProgress.File]) { shown.withValue { $0.append(files) } }
+        @Sendable func show(_ files: [ImportProgress.File]) { shown.withValueBlocking { $0.append(files) } }
 
         // From the README:
         let importer = GTFSImporter(feed: try GTFSFeed.open(scratch.file("vbb.zip")), database: scratch.file("vbb.sqlite"))

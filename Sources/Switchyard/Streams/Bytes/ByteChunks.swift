@@ -2,14 +2,14 @@
 ///
 /// ```swift
 /// let chunks = ByteChunks(.file(path), chunkSize: 256 * 1024)
-/// try chunks.forEachChunk { bytes in hasher.update(bytes) }    // synchronous, one reused buffer
+/// try chunks.forEachChunkBlocking { hasher.update($0) }        // blocking, one reused buffer
 /// for try await chunk in chunks { try await upload(chunk) }    // asynchronous, each chunk a [UInt8] you may keep
 /// ```
 ///
 /// - Chunks: every chunk but the last has exactly `chunkSize` bytes, whatever the input (reads from a pipe or
 ///   socket are repeated until the chunk is full or the input ends, so a chunk waits for its bytes); the last
 ///   chunk is never empty. Order is the input's order.
-/// - Memory: `forEachChunk(_:)` (both forms) reuses one `chunkSize` buffer for the whole input. The
+/// - Memory: `forEachChunk(_:)` and `forEachChunkBlocking(_:)` reuse one `chunkSize` buffer for the whole input. The
 ///   `AsyncSequence` form yields each chunk as a new `[UInt8]` (the caller may keep it), reading into one reused
 ///   buffer.
 /// - Where it runs: the synchronous form blocks the calling thread on reads; the asynchronous forms read on
@@ -35,7 +35,7 @@ public struct ByteChunks: AsyncSequence, Sendable {
     /// - Returns: the number of bytes read.
     /// - Throws: ``StreamError``, `CancellationError`, or `body`'s error (which stops the reading).
     @discardableResult
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+    public func forEachChunkBlocking(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let file = try input.openForBlockingReads()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -49,7 +49,7 @@ public struct ByteChunks: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous `forEachChunk(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
+    /// As `forEachChunkBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
     /// is suspended; `body` runs on the caller's executor between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachChunk(

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let stopTimes = CSVRecords(.file("gtfs/stop_times.txt"))
-/// try stopTimes.forEachRecord { record in                     // zero-copy fields, unquoted in place
+/// try await stopTimes.forEachRecord { record in               // zero-copy fields, unquoted in place
 ///     guard let stop = record["stop_id"] else { return }
 ///     counts[stop.string, default: 0] += 1
 /// }
@@ -44,18 +44,18 @@ public struct CSVRecords: AsyncSequence, Sendable {
     /// - Returns: what was read: records, skipped records, lines, bytes, the buffer's peak, the header.
     /// - Throws: ``StreamError``, `CancellationError`, or `body`'s error.
     @discardableResult
-    public func forEachRecord(_ body: (CSVRecordView) throws -> Void) throws -> CSVSummary {
-        try forEachRecord(onSkipped: { _, _ in }, body)
+    public func forEachRecordBlocking(_ body: (CSVRecordView) throws -> Void) throws -> CSVSummary {
+        try forEachRecordBlocking(onSkipped: { _, _ in }, body)
     }
 
-    /// As ``forEachRecord(_:)``, and with ``CSVOptions/MalformedRecords/skip`` calls `onSkipped` with each skipped
+    /// As ``forEachRecordBlocking(_:)``, and with ``CSVOptions/MalformedRecords/skip`` calls `onSkipped` with each skipped
     /// record's error and the header, in input order among the records, on the calling thread (after
     /// ``CSVOptions/reportSkippedRecord``). Unlike that callback, `onSkipped` may use the caller's local state
     /// (it does not escape), and an error it throws stops reading and is rethrown: a consumer that must keep
     /// skipped records with its output (or give up after too many) handles them here, even when no record
     /// follows.
     @discardableResult
-    public func forEachRecord(
+    public func forEachRecordBlocking(
         onSkipped: (_ error: StreamError, _ header: CSVHeader?) throws -> Void,
         _ body: (CSVRecordView) throws -> Void
     ) throws -> CSVSummary {
@@ -74,14 +74,14 @@ public struct CSVRecords: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous `forEachRecord(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
+    /// As `forEachRecordBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor, zero-copy, between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachRecord(_ body: (CSVRecordView) throws -> Void) async throws -> CSVSummary {
         try await forEachRecord(onSkipped: { _, _ in }, body)
     }
 
-    /// As the synchronous ``forEachRecord(onSkipped:_:)``, with each read on ``BlockingExecutor/shared``;
+    /// As ``forEachRecordBlocking(onSkipped:_:)``, with each read on ``BlockingExecutor/shared``;
     /// `onSkipped` and `body` run on the caller's executor between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachRecord(

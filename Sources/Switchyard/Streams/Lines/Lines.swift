@@ -17,7 +17,7 @@
 ///   (with `isTerminated == false`); a UTF-8 byte order mark at the start is dropped (configurable).
 /// - Memory: one buffer of ``LineOptions/chunkSize`` bytes, grown (doubling) only while a line longer than a chunk
 ///   is buffered, never beyond ``LineOptions/maximumLineLength``; independent of the input's size.
-/// - Where it runs: the synchronous `forEachLine(_:)` blocks the calling thread on reads (use it on a
+/// - Where it runs: `forEachLineBlocking(_:)` blocks the calling thread on reads (use it on a
 ///   ``BlockingExecutor`` thread or in a command-line tool). The asynchronous forms read on ``BlockingExecutor/shared``
 ///   one chunk at a time and scan in the calling task; the cooperative pool is never blocked.
 /// - Cancellation: checked before every read; a cancelled task stops with `CancellationError` within one chunk.
@@ -43,7 +43,7 @@ public struct Lines: AsyncSequence, Sendable {
     /// - Throws: ``StreamError`` (opening, reading, too-long lines; ``StreamError/Kind/requiresAsynchronousReading``
     ///   for a sequence input), `CancellationError` when the current task is cancelled, or `body`'s error.
     @discardableResult
-    public func forEachLine(_ body: (LineView) throws -> Void) throws -> LineSummary {
+    public func forEachLineBlocking(_ body: (LineView) throws -> Void) throws -> LineSummary {
         let file = try input.openForBlockingReads()
         var framer = LineFramer(options: options, input: input.name)
         defer { framer.deallocate() }
@@ -56,7 +56,7 @@ public struct Lines: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous `forEachLine(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
+    /// As `forEachLineBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this task
     /// is suspended; `body` runs on the caller's executor (an actor's included), zero-copy, between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachLine(_ body: (LineView) throws -> Void) async throws -> LineSummary {
@@ -81,7 +81,7 @@ public struct Lines: AsyncSequence, Sendable {
     /// - Throws: as `forEachLine(_:)`, and ``StreamError/Kind/invalidUTF8`` with the line and column of the
     ///   first invalid byte (unless ``LineOptions/invalidUTF8`` is ``LineOptions/InvalidUTF8/repair``).
     @discardableResult
-    public func forEachSubstring(_ body: (Substring) throws -> Void) throws -> LineSummary {
+    public func forEachSubstringBlocking(_ body: (Substring) throws -> Void) throws -> LineSummary {
         let file = try input.openForBlockingReads()
         var framer = LineFramer(options: options, input: input.name)
         defer { framer.deallocate() }
@@ -97,7 +97,7 @@ public struct Lines: AsyncSequence, Sendable {
         }
     }
 
-    /// As the synchronous `forEachSubstring(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
+    /// As `forEachSubstringBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor between reads.
     @discardableResult
     public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary {

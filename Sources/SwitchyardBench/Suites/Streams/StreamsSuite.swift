@@ -100,18 +100,18 @@ struct StreamsSuite: BenchmarkSuite {
     private static let lineOptions = LineOptions(chunkSize: 256 * 1024)
 
     private static func zeroCopy(_ input: ByteInput) -> Int {
-        (try? Lines(input, options: lineOptions).forEachLine { _ in })?.lines ?? -1
+        (try? Lines(input, options: lineOptions).forEachLineBlocking { _ in })?.lines ?? -1
     }
 
     private static func strings(_ input: ByteInput) -> Int {
         var bytes = 0
-        let summary = try? Lines(input, options: lineOptions).forEachLine { bytes &+= (try? $0.string())?.utf8.count ?? 0 }
+        let summary = try? Lines(input, options: lineOptions).forEachLineBlocking { bytes &+= (try? $0.string())?.utf8.count ?? 0 }
         return summary?.lines ?? -1
     }
 
     private static func substrings(_ input: ByteInput) -> Int {
         var bytes = 0
-        let summary = try? Lines(input, options: lineOptions).forEachSubstring { bytes &+= $0.utf8.count }
+        let summary = try? Lines(input, options: lineOptions).forEachSubstringBlocking { bytes &+= $0.utf8.count }
         return summary?.lines ?? -1
     }
 
@@ -131,18 +131,18 @@ struct StreamsSuite: BenchmarkSuite {
         let repetitions = runner.scale < 1 ? 1 : 3
         report.note("csv: stop_times.txt, \(rows) rows, 9 fields, CRLF, some quoted; median of \(repetitions)")
         let input = ByteInput.file(path)
-        _ = try? CSVRecords(input).forEachRecord { _ in }  // into the page cache
+        _ = try? CSVRecords(input).forEachRecordBlocking { _ in }  // into the page cache
 
         let zeroCopy = time(repetitions, expect: rows) {
             var bytes = 0
-            let summary = try? CSVRecords(input).forEachRecord { record in
+            let summary = try? CSVRecords(input).forEachRecordBlocking { record in
                 for field in record { bytes &+= field.bytes.count }
             }
             return summary?.records ?? -1
         }
         let strings = time(repetitions, expect: rows) {
             var fields = 0
-            let summary = try? CSVRecords(input).forEachRecord { fields &+= $0.strings().count }
+            let summary = try? CSVRecords(input).forEachRecordBlocking { fields &+= $0.strings().count }
             return summary?.records ?? -1
         }
         let owned = time(repetitions, expect: rows) {
@@ -250,16 +250,16 @@ struct StreamsSuite: BenchmarkSuite {
         let options = lineOptions
         func pass(_ path: String) {
             switch kind {
-            case "lines-zero-copy": _ = try? Lines(.file(path), options: options).forEachLine { _ in }
-            case "lines-string": _ = try? Lines(.file(path), options: options).forEachLine { _ = try? $0.string() }
-            case "lines-substring": _ = try? Lines(.file(path), options: options).forEachSubstring { _ = $0.count }
+            case "lines-zero-copy": _ = try? Lines(.file(path), options: options).forEachLineBlocking { _ in }
+            case "lines-string": _ = try? Lines(.file(path), options: options).forEachLineBlocking { _ = try? $0.string() }
+            case "lines-substring": _ = try? Lines(.file(path), options: options).forEachSubstringBlocking { _ = $0.count }
             case "lines-async-string":
                 _ = blockingWait {
                     var count = 0
                     do { for try await _ in Lines(.file(path), options: options) { count += 1 } } catch {}
                     return count
                 }
-            case "csv": _ = try? CSVRecords(.file(path)).forEachRecord { _ = $0.count }
+            case "csv": _ = try? CSVRecords(.file(path)).forEachRecordBlocking { _ = $0.count }
             case "split": _ = LineAnchors.wholeFileSplit(path)
             case "swiftcsv": _ = SwiftCSVAnchor.count(path)
             default: break
