@@ -13,10 +13,12 @@
 ///   and is cancelled only when the last waiter leaves.
 /// - When the job finishes, the key is forgotten: failures are not cached, and the next request starts a new job.
 ///
-/// Thread-safe; all state sits behind the engine lock. - Complexity: O(1) per request and per waiter that leaves
-/// (plus escalation when the job's priority changes).
-// Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` is read and written only while
-// the engine lock is held. Exercised under Thread Sanitizer by `CoalescerTests`.
+/// Thread-safe. The keyed state sits behind this coalescer's own lock, never the engine's: a key's `hash(into:)` and
+/// `==` run under that lock only (a slow one delays requests to this coalescer, no other queue), and a key is
+/// destroyed after the lock is released, so its `deinit` may use the coalescer, its queue or any other.
+/// - Complexity: O(1) per request and per waiter that leaves (plus escalation when the job's priority changes).
+// Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` is a `PlatformLock`, touched only
+// inside `withLock`. Exercised under Thread Sanitizer by `CoalescerTests`.
 public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The queue the shared jobs run on.
     public let queue: WorkQueue
@@ -28,7 +30,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         var waiters: Int
     }
 
-    private var entries: [Key: Entry] = [:]
+    private let entries = PlatformLock([Key: Entry]())
 
     /// A coalescer submitting to `queue`.
     public init(queue: WorkQueue, name: String = "coalesced") {
@@ -38,11 +40,11 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// Keys with a shared job in flight. A key is forgotten once its job finishes: at the latest before any caller
     /// that waited for that job returns. - Complexity: O(1).
-    public var inFlightCount: Int { Engine.perform { _ in entries.count } }
+    public var inFlightCount: Int { entries.withLock { $0.count } }
 
     /// The callers waiting for `key`'s unfinished job, 0 when there is none (for diagnostics and tests).
     /// - Complexity: O(1).
-    public func waiterCount(for key: Key) -> Int { Engine.perform { _ in entries[key]?.waiters ?? 0 } }
+    public func waiterCount(for key: Key) -> Int { entries.withLock { $0[key]?.waiters ?? 0 } }
 
     /// The value for `key`: joins the unfinished job for `key`, or submits `load` as a new one.
     ///
@@ -87,12 +89,13 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// The unfinished job for `key`, joined, or a new one; `created` says which.
     ///
-    /// The new job is made outside the lock, so another caller may submit one for `key` in between; this caller
-    /// then joins that one and drops its own, never admitted. (Internal for the test of that race.)
+    /// The new job is made outside the locks, so another caller may submit one for `key` in between; this caller
+    /// then joins that one and drops its own, never admitted. (Internal for the test of that race.) The engine lock
+    /// is taken inside this coalescer's lock (to admit the job as the key's entry appears), never the reverse.
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
-        if let node = Engine.perform({ _ in joinExisting(key) }) { return (node, false) }
+        if let node = entries.withLock({ joinExisting(key, &$0) }) { return (node, false) }
         let node = queue.makeNode(
             "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
         ) { () async throws(any Error) -> Value in try await load(key) }
@@ -100,49 +103,51 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
         let identity = ObjectIdentifier(node)
         node.completionHandlers.append { [weak self] in self?.forget(key, identity) }
-        return try Engine.perform { (transaction) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
-            if let existing = joinExisting(key) { return (existing, false) }
-            if let maximumPending = queue.maximumPending,
-                !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
-            {
-                throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
+        var removed: (key: Key, value: Entry)?
+        defer { _ = removed }  // a replaced key and its job are released here, after both locks
+        return try entries.withLock { (entries) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
+            if let existing = joinExisting(key, &entries) { return (existing, false) }
+            try Engine.perform { (transaction) throws(SubmissionError) in
+                if let maximumPending = queue.maximumPending,
+                    !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
+                {
+                    throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
+                }
+                Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
             }
+            if let index = entries.index(forKey: key) { removed = entries.remove(at: index) }  // a finished job's
             entries[key] = Entry(node: node, waiters: 1)
-            Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
             return (node, true)
         }
     }
 
-    /// Lock held.
-    private func joinExisting(_ key: Key) -> TypedJobNode<Value, any Error>? {
-        guard var entry = entries[key], entry.node.phase != .finished else { return nil }
-        entry.waiters += 1
-        entries[key] = entry
-        return entry.node
+    /// Joins `key`'s unfinished job. Called under this coalescer's lock. A job that finished but is not yet
+    /// forgotten is not joined (its result is final, and a new request starts a new job).
+    private func joinExisting(_ key: Key, _ entries: inout [Key: Entry]) -> TypedJobNode<Value, any Error>? {
+        guard let index = entries.index(forKey: key), !entries.values[index].node.isDone.load(ordering: .acquiring)
+        else { return nil }
+        entries.values[index].waiters += 1
+        return entries.values[index].node
     }
 
     private func leave(_ key: Key, _ node: TypedJobNode<Value, any Error>) {
-        Engine.perform { transaction in
-            guard var entry = entries[key], entry.node === node else { return }
-            entry.waiters -= 1
-            if entry.waiters > 0 {
-                entries[key] = entry
-            } else {
-                entries[key] = nil
-                transaction.discard(entry.node)
-                Engine.cancel(node, &transaction)
-            }
+        let removed = entries.withLock { entries -> (key: Key, value: Entry)? in
+            guard let index = entries.index(forKey: key), entries.values[index].node === node else { return nil }
+            entries.values[index].waiters -= 1
+            return entries.values[index].waiters > 0 ? nil : entries.remove(at: index)
         }
+        // The last waiter left: the job is cancelled; the key and the entry are released after every lock.
+        if removed != nil { Engine.perform { transaction in Engine.cancel(node, &transaction) } }
     }
 
     /// Forgets `key` if its entry is still the job `identity` names (the entry retains that job, so a match can
-    /// never be another job at a reused address).
+    /// never be another job at a reused address). The removed key and job are released after the lock.
     private func forget(_ key: Key, _ identity: ObjectIdentifier) {
-        Engine.perform { transaction in
-            if let entry = entries[key], ObjectIdentifier(entry.node) == identity {
-                entries[key] = nil
-                transaction.discard(entry.node)
-            }
+        let removed = entries.withLock { entries -> (key: Key, value: Entry)? in
+            guard let index = entries.index(forKey: key), ObjectIdentifier(entries.values[index].node) == identity
+            else { return nil }
+            return entries.remove(at: index)
         }
+        _ = removed
     }
 }
