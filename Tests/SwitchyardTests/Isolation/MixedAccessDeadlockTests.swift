@@ -8,7 +8,8 @@ import Testing
 /// lock was handed to a party that could not run, arranged exactly on a pool of 1 and of 2 threads: something
 /// holds the value, an asynchronous party queues, then every pool thread blocks in a synchronous access; then the
 /// holder releases. Each test fails (its watchdog expires) instead of hanging if the accesses never complete.
-@Suite("Mixed access forms never deadlock", .timeLimit(.minutes(2)))
+/// Serialized: the tests on the global pool (width 0) each occupy all of its threads for a moment.
+@Suite("Mixed access forms never deadlock", .serialized, .timeLimit(.minutes(2)))
 struct MixedAccessDeadlockTests {
     /// 0 stands for Swift's global concurrent pool, whose width is the number of active processors.
     static let widths = [1, 2, 0]
