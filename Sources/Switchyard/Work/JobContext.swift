@@ -28,22 +28,30 @@ public struct JobContext: Sendable {
     /// The name of the job's queue.
     public var queueName: String { node.queue.name }
 
-    /// Reports the job's progress in its own units. Queues and groups add the units of all their jobs; observers
-    /// receive throttled updates (see ``WorkQueue/progressUpdates(interval:minimumChange:clock:)``). `completed` is
-    /// clamped to `0...total`. A job that never reports counts as one unit, completed when it finishes.
-    /// - Complexity: O(1) plus O(observers).
+    /// Reports the job's progress in its own units. Queues and groups add the units of all their jobs and give
+    /// each job an equal share of their ``WorkProgress/fractionCompleted``; observers receive throttled updates
+    /// (see ``WorkQueue/progressUpdates(interval:minimumChange:clock:)``). `completed` is clamped to `0...total`.
+    /// A job that never reports counts as one unit, completed when it finishes.
+    ///
+    /// Cheap enough to call per record: it stores the values in the job (two atomic writes, no lock). The engine
+    /// applies the latest report when it aggregates: when an observer is due an update, when the queue's or group's
+    /// progress or snapshot is read, and when the job finishes; only the first report after each of those takes
+    /// the engine lock, once. Call it from one task at a time (the job's body or one of its child tasks).
+    /// - Complexity: O(1).
     public func reportProgress(completed: Int64, total: Int64) {
-        Engine.perform { transaction in
-            Engine.reportProgress(node, completed: completed, total: total, &transaction)
+        let total = min(max(total, 0), JobNode.progressPendingBit - 1)
+        node.reportedCompleted.store(min(max(completed, 0), total), ordering: .relaxed)
+        let previous = node.reportedTotal.exchange(total | JobNode.progressPendingBit, ordering: .releasing)
+        if previous & JobNode.progressPendingBit == 0 {
+            Engine.perform { transaction in Engine.progressReported(node, &transaction) }
         }
     }
 
-    /// Adds `units` to the completed units reported so far.
+    /// Adds `units` to the completed units reported so far, against the total reported last (1 before any
+    /// report), as ``reportProgress(completed:total:)`` does.
     public func advanceProgress(by units: Int64 = 1) {
-        Engine.perform { transaction in
-            Engine.reportProgress(
-                node, completed: node.progressCompleted + units, total: node.progressTotal, &transaction)
-        }
+        let total = node.reportedTotal.load(ordering: .relaxed) & ~JobNode.progressPendingBit
+        reportProgress(completed: node.reportedCompleted.load(ordering: .relaxed) &+ units, total: total)
     }
 }
 

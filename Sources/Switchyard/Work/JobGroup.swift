@@ -36,7 +36,7 @@ public final class JobGroup: @unchecked Sendable {
     public var isCancelledGroup: Bool { Engine.perform { _ in isCancelled } }
 
     /// The group's progress since it was last empty (see ``WorkProgress``).
-    public var currentProgress: WorkProgress { Engine.perform { _ in progress.progress } }
+    public var currentProgress: WorkProgress { Engine.perform { progress.current(&$0) } }
 
     /// Cancels every unfinished job of the group, and every job submitted to it from now on (it finishes at once
     /// as cancelled). - Complexity: O(unfinished jobs).
@@ -96,10 +96,10 @@ public final class JobGroup: @unchecked Sendable {
         progress.jobAdded(isFirst: wasEmpty, &transaction)
     }
 
-    func finished(_ job: JobNode, remainingUnits: Int64, _ transaction: inout Transaction) {
+    func finished(_ job: JobNode, remaining: ProgressRemainder, _ transaction: inout Transaction) {
         members.remove(job)
         job.group = nil
-        progress.jobFinished(completedUnits: remainingUnits, &transaction)
+        progress.jobFinished(completedUnits: remaining.units, shares: remaining.shares, &transaction)
         guard members.isEmpty else { return }
         let waiters = self.waiters
         let notifications = self.notifications

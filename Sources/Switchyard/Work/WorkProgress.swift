@@ -3,6 +3,12 @@
 /// Every job counts its own units: the totals it reports through ``JobContext/reportProgress(completed:total:)``,
 /// or one unit if it reports none. A finished job (whatever its outcome) counts all its units as completed. When
 /// the set becomes idle (every job finished), the next submission starts a new count from zero.
+///
+/// ``fractionCompleted`` gives every job an equal share, filled as the job reports (`completed / total`) and full
+/// when it finishes, as Foundation's `Progress` does with a pending unit count of 1 per child. So it never moves
+/// backwards while the set's jobs run, whatever totals they report and when: a job's share only grows (a report
+/// lower than an earlier one, such as a retry starting over, leaves it where it was). It drops only when jobs are
+/// added. The unit sums (``completedUnits``, ``totalUnits``) are reported as they are and may move either way.
 public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
     /// Units completed by the jobs of the set.
     public var completedUnits: Int64
@@ -12,18 +18,31 @@ public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
     public var finishedJobs: Int
     /// Jobs submitted.
     public var totalJobs: Int
+    /// The jobs' filled shares, in 1/2^32 of one job.
+    var completedShares: Int64
 
-    /// A progress value.
+    /// A progress value; its fraction is `completedUnits / totalUnits` (as if all units belonged to one job).
     public init(completedUnits: Int64, totalUnits: Int64, finishedJobs: Int, totalJobs: Int) {
         self.completedUnits = completedUnits
         self.totalUnits = totalUnits
         self.finishedJobs = finishedJobs
         self.totalJobs = totalJobs
+        let fraction = totalUnits == 0 ? 1 : Double(completedUnits) / Double(totalUnits)
+        completedShares = Int64(fraction * Double(max(totalJobs, 1)) * Double(JobNode.progressShareUnit))
     }
 
-    /// `completedUnits / totalUnits`, or 1 when there is nothing to do.
+    init(completedUnits: Int64, totalUnits: Int64, finishedJobs: Int, totalJobs: Int, completedShares: Int64) {
+        self.completedUnits = completedUnits
+        self.totalUnits = totalUnits
+        self.finishedJobs = finishedJobs
+        self.totalJobs = totalJobs
+        self.completedShares = completedShares
+    }
+
+    /// The jobs' shares filled, from 0 to 1 (1 when there is nothing to do); see the type's notes.
     public var fractionCompleted: Double {
-        totalUnits == 0 ? 1 : Double(completedUnits) / Double(totalUnits)
+        if totalJobs == 0 { return 1 }
+        return min(1, Double(completedShares) / (Double(totalJobs) * Double(JobNode.progressShareUnit)))
     }
 
     /// Whether every job of the set has finished.
@@ -34,39 +53,70 @@ public struct WorkProgress: Sendable, Hashable, CustomStringConvertible {
         return "\(percent)% (\(completedUnits)/\(totalUnits) units, \(finishedJobs)/\(totalJobs) jobs)"
     }
 
-    static let zero = WorkProgress(completedUnits: 0, totalUnits: 0, finishedJobs: 0, totalJobs: 0)
+    static let zero = WorkProgress(completedUnits: 0, totalUnits: 0, finishedJobs: 0, totalJobs: 0, completedShares: 0)
 }
 
-/// A progress total with its throttled observers.
+/// What a finishing job adds to its sets' completed totals: the units and the share it had not reported.
+struct ProgressRemainder {
+    let units: Int64
+    let shares: Int64
+}
+
+/// A progress total with its throttled observers, and the jobs whose reports it has yet to apply.
 ///
 /// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressAggregate: @unchecked Sendable {
-    @exclusivity(unchecked) private(set) var progress = WorkProgress.zero
+    @exclusivity(unchecked) private var totals = WorkProgress.zero
     @exclusivity(unchecked) private var observers: [UInt64: ProgressObserver] = [:]
+    /// Running jobs of this set with a report not yet applied (at most one entry per running job).
+    @exclusivity(unchecked) var pending: [ObjectIdentifier: JobNode] = [:]
+
+    var hasObservers: Bool { !observers.isEmpty }
+
+    /// The totals, with every pending report applied first. - Complexity: O(jobs with a pending report).
+    func current(_ transaction: inout Transaction) -> WorkProgress {
+        applyPending(&transaction)
+        return totals
+    }
+
+    /// Applies the reports of the jobs in ``pending`` (to this set and to their other set).
+    func applyPending(_ transaction: inout Transaction) {
+        while let (_, job) = pending.first {
+            Engine.applyReportedProgress(job, &transaction)
+        }
+    }
 
     func jobAdded(isFirst: Bool, _ transaction: inout Transaction) {
-        if isFirst { progress = .zero }
-        progress.totalJobs += 1
-        progress.totalUnits += 1
+        if isFirst { totals = .zero }
+        totals.totalJobs += 1
+        totals.totalUnits += 1
         publish(&transaction)
     }
 
-    func unitsChanged(completed: Int64, total: Int64, _ transaction: inout Transaction) {
-        progress.completedUnits += completed
-        progress.totalUnits += total
+    func unitsChanged(completed: Int64, total: Int64, shares: Int64, _ transaction: inout Transaction) {
+        totals.completedUnits += completed
+        totals.totalUnits += total
+        totals.completedShares += shares
         publish(&transaction)
     }
 
-    func jobFinished(completedUnits: Int64, _ transaction: inout Transaction) {
-        progress.completedUnits += completedUnits
-        progress.finishedJobs += 1
+    func jobFinished(completedUnits: Int64, shares: Int64, _ transaction: inout Transaction) {
+        totals.completedUnits += completedUnits
+        totals.completedShares += shares
+        totals.finishedJobs += 1
         publish(&transaction)
     }
 
     func add(_ observer: ProgressObserver, _ transaction: inout Transaction) {
+        applyPending(&transaction)
         observers[observer.identifier] = observer
-        observer.offer(progress, &transaction)
+        observer.offer(totals, &transaction)
+    }
+
+    /// A job of this set reported: observers that are between deliveries schedule one (which applies it).
+    func reportPending(_ transaction: inout Transaction) {
+        for observer in observers.values { observer.requestUpdate(from: self, &transaction) }
     }
 
     func remove(_ identifier: UInt64) {
@@ -75,7 +125,7 @@ final class ProgressAggregate: @unchecked Sendable {
 
     private func publish(_ transaction: inout Transaction) {
         if observers.isEmpty { return }
-        for observer in observers.values { observer.offer(progress, &transaction) }
+        for observer in observers.values { observer.offer(totals, &transaction) }
     }
 }
 
@@ -100,6 +150,8 @@ final class ProgressObserver: @unchecked Sendable {
     @exclusivity(unchecked) private var lastDelivered: WorkProgress?
     @exclusivity(unchecked) private var latest: WorkProgress?
     @exclusivity(unchecked) private var trailingScheduled = false
+    /// The aggregate with reports to apply at the next delivery. Weak: the aggregate owns its observers.
+    @exclusivity(unchecked) private weak var pendingSource: ProgressAggregate?
 
     init<C: Clock>(
         interval: Duration, minimumChange: Double, clock: C,
@@ -126,13 +178,25 @@ final class ProgressObserver: @unchecked Sendable {
         }
         let elapsed = elapsedSinceLast() ?? interval
         if elapsed >= interval { return deliver(progress, &transaction) }
+        scheduleTrailing(after: interval - elapsed, from: nil, &transaction)
+    }
+
+    /// A job reported progress that is not applied yet: schedules a delivery at the end of the current interval
+    /// (at once if it has passed), which applies the pending reports of `aggregate` first.
+    func requestUpdate(from aggregate: ProgressAggregate, _ transaction: inout Transaction) {
+        let elapsed = elapsedSinceLast() ?? interval
+        scheduleTrailing(after: max(interval - elapsed, .zero), from: aggregate, &transaction)
+    }
+
+    private func scheduleTrailing(after delay: Duration, from aggregate: ProgressAggregate?,
+                                  _ transaction: inout Transaction) {
+        if let aggregate { pendingSource = aggregate }
         if trailingScheduled { return }
         trailingScheduled = true
-        let remaining = interval - elapsed
         let sleep = self.sleep
         transaction.actions.append {
             Task.detached {
-                try? await sleep(remaining)
+                if delay > .zero { try? await sleep(delay) }
                 Engine.perform { transaction in self.trailingFired(&transaction) }
             }
         }
@@ -140,7 +204,11 @@ final class ProgressObserver: @unchecked Sendable {
 
     private func trailingFired(_ transaction: inout Transaction) {
         trailingScheduled = false
-        if let latest, latest != lastDelivered { deliver(latest, &transaction) }
+        if let source = pendingSource {
+            pendingSource = nil
+            source.applyPending(&transaction)  // publishes through `offer`, which delivers or reschedules
+        }
+        if !trailingScheduled, let latest, latest != lastDelivered { deliver(latest, &transaction) }
     }
 
     /// Records the delivery now and yields after the engine lock is released (see ``OrderedOutbox``: a stream's
@@ -165,17 +233,42 @@ private final class ClockMark<C: Clock>: @unchecked Sendable where C.Duration ==
 }
 
 extension Engine {
-    /// Applies a job's progress report to its queue and group. Lock held.
-    static func reportProgress(_ job: JobNode, completed: Int64, total: Int64, _ transaction: inout Transaction) {
+    /// The first report since the job's last one was applied: the job joins its sets' pending lists, and their
+    /// observers schedule an update. Lock held. - Complexity: O(observers).
+    static func progressReported(_ job: JobNode, _ transaction: inout Transaction) {
         guard job.phase != .finished else { return }
-        let total = max(total, 0)
-        let completed = min(max(completed, 0), total)
+        let identity = ObjectIdentifier(job)
+        job.queue.progress.pending[identity] = job
+        job.queue.progress.reportPending(&transaction)
+        if let group = job.group {
+            group.progress.pending[identity] = job
+            group.progress.reportPending(&transaction)
+        }
+    }
+
+    /// Applies the job's latest report (if one is pending) to its queue and group, and takes it off their
+    /// pending lists. Lock held. - Complexity: O(observers).
+    static func applyReportedProgress(_ job: JobNode, _ transaction: inout Transaction) {
+        let identity = ObjectIdentifier(job)
+        job.queue.progress.pending[identity] = nil
+        job.group?.progress.pending[identity] = nil
+        // Clearing the pending bit first (acquiring, paired with the report's releasing exchange) makes a report
+        // that lands after this read set it again and come back through `progressReported`.
+        let word = job.reportedTotal.bitwiseAnd(~JobNode.progressPendingBit, ordering: .acquiring).oldValue
+        guard word & JobNode.progressPendingBit != 0, job.phase != .finished else { return }
+        let total = word & ~JobNode.progressPendingBit
+        let completed = min(job.reportedCompleted.load(ordering: .relaxed), total)
+        let share = total == 0
+            ? job.progressShare
+            : max(job.progressShare, Int64(Double(completed) / Double(total) * Double(JobNode.progressShareUnit)))
         let deltaCompleted = completed - job.progressCompleted
         let deltaTotal = total - job.progressTotal
-        if deltaCompleted == 0 && deltaTotal == 0 { return }
+        let deltaShare = share - job.progressShare
+        if deltaCompleted == 0 && deltaTotal == 0 && deltaShare == 0 { return }
         job.progressCompleted = completed
         job.progressTotal = total
-        job.queue.progress.unitsChanged(completed: deltaCompleted, total: deltaTotal, &transaction)
-        job.group?.progress.unitsChanged(completed: deltaCompleted, total: deltaTotal, &transaction)
+        job.progressShare = share
+        job.queue.progress.unitsChanged(completed: deltaCompleted, total: deltaTotal, shares: deltaShare, &transaction)
+        job.group?.progress.unitsChanged(completed: deltaCompleted, total: deltaTotal, shares: deltaShare, &transaction)
     }
 }

@@ -24,7 +24,7 @@ extension WorkQueue {
     }
 
     /// A job finished.
-    func finished(_ job: JobNode, _ outcome: JobOutcome, remainingUnits: Int64, _ transaction: inout Transaction) {
+    func finished(_ job: JobNode, _ outcome: JobOutcome, remaining: ProgressRemainder, _ transaction: inout Transaction) {
         live.remove(job)
         // The live list's retain, released after the lock: the job's deinit may run user code (its value's), and
         // transactions point at nodes, queues and scheduler nodes unretained for the rest of the hold (see
@@ -38,7 +38,7 @@ extension WorkQueue {
         case .failed, .timedOut, .dependencyFailed: failedCount += 1
         }
         emit(.finished, job, &transaction)
-        progress.jobFinished(completedUnits: remainingUnits, &transaction)
+        progress.jobFinished(completedUnits: remaining.units, shares: remaining.shares, &transaction)
         if live.isEmpty && !idleWaiters.isEmpty {
             let waiters = idleWaiters
             idleWaiters = []

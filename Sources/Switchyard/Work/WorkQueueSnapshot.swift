@@ -141,20 +141,20 @@ extension WorkQueue {
     ///   it consistent): engine operations on other threads wait until it is taken. Use the O(1) counts
     ///   (``WorkQueue/counts``) for frequent polling.
     public func snapshot() -> WorkQueueSnapshot {
-        Engine.perform { _ in
+        Engine.perform { transaction in
             WorkQueueSnapshot(
                 name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
                 counts: Counts(
                     pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
                     failed: failedCount, cancelled: cancelledCount),
-                progress: progress.progress,
+                progress: progress.current(&transaction),
                 jobs: live.nodes().map(Engine.snapshot(of:)),
                 takenAt: .now)
         }
     }
 
     /// The queue's progress since it was last idle (see ``WorkProgress``).
-    public var currentProgress: WorkProgress { Engine.perform { _ in progress.progress } }
+    public var currentProgress: WorkProgress { Engine.perform { progress.current(&$0) } }
 
     /// Throttled progress updates for the queue's jobs, on `clock`.
     ///

@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// Goals (issue: the work engine): tiny-job overhead ≤ 2× bare `Task` and ≥ 5× faster than `OperationQueue`;
 /// chains, fan-in and fan-out linear (per-job cost at 100k within 1.5× of 10k) and ≤ 5 µs per job; cancel and
-/// priority change O(1) (same linearity test); ≤ 512 bytes per pending job.
+/// priority change O(1) (same linearity test); ≤ 512 bytes per pending job; `reportProgress` per record costs
+/// ≤ 2× the same loop without it.
 struct EngineSuite: BenchmarkSuite {
     let name = "engine"
     let summary = "job graphs vs Task/withTaskGroup/Dispatch/OperationQueue; chains, fans, cancel, memory"
@@ -20,10 +21,11 @@ struct EngineSuite: BenchmarkSuite {
         backlog(runner: runner, report: report)
         graphs(runner: runner, report: report)
         pendingOperations(runner: runner, report: report)
+        progressReporting(runner: runner, report: report)
         memory(runner: runner, report: report)
     }
 
-    private func record(
+    func record(
         _ report: Report, _ name: String, _ sample: Sample, anchor: (String, Sample)? = nil, goal: String? = nil,
         met: Bool? = nil, extra: [(key: String, value: Double)] = []
     ) {

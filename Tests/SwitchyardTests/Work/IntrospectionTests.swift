@@ -120,13 +120,44 @@ struct IntrospectionTests {
         try queue.trySubmit("unit", options: JobOptions(group: group)) {}
         await reported.wait(for: 1)
         while queue.currentProgress.finishedJobs < 1 { await Task.yield() }
-        #expect(queue.currentProgress == WorkProgress(completedUnits: 26, totalUnits: 101, finishedJobs: 1, totalJobs: 2))
+        let progress = queue.currentProgress
+        #expect(progress.completedUnits == 26 && progress.totalUnits == 101)
+        #expect(progress.finishedJobs == 1 && progress.totalJobs == 2)
+        #expect(progress.fractionCompleted == 0.625, "each job one share: 1 + 25/100 of 2")
         #expect(group.currentProgress.completedUnits == 26)
         gate.open()
         try await worker.value
         await queue.waitUntilIdle()
         #expect(queue.currentProgress.fractionCompleted == 1)
         #expect(queue.currentProgress.isFinished)
+    }
+
+    @Test("progress never moves backwards while jobs run: a job reporting a large total late keeps its share")
+    func progressNeverMovesBackwards() async throws {
+        let queue = WorkQueue(name: "monotonic", width: 2)
+        let gate = AsyncGate()
+        let started = Arrivals()
+        let proceed = AsyncGate()
+        let late = try queue.trySubmit("late reporter") {
+            started.arrive()
+            await proceed.wait()
+            JobContext.current?.reportProgress(completed: 0, total: 100)  // a 100-unit total, announced late
+            await gate.wait()
+            JobContext.current?.reportProgress(completed: 10, total: 100)
+            JobContext.current?.reportProgress(completed: 5, total: 100)  // a retry starting over
+            await gate.wait()
+        }
+        await started.wait(for: 1)
+        for index in 0..<6 { try queue.trySubmit("quick \(index)") {} }
+        while queue.currentProgress.finishedJobs < 6 { await Task.yield() }
+        let before = queue.currentProgress.fractionCompleted
+        #expect(abs(before - 6.0 / 7.0) < 1e-9)
+        proceed.open()
+        while queue.snapshot().jobs.first(where: { $0.name == "late reporter" })?.totalUnits != 100 { await Task.yield() }
+        #expect(queue.currentProgress.fractionCompleted >= before, "a late total does not move it back")
+        gate.open()
+        try await late.value
+        #expect(queue.currentProgress.fractionCompleted == 1)
     }
 
     @Test("progress updates are throttled by time and change size; completion is always delivered")

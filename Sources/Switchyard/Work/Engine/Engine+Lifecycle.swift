@@ -178,11 +178,14 @@ extension Engine {
         // order: a stand-in barrier takes its place for what comes after it.
         let standIn = node.isBarrier && node.attempts == 0
             ? orderStandIn(for: node, awaiting: awaitedEpoch, &transaction) : nil
+        applyReportedProgress(node, &transaction)  // its last report counts in the totals it leaves
         node.phase = .finished
         node.outcome = outcome
         node.isDone.store(true, ordering: .releasing)
-        let remainingUnits = node.progressTotal - node.progressCompleted
+        let remaining = ProgressRemainder(
+            units: node.progressTotal - node.progressCompleted, shares: JobNode.progressShareUnit - node.progressShare)
         node.progressCompleted = node.progressTotal
+        node.progressShare = JobNode.progressShareUnit
         if let extras {
             for edge in extras.dependents where edge.node.phase != .finished {
                 if let standIn, edge.policy == .runAnyway {
@@ -247,8 +250,8 @@ extension Engine {
             node.taskLocals = nil
         }
         if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
-        extras?.group?.finished(node, remainingUnits: remainingUnits, &transaction)
-        queue.finished(node, outcome, remainingUnits: remainingUnits, &transaction)
+        extras?.group?.finished(node, remaining: remaining, &transaction)
+        queue.finished(node, outcome, remaining: remaining, &transaction)
     }
 
     /// For a barrier that finishes without having run: a stand-in barrier (named after it, with an empty body)

@@ -44,7 +44,7 @@ struct JobList {
     }
 
     /// Removes `node`. For the live list, the caller takes over the list's retain (see
-    /// ``WorkQueue/finished(_:_:remainingUnits:_:)``, which releases it after the lock). - Complexity: O(1).
+    /// ``WorkQueue/finished(_:_:remaining:_:)``, which releases it after the lock). - Complexity: O(1).
     mutating func remove(_ node: JobNode) {
         assert(node.isLinked(kind), "JobList: node not linked")
         let next = node.next(kind)

@@ -89,6 +89,11 @@ final class AwaiterSlot: @unchecked Sendable {
 // Unchecked-Sendable invariant: see above (engine lock; the running task owns the value while it runs).
 @usableFromInline
 class JobNode: @unchecked Sendable {
+    /// Set in ``reportedTotal`` while a report waits to be applied; totals are clamped below it.
+    static var progressPendingBit: Int64 { 1 << 62 }
+    /// One job's whole share of its sets' progress (fixed point).
+    static var progressShareUnit: Int64 { 1 << 32 }
+
     let identifier: UInt64
     let name: String
     let queue: WorkQueue
@@ -124,8 +129,15 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var attempts = 0
     /// When the job first started (see ``EngineClock``).
     @exclusivity(unchecked) var startedAt: Duration?
+    /// Progress as applied to the queue's and group's totals (see ``Engine/applyReportedProgress(_:_:)``).
     @exclusivity(unchecked) var progressCompleted: Int64 = 0
     @exclusivity(unchecked) var progressTotal: Int64 = 1
+    /// The job's filled share of its sets' progress, in 1/2^32 of one job; never decreases.
+    @exclusivity(unchecked) var progressShare: Int64 = 0
+    /// The last report of the job's body, written without the engine lock (``JobContext/reportProgress``):
+    /// `reportedTotal` carries ``progressPendingBit`` from the report that found it clear until the engine applies it.
+    let reportedCompleted = Atomic<Int64>(0)
+    let reportedTotal = Atomic<Int64>(1)
     @exclusivity(unchecked) var awaiters: [JobAwaiter] = []
     @usableFromInline
     @exclusivity(unchecked) var outcome: JobOutcome?

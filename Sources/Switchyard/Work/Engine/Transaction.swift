@@ -15,7 +15,7 @@ import Synchronization
 /// path, the live list keeps unfinished jobs, the caller keeps its worker and job), and they are used only under
 /// the lock. This rests on one rule: no job node is released for the last time while the lock is held — a finished
 /// job's live-list retain is handed to the transaction (``discard(retained:)``) and given up after the lock (see
-/// ``WorkQueue/finished(_:_:remainingUnits:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
+/// ``WorkQueue/finished(_:_:remaining:_:)``) — so nothing a job keeps alive (its queue, domains, scheduler
 /// nodes) can go away during a hold.
 struct Transaction {
     // Every stored property but `rare` is trivial (raw or unowned(unsafe) references, plain values), so creating
