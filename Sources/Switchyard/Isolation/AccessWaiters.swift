@@ -189,38 +189,39 @@ struct AccessWaiters<Thread, Job> {
             return wakes
         }
         if !wokenThreadWriter, wokenThreadReaders == 0 {
-            switch nextPhase(writers: threadWriters.count, readers: threadReaders.count, readersHold: held.readers > 0) {
-            case .writer:
-                wokenThreadWriter = true
-                wakes.threads.append(threadWriters.removeFirst())
-            case .readers:
-                wokenThreadReaders += threadReaders.count
-                wakes.threads.append(contentsOf: threadReaders)
-                threadReaders.removeAll(keepingCapacity: true)
-            case .none:
-                break
-            }
+            Self.wakeNextPhase(&threadWriters, &threadReaders, &wokenThreadWriter, &wokenThreadReaders,
+                               readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.threads)
         }
         if !threadsPending, !wokenTaskWriter, wokenTaskReaders == 0 {
-            switch nextPhase(writers: taskWriters.count, readers: taskReaders.count, readersHold: held.readers > 0) {
-            case .writer:
-                wokenTaskWriter = true
-                wakes.jobs.append(taskWriters.removeFirst())
-            case .readers:
-                wokenTaskReaders += taskReaders.count
-                wakes.jobs.append(contentsOf: taskReaders)
-                taskReaders.removeAll(keepingCapacity: true)
-            case .none:
-                break
-            }
+            Self.wakeNextPhase(&taskWriters, &taskReaders, &wokenTaskWriter, &wokenTaskReaders,
+                               readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.jobs)
         }
         return wakes
+    }
+
+    /// Wakes the next phase of one kind of waiters (a writer, or every reader), recording their reservations.
+    private static func wakeNextPhase<Waiter>(
+        _ writers: inout Deque<Waiter>, _ readers: inout Deque<Waiter>, _ wokenWriter: inout Bool,
+        _ wokenReaders: inout Int, readersHold: Bool, lastPhaseWasWrite: Bool, into woken: inout [Waiter]
+    ) {
+        switch nextPhase(writers: writers.count, readers: readers.count, readersHold: readersHold,
+                         lastPhaseWasWrite: lastPhaseWasWrite) {
+        case .writer:
+            wokenWriter = true
+            woken.append(writers.removeFirst())
+        case .readers:
+            wokenReaders += readers.count
+            woken.append(contentsOf: readers)
+            readers.removeAll(keepingCapacity: true)
+        case .none:
+            break
+        }
     }
 
     private enum Phase { case writer, readers, none }
 
     /// Phase-fair choice among one kind of waiters, given that no writer holds the lock.
-    private func nextPhase(writers: Int, readers: Int, readersHold: Bool) -> Phase {
+    private static func nextPhase(writers: Int, readers: Int, readersHold: Bool, lastPhaseWasWrite: Bool) -> Phase {
         if readersHold {
             // A read phase is on: more readers may join unless a writer waits (it goes when the phase drains).
             return writers == 0 && readers > 0 ? .readers : .none

@@ -119,8 +119,8 @@ final class ProgressAggregate: @unchecked Sendable {
         for observer in observers.values { observer.requestUpdate(from: self, &transaction) }
     }
 
-    func remove(_ identifier: UInt64) {
-        observers[identifier] = nil
+    func remove(_ identifier: UInt64, _ transaction: inout Transaction) {
+        observers.removeValue(forKey: identifier)?.removed(&transaction)
     }
 
     private func publish(_ transaction: inout Transaction) {
@@ -131,27 +131,31 @@ final class ProgressAggregate: @unchecked Sendable {
 
 /// One throttled progress stream. Guarded by the engine lock.
 ///
-/// An update is delivered when at least `interval` has passed since the previous delivery and the fraction moved by
-/// at least `minimumChange`; an update held back only by time is delivered when the interval ends; completion
-/// (every job finished) is always delivered at once. Deliveries are in order (one `AsyncStream`), yielded after the
-/// engine lock is released.
+/// Delivery starts a cool-down of `interval`, timed by a task sleeping on the observer's clock (so no clock is read
+/// under the engine lock: a custom clock's `now` is user code). An update that moves the fraction by at least
+/// `minimumChange` (or changes the job count) is delivered at once outside a cool-down, and held until it ends
+/// inside one; completion (every job finished) is always delivered at once. Job reports not yet applied are applied
+/// when the cool-down ends, so a job reporting per record costs the engine lock at most once per interval.
+/// Deliveries are in order (one `AsyncStream`), yielded after the engine lock is released.
 ///
 /// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held (the
-/// trailing-delivery task takes it). Exercised under Thread Sanitizer by `IntrospectionTests`.
+/// cool-down task takes it). Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressObserver: @unchecked Sendable {
     let identifier = Engine.nextIdentifier()
     private let interval: Duration
     private let minimumChange: Double
-    private let elapsedSinceLast: @Sendable () -> Duration?
-    private let markDelivered: @Sendable () -> Void
     private let sleep: @Sendable (Duration) async throws -> Void
     private let continuation: AsyncStream<WorkProgress>.Continuation
     private let outbox = OrderedOutbox<WorkProgress>()
     @exclusivity(unchecked) private var lastDelivered: WorkProgress?
     @exclusivity(unchecked) private var latest: WorkProgress?
-    @exclusivity(unchecked) private var trailingScheduled = false
-    /// The aggregate with reports to apply at the next delivery. Weak: the aggregate owns its observers.
+    /// A cool-down task is sleeping; when it ends it applies pending reports and delivers what was held.
+    @exclusivity(unchecked) private var coolingDown = false
+    /// The aggregate with reports to apply when the cool-down ends. Weak: the aggregate owns its observers.
     @exclusivity(unchecked) private weak var pendingSource: ProgressAggregate?
+    /// The sleeping cool-down task, cancelled when the stream ends (so no sleep outlives its observer).
+    @exclusivity(unchecked) private var coolDownTask: Task<Void, Never>?
+    @exclusivity(unchecked) private var isRemoved = false
 
     init<C: Clock>(
         interval: Duration, minimumChange: Double, clock: C,
@@ -160,76 +164,74 @@ final class ProgressObserver: @unchecked Sendable {
         self.interval = interval
         self.minimumChange = minimumChange
         self.continuation = continuation
-        let last = ClockMark(clock: clock)
-        elapsedSinceLast = { last.elapsed() }
-        markDelivered = { last.mark() }
         sleep = { try await clock.sleep(for: $0) }
     }
 
     func offer(_ progress: WorkProgress, _ transaction: inout Transaction) {
         latest = progress
         guard let previous = lastDelivered else { return deliver(progress, &transaction) }
-        if progress == previous { return }
-        if progress.isFinished { return deliver(progress, &transaction) }
-        if abs(progress.fractionCompleted - previous.fractionCompleted) < minimumChange
-            && progress.totalJobs == previous.totalJobs
-        {
-            return
-        }
-        let elapsed = elapsedSinceLast() ?? interval
-        if elapsed >= interval { return deliver(progress, &transaction) }
-        scheduleTrailing(after: interval - elapsed, from: nil, &transaction)
+        if progress.isFinished, progress != previous { return deliver(progress, &transaction) }
+        if !coolingDown, isWorthDelivering(progress, after: previous) { deliver(progress, &transaction) }
     }
 
-    /// A job reported progress that is not applied yet: schedules a delivery at the end of the current interval
-    /// (at once if it has passed), which applies the pending reports of `aggregate` first.
+    /// A job of the aggregate reported progress that is not applied yet: it is applied when the current cool-down
+    /// ends, or after one started now (a report stream then costs one lock hold per interval).
     func requestUpdate(from aggregate: ProgressAggregate, _ transaction: inout Transaction) {
-        let elapsed = elapsedSinceLast() ?? interval
-        scheduleTrailing(after: max(interval - elapsed, .zero), from: aggregate, &transaction)
+        pendingSource = aggregate
+        if !coolingDown { startCoolDown(&transaction) }
     }
 
-    private func scheduleTrailing(after delay: Duration, from aggregate: ProgressAggregate?,
-                                  _ transaction: inout Transaction) {
-        if let aggregate { pendingSource = aggregate }
-        if trailingScheduled { return }
-        trailingScheduled = true
-        let sleep = self.sleep
+    private func isWorthDelivering(_ progress: WorkProgress, after previous: WorkProgress) -> Bool {
+        progress != previous
+            && (abs(progress.fractionCompleted - previous.fractionCompleted) >= minimumChange
+                || progress.totalJobs != previous.totalJobs)
+    }
+
+    private func startCoolDown(_ transaction: inout Transaction) {
+        guard !isRemoved else { return }
+        coolingDown = true
+        let (sleep, interval) = (self.sleep, self.interval)
         transaction.actions.append {
-            Task.detached {
-                if delay > .zero { try? await sleep(delay) }
-                Engine.perform { transaction in self.trailingFired(&transaction) }
+            let task = Task.detached {
+                try? await sleep(interval)
+                Engine.perform { transaction in self.coolDownEnded(&transaction) }
+            }
+            Engine.perform { _ in
+                if self.isRemoved { task.cancel() } else if self.coolingDown { self.coolDownTask = task }
             }
         }
     }
 
-    private func trailingFired(_ transaction: inout Transaction) {
-        trailingScheduled = false
-        if let source = pendingSource {
-            pendingSource = nil
-            source.applyPending(&transaction)  // publishes through `offer`, which delivers or reschedules
+    /// The stream ended: the cool-down in progress is cancelled (after the lock), and no other starts.
+    func removed(_ transaction: inout Transaction) {
+        isRemoved = true
+        if let task = coolDownTask {
+            coolDownTask = nil
+            transaction.actions.append { task.cancel() }
         }
-        if !trailingScheduled, let latest, latest != lastDelivered { deliver(latest, &transaction) }
+    }
+
+    private func coolDownEnded(_ transaction: inout Transaction) {
+        coolDownTask = nil
+        guard !isRemoved else { return }
+        coolingDown = false
+        let source = pendingSource
+        pendingSource = nil
+        source?.applyPending(&transaction)  // offers the new totals: may deliver and start the next cool-down
+        if !coolingDown, let latest, let lastDelivered, isWorthDelivering(latest, after: lastDelivered) {
+            deliver(latest, &transaction)
+        } else if !coolingDown, source != nil {
+            startCoolDown(&transaction)  // reports kept coming: keep applying them at most once per interval
+        }
     }
 
     /// Records the delivery now and yields after the engine lock is released (see ``OrderedOutbox``: a stream's
     /// `onTermination` takes the engine lock while its task's status lock is held).
     private func deliver(_ progress: WorkProgress, _ transaction: inout Transaction) {
         lastDelivered = progress
-        markDelivered()
+        if !coolingDown { startCoolDown(&transaction) }
         transaction.deliverAfterUnlock(progress, through: outbox) { [continuation] in continuation.yield($0) }
     }
-}
-
-/// The instant of the last delivery on a generic clock. Guarded by the engine lock (only touched by its observer).
-///
-/// Unchecked-Sendable invariant: `last` is read and written only by ``ProgressObserver`` while it holds the
-/// engine lock. Exercised under Thread Sanitizer by `IntrospectionTests`.
-private final class ClockMark<C: Clock>: @unchecked Sendable where C.Duration == Duration {
-    let clock: C
-    @exclusivity(unchecked) var last: C.Instant?
-    init(clock: C) { self.clock = clock }
-    func elapsed() -> Duration? { last.map { $0.duration(to: clock.now) } }
-    func mark() { last = clock.now }
 }
 
 extension Engine {

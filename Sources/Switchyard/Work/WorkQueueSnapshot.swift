@@ -195,7 +195,7 @@ extension Engine {
             interval: interval, minimumChange: minimumChange, clock: clock, continuation: continuation)
         let identifier = observer.identifier
         perform { transaction in aggregate.add(observer, &transaction) }
-        continuation.onTermination = { _ in perform { _ in aggregate.remove(identifier) } }
+        continuation.onTermination = { _ in perform { transaction in aggregate.remove(identifier, &transaction) } }
         return stream
     }
 

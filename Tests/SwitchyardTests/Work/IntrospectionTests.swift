@@ -195,4 +195,42 @@ struct IntrospectionTests {
         #expect(last?.isFinished == true)
         #expect(last?.completedUnits == 1000)
     }
+
+    @Test("a progress observer's clock is user code: its now may use the engine (it is never read under the lock)")
+    func progressClockMayUseTheEngine() async throws {
+        let queue = WorkQueue(name: "clocked", width: 1)
+        let clock = EngineTouchingClock(base: ManualClock(), queue: queue)
+        var updates = queue.progressUpdates(interval: .seconds(1), minimumChange: 0, clock: clock).makeAsyncIterator()
+        #expect(await updates.next()?.totalJobs == 0)
+        let job = try queue.trySubmit("reports") {
+            for index in 1...100 { JobContext.current?.reportProgress(completed: Int64(index), total: 100) }
+        }
+        let finished = await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) { () async -> Bool in
+            let done = Expectation("the job finished")
+            Task.detached { try? await job.value; done.fulfill() }
+            return await done.fulfillment(within: .seconds(10)).isSuccess
+        }
+        #expect(finished)
+        var last: WorkProgress?
+        while let update = await updates.next() {
+            last = update
+            if update.isFinished { break }
+        }
+        #expect(last?.completedUnits == 100)
+    }
+}
+
+/// A clock whose `now` reads a queue's counts (which takes the engine lock): reading it under that lock would
+/// deadlock.
+private struct EngineTouchingClock: Clock {
+    let base: ManualClock
+    let queue: WorkQueue
+    var now: ManualClock.Instant {
+        _ = queue.counts
+        return base.now
+    }
+    var minimumResolution: Duration { base.minimumResolution }
+    func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
+        try await base.sleep(until: deadline, tolerance: tolerance)
+    }
 }
