@@ -1,5 +1,3 @@
-import DequeModule
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,7 +22,7 @@ import Darwin
 ///
 /// ## Threads and the policy when all are busy
 /// Threads are started on demand, one per piece of work that finds no idle thread, up to `maximumThreads`.
-/// When all `maximumThreads` threads are busy, further work waits in one FIFO queue until a thread frees up; it
+/// When all `maximumThreads` threads are busy, further work waits until a thread frees up, by priority (below); it
 /// never spills onto the cooperative pool and never starts an extra thread. Work that waits on other work queued
 /// behind it can therefore deadlock once every thread is taken: keep such dependencies out of blocking work, or
 /// use a separate executor. Work goes to the thread that went idle last, so under light load a few threads do it
@@ -32,15 +30,17 @@ import Darwin
 /// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`; on Linux the name is cut to 15 bytes before the number). If the
 /// system refuses a new thread (a pids limit), the work waits for the threads there are.
 ///
-/// Priorities are not looked at: work starts in FIFO order whatever its task's priority, and a thread keeps the
-/// scheduling class it was created with.
-///
-/// ## Ordering
-/// Work starts in submission order (FIFO); with more than one thread, it may finish in any order.
+/// ## Ordering and priority
+/// Waiting work starts highest priority first, in submission order (FIFO) within one priority: `run` waits at its
+/// task's priority (or the one it passes), `execute` at the one it passes, a job of a task that prefers this
+/// executor at that job's priority. A `run` whose task is escalated while it waits (an `await` of that task from a
+/// higher-priority task, or `Task.escalatePriority(to:)`) moves up to the new priority, behind the work already
+/// waiting there. Priorities are grouped in five bands, one per named `TaskPriority`. A thread keeps the scheduling
+/// class it was created with. With more than one thread, work may finish in any order.
 ///
 /// ## Cancellation
 /// `run` throws `CancellationError` without running its body when the task is cancelled before the body starts
-/// (also while it waits in the queue: it is released at once, its queue slot skipped later). A body that has
+/// (also while it waits in the queue: it is taken out of the queue at once, in O(1)). A body that has
 /// started is not interrupted — blocking calls cannot be — and runs outside any task, so `Task.isCancelled` is
 /// false inside it: to stop between blocking steps, run the steps in a task instead (inside
 /// `withTaskExecutorPreference`, or as a blocking job of a `WorkQueue`), where `Task.isCancelled` works as usual.
@@ -64,17 +64,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// How long a thread waits for work before it exits.
     public let idleTimeout: Duration
 
-    private enum WorkItem {
-        case job(UnownedJob)
-        case closure(@Sendable () -> Void)
-        /// Runs a body and returns the wake-up of whoever waits for it. The worker performs the wake-up only after
-        /// it counts as available again, so a caller that submits its next piece of work straight away finds this
-        /// thread instead of starting another one.
-        case handshake(@Sendable () -> (@Sendable () -> Void)?)
-    }
-
     private let condition = PlatformCondition()
-    private var pending = Deque<WorkItem>()
+    private var pending = PendingWorkQueue()
     private var threads = 0
     /// Threads that will look at `pending` before they wait or exit: waiting threads, threads finishing a
     /// handshake, and threads started but not yet running.
@@ -108,7 +99,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs `job` on one of this executor's threads (the `TaskExecutor` entry point used by
     /// `withTaskExecutorPreference` and `Task(executorPreference:)`).
     public func enqueue(_ job: consuming ExecutorJob) {
-        submit(.job(UnownedJob(job)))
+        let priority = TaskPriority(rawValue: job.priority.rawValue)
+        submit(PendingWork(.job(UnownedJob(job)), priority: priority))
     }
 
     // MARK: Running closures
@@ -116,26 +108,35 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs blocking `body` on one of this executor's threads and returns its result; the calling task suspends
     /// meanwhile, and no cooperative thread is held.
     ///
+    /// - Parameter priority: the priority it waits at when every thread is busy; by default the task's. It moves
+    ///   up if the task is escalated while it waits.
     /// - Throws: `body`'s error, or `CancellationError` if the task is cancelled before `body` starts.
     public func run<Result: Sendable>(
-        _ body: @escaping @Sendable () throws -> Result
+        priority: TaskPriority? = nil, _ body: @escaping @Sendable () throws -> Result
     ) async throws -> Result {
         try Task.checkCancellation()
         let pendingRun = PendingRun<Result>()
+        let work = PendingWork(.handshake { pendingRun.start(body) }, priority: priority ?? Task.currentPriority)
         return try await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                guard pendingRun.wait(with: continuation) else { return }
-                submit(.handshake { pendingRun.start(body) })
+            try await withTaskPriorityEscalationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    guard pendingRun.wait(with: continuation) else { return }
+                    submit(work)
+                }
+                return try pendingRun.outcome()
+            } onPriorityEscalated: { _, escalated in
+                self.withLock { self.pending.escalate(work, to: escalated) }
             }
-            return try pendingRun.outcome()
         } onCancel: {
             pendingRun.cancel()
+            self.withLock { _ = self.pending.remove(work) }
         }
     }
 
     /// Runs `body` on one of this executor's threads, later, and returns at once (fire and forget).
-    public func execute(_ body: @escaping @Sendable () -> Void) {
-        submit(.closure(body))
+    /// - Parameter priority: the priority it waits at when every thread is busy.
+    public func execute(priority: TaskPriority = .medium, _ body: @escaping @Sendable () -> Void) {
+        submit(PendingWork(.closure(body), priority: priority))
     }
 
     // MARK: Introspection
@@ -175,9 +176,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         return try body()
     }
 
-    private func submit(_ item: WorkItem) {
+    private func submit(_ work: PendingWork) {
         let startThread: Int? = withLock {
-            pending.append(item)
+            pending.append(work)
             // Every idle thread takes one pending item before it waits again, so a new thread is needed only when
             // pending items outnumber idle threads (a thread woken for an item another one took simply waits on).
             if pending.count <= idle {
@@ -189,7 +190,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 }
                 return nil
             }
-            return reserveThread()  // nil when all are busy: the item waits its turn (FIFO)
+            return reserveThread()  // nil when all are busy: the item waits its turn (by priority)
         }
         if let number = startThread { spawnThread(number: number) }
     }
@@ -261,7 +262,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         condition.lock()
         idle -= 1  // counted as idle since it was started
         while true {
-            if let item = pending.popFirst() {
+            if let work = pending.popFirst() {
+                let item = work.item
                 busy += 1
                 condition.unlock()
                 var wakeUp: (@Sendable () -> Void)?

@@ -156,10 +156,10 @@ struct BlockingExecutorTests {
         await #expect(throws: CancellationError.self) { try await queued.value }
         gate.open()
         try await blocker.value
-        // The skipped slot is consumed once the thread frees up: run something after it and check.
+        // The cancelled run left the queue: run something after it and check that nothing else ran.
         try await executor.run {}
         #expect(bodyRan.value == false)
-        #expect(executor.statistics.completed == 2, "the blocker and the last run; the skipped slot is not counted")
+        #expect(executor.statistics.completed == 2, "the blocker and the last run; the cancelled one is not counted")
     }
 
     @Test("work submitted one after another reuses the same thread")

@@ -1,0 +1,76 @@
+import Foundation
+@testable import Switchyard
+import SwitchyardTesting
+import Testing
+
+/// Waiting work starts by priority (FIFO within one), follows escalation, and leaves the queue when cancelled.
+@Suite("BlockingExecutor: priorities", .timeLimit(.minutes(1)))
+struct BlockingExecutorPriorityTests {
+    /// An executor of one thread, held by a blocking body until the returned gate opens.
+    private func heldExecutor(_ name: String) async -> (BlockingExecutor, ThreadGate, Task<Void, any Error>) {
+        let executor = BlockingExecutor(name: name, maximumThreads: 1)
+        let gate = ThreadGate()
+        let blocked = Expectation("the only thread is busy")
+        let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        await blocked.fulfillment(within: .seconds(30))
+        return (executor, gate, holder)
+    }
+
+    private func waitUntilQueued(_ executor: BlockingExecutor, _ count: Int) async {
+        #expect(await arrange("\(count) queued") { executor.statistics.queued == count })
+    }
+
+    @Test("waiting work starts highest priority first, FIFO within one priority")
+    func priorityOrder() async throws {
+        let (executor, gate, holder) = await heldExecutor("test-prio")
+        let order = Log<String>()
+        let ran = Expectation("all ran", expectedCount: .exactly(5))
+        var runs: [Task<Void, any Error>] = []
+        for (name, priority) in [("bg1", TaskPriority.background), ("bg2", .background), ("high", .high),
+                                 ("medium", .medium)] {
+            runs.append(Task { try await executor.run(priority: priority) { order.append(name); ran.fulfill() } })
+            await waitUntilQueued(executor, runs.count)
+        }
+        executor.execute(priority: .utility) { order.append("utility"); ran.fulfill() }
+        await waitUntilQueued(executor, 5)
+        gate.open()
+        try await holder.value
+        await ran.fulfillment(within: .seconds(30))
+        for run in runs { try await run.value }
+        #expect(order.all == ["high", "medium", "utility", "bg1", "bg2"])
+    }
+
+    @Test("an escalated run overtakes the background work queued before it")
+    func escalationOvertakes() async throws {
+        let (executor, gate, holder) = await heldExecutor("test-escal")
+        let order = Log<String>()
+        var background: [Task<Void, any Error>] = []
+        for index in 0..<3 {
+            background.append(Task(priority: .background) {
+                try await executor.run { order.append("background \(index)") }
+            })
+            await waitUntilQueued(executor, index + 1)
+        }
+        let escalated = Task(priority: .background) { try await executor.run { order.append("escalated") } }
+        await waitUntilQueued(executor, 4)
+        escalated.escalatePriority(to: .high)
+        gate.open()
+        try await holder.value
+        try await escalated.value
+        for task in background { try await task.value }
+        #expect(order.all.first == "escalated", "\(order.all)")
+    }
+
+    @Test("a cancelled run leaves the queue at once")
+    func cancelledRunLeavesTheQueue() async throws {
+        let (executor, gate, holder) = await heldExecutor("test-withdraw")
+        let queued = Task { try await executor.run { Issue.record("a cancelled body ran") } }
+        await waitUntilQueued(executor, 1)
+        queued.cancel()
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        #expect(executor.statistics.queued == 0, "taken out at cancel, not skipped later")
+        gate.open()
+        try await holder.value
+        #expect(executor.statistics.completed == 1)
+    }
+}
