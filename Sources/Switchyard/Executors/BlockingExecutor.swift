@@ -80,6 +80,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private var threadsEverStarted = 0
     /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
     private var threadStartsToRefuse = 0
+    /// Set by ``shutdown()``: from then on idle threads exit at once.
+    private var isShuttingDown = false
+    /// Callers of ``shutdown()`` waiting for the last thread to exit.
+    private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates an executor with its own threads.
     ///
@@ -130,6 +134,24 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         } onCancel: {
             pendingRun.cancel()
             self.withLock { _ = self.pending.remove(work) }
+        }
+    }
+
+    /// Lets the work queued so far finish, then returns once every thread has exited; from now on a thread exits
+    /// as soon as it is idle. Work submitted later still runs (on a thread started for it, which exits when idle),
+    /// so an executor can be shut down while a stray task still prefers it. Not for ``shared``, whose threads
+    /// serve the whole process (a precondition).
+    public func shutdown() async {
+        precondition(self !== BlockingExecutor.shared, "BlockingExecutor.shared cannot be shut down")
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished: Bool = withLock {
+                isShuttingDown = true
+                for thread in waiting { thread.signal.wake() }  // not handed work: they see the flag and exit
+                if threads == 0 { return true }
+                shutdownWaiters.append(continuation)
+                return false
+            }
+            if finished { continuation.resume() }
         }
     }
 
@@ -299,8 +321,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
             me.isWoken = false
             waiting.append(me)
             // One deadline for the whole idle period: a wake-up that finds no work does not restart it.
-            let deadline = ContinuousClock.now + min(idleTimeout, BlockingExecutor.longestIdleTimeout)
-            while !me.isWoken {
+            let timeout = isShuttingDown ? .zero : min(idleTimeout, BlockingExecutor.longestIdleTimeout)
+            let deadline = ContinuousClock.now + timeout
+            while !me.isWoken, !isShuttingDown {
                 let remaining = deadline - .now
                 if remaining <= .zero { break }
                 _ = condition.wait(on: me.signal, timeout: remaining)
@@ -311,7 +334,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 if let index = waiting.lastIndex(where: { $0 === me }) { waiting.remove(at: index) }
                 if pending.isEmpty {
                     threads -= 1
+                    let joined = threads == 0 ? shutdownWaiters : []
+                    if threads == 0 { shutdownWaiters = [] }
                     condition.unlock()
+                    for waiter in joined { waiter.resume() }
                     return
                 }
             }

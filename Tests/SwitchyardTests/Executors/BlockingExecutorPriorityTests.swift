@@ -74,3 +74,4 @@ struct BlockingExecutorPriorityTests {
         #expect(executor.statistics.completed == 1)
     }
 }
+
