@@ -23,9 +23,13 @@ import Darwin
 /// ## Threads and the policy when all are busy
 /// Threads are started on demand, one per piece of work that finds no idle thread, up to `maximumThreads`.
 /// When all `maximumThreads` threads are busy, further work waits until a thread frees up, by priority (below); it
-/// never spills onto the cooperative pool and never starts an extra thread. Work that waits on other work queued
-/// behind it can therefore deadlock once every thread is taken: keep such dependencies out of blocking work, or
-/// use a separate executor. Work goes to the thread that went idle last, so under light load a few threads do it
+/// never spills onto the cooperative pool and never starts an extra thread, with one exception: a blocking wait of
+/// Switchyard's own (`BoundedChannel.sendBlocking`/`receiveBlocking`, `JobGroup.waitBlocking`) made on one of its
+/// threads gives up that thread's slot while it waits, so a replacement thread can run queued work (up to
+/// ``hardThreadLimit`` threads); a channel wait that finds every thread waiting at that limit while work waits
+/// fails with ``BlockingExecutorStarvation`` instead of hanging. Other blocking waits (a semaphore, a condition)
+/// keep their slot: work that waits that way on work queued behind it can deadlock once every thread is taken, so
+/// keep such dependencies out of blocking work, or use a separate executor. Work goes to the thread that went idle last, so under light load a few threads do it
 /// and the others stay idle; a thread idle for `idleTimeout` (one deadline per idle period) exits. Threads are named `<name>-<n>` (visible in
 /// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`; on Linux the name is cut to 15 bytes before the number). If the
 /// system refuses a new thread (a pids limit), the work waits for the threads there are.
@@ -80,6 +84,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private var threadsEverStarted = 0
     /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
     private var threadStartsToRefuse = 0
+    /// Threads inside a blocking wait (``releaseSlotForWait()``): their slots are free for replacement threads.
+    private var threadsInWaits = 0
     /// Set by ``shutdown()``: from then on idle threads exit at once.
     private var isShuttingDown = false
     /// Callers of ``shutdown()`` waiting for the last thread to exit.
@@ -227,7 +233,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
     /// `spawnThread` to start once the lock is released. Lock held.
     private func reserveThread() -> Int? {
-        guard pending.count > idle, threads < maximumThreads else { return nil }
+        guard pending.count > idle, threads < min(maximumThreads + threadsInWaits, hardThreadLimit) else { return nil }
         threads += 1
         idle += 1  // until it runs: it takes a pending item first thing
         threadsEverStarted += 1
@@ -280,6 +286,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     fileprivate func workerLoop() {
+        BlockingExecutor.setCurrentWorker(self)
         let me = IdleThread()
         condition.lock()
         idle -= 1  // counted as idle since it was started
@@ -321,7 +328,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
             me.isWoken = false
             waiting.append(me)
             // One deadline for the whole idle period: a wake-up that finds no work does not restart it.
-            let timeout = isShuttingDown ? .zero : min(idleTimeout, BlockingExecutor.longestIdleTimeout)
+            // A replacement thread beyond the bound (started while others wait) exits as soon as it is idle.
+            let surplus = threads > maximumThreads + threadsInWaits
+            let timeout = isShuttingDown || surplus ? .zero : min(idleTimeout, BlockingExecutor.longestIdleTimeout)
             let deadline = ContinuousClock.now + timeout
             while !me.isWoken, !isShuttingDown {
                 let remaining = deadline - .now
@@ -392,5 +401,72 @@ private final class WorkerContext {
         }
         #endif
         executor.workerLoop()
+    }
+}
+
+// MARK: Blocking waits on its own threads
+
+extension BlockingExecutor {
+    /// The most threads it runs while some of them wait in blocking calls: twice ``maximumThreads``.
+    public var hardThreadLimit: Int { 2 * maximumThreads }
+
+    private static let workerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "Switchyard: pthread_key_create failed")
+        return key
+    }()
+
+    /// Records `executor` as the calling worker thread's (unretained: the worker's context retains it).
+    fileprivate static func setCurrentWorker(_ executor: BlockingExecutor) {
+        pthread_setspecific(workerKey, Unmanaged.passUnretained(executor).toOpaque())
+    }
+
+    /// The executor whose worker thread is calling, or nil on any other thread.
+    static var currentWorker: BlockingExecutor? {
+        pthread_getspecific(workerKey).map { Unmanaged<BlockingExecutor>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Called by a blocking wait (a channel's `sendBlocking`/`receiveBlocking`, a group's `waitBlocking`) before it
+    /// blocks: if the calling thread is one of an executor's, its slot is given up for the duration (a replacement
+    /// thread starts for queued work, up to ``hardThreadLimit``), so waiters can never take every thread from the
+    /// work they wait for. Returns that executor; pass it to ``reacquireSlot()`` when the wait ends.
+    static func releaseSlotForWait() -> BlockingExecutor? {
+        guard let executor = currentWorker else { return nil }
+        let number: Int? = executor.withLock {
+            executor.busy -= 1
+            executor.threadsInWaits += 1
+            return executor.reserveThread()
+        }
+        if let number { executor.spawnThread(number: number) }
+        return executor
+    }
+
+    /// Ends a wait begun with ``releaseSlotForWait()``.
+    func reacquireSlot() {
+        withLock {
+            threadsInWaits -= 1
+            busy += 1
+        }
+    }
+
+    /// Whether work waits that no thread can ever take: every thread, at ``hardThreadLimit``, is in a blocking
+    /// wait. A wait that sees this fails instead of waiting for ever.
+    var isStarved: Bool {
+        withLock { !pending.isEmpty && idle == 0 && busy == 0 && threads >= hardThreadLimit }
+    }
+}
+
+/// A blocking wait on a ``BlockingExecutor`` thread gave up: every thread of the executor, at its hard limit, was
+/// waiting in a blocking call while work waited for a thread, so none of the waits could end.
+public struct BlockingExecutorStarvation: Error, CustomStringConvertible {
+    /// The executor's name.
+    public let executor: String
+    /// What the failing wait waited for, e.g. `send to channel "batches"`.
+    public let waitingFor: String
+
+    public var description: String {
+        "BlockingExecutor \"\(executor)\": every thread waits in a blocking call while work waits for a thread "
+            + "(this one: \(waitingFor)); the waits could never end. Give the waiting work and the work it waits "
+            + "for separate executors, or use the asynchronous forms."
     }
 }

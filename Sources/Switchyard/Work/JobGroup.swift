@@ -72,6 +72,9 @@ public final class JobGroup: @unchecked Sendable {
             return true
         }
         if !registered { return true }
+        // On a BlockingExecutor thread the slot is free while this waits, for the work the group waits for.
+        let slot = BlockingExecutor.releaseSlotForWait()
+        defer { slot?.reacquireSlot() }
         if signal.wait(timeout: timeout) { return true }
         Engine.perform { _ in blockingWaiters.removeAll { $0 === signal } }
         return signal.wait(timeout: .zero)

@@ -65,9 +65,13 @@ public final class BoundedChannel<Element: Sendable>: Sendable, CustomStringConv
     }
 
     /// Appends `element`, blocking the calling thread while the channel is full. For blocking jobs and threads.
-    /// - Throws: as `send(_:)`; the task's cancellation is noticed within 50 ms.
+    ///
+    /// On a ``BlockingExecutor`` thread the wait gives up the thread's slot (a replacement thread may run queued
+    /// work, such as this channel's consumer), and fails with ``BlockingExecutorStarvation`` if every thread of the
+    /// executor, at its hard limit, waits while work waits for a thread.
+    /// - Throws: as `send(_:)`; ``BlockingExecutorStarvation``; the task's cancellation is noticed within 50 ms.
     public func sendBlocking(_ element: sending Element) throws {
-        try state.sendBlocking(element)
+        try state.sendBlocking(element, channel: name)
     }
 
     /// Appends `element` if there is room, without waiting; returns false if the channel is full.
@@ -93,10 +97,10 @@ public final class BoundedChannel<Element: Sendable>: Sendable, CustomStringConv
     }
 
     /// The next element, blocking the calling thread while the channel is empty; `nil` once finished and drained.
-    /// For blocking jobs and threads.
-    /// - Throws: as `receive()`; the task's cancellation is noticed within 50 ms.
+    /// For blocking jobs and threads; on a ``BlockingExecutor`` thread, as for ``sendBlocking(_:)``.
+    /// - Throws: as `receive()`; ``BlockingExecutorStarvation``; the task's cancellation is noticed within 50 ms.
     public func receiveBlocking() throws -> Element? {
-        try state.receiveBlocking()
+        try state.receiveBlocking(channel: name)
     }
 
     // MARK: Closing

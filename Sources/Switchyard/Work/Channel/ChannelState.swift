@@ -81,18 +81,20 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         effects.run()
     }
 
-    func sendBlocking(_ element: sending Element) throws {
+    func sendBlocking(_ element: sending Element, channel name: String) throws {
         var effects = Effects()
+        var slot: BlockingExecutor?
         condition.lock()
         defer {
             condition.unlock()
+            slot?.reacquireSlot()
             effects.run()
         }
         while true {
             if let error = closedError { throw error }
             if accept(element, &effects) { return }
             if Task.isCancelled { throw CancellationError() }
-            waitBlocking()
+            try waitBlocking(&slot, for: "send to channel \"\(name)\"")
         }
     }
 
@@ -143,11 +145,13 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         effects.run()
     }
 
-    func receiveBlocking() throws -> Element? {
+    func receiveBlocking(channel name: String) throws -> Element? {
         var effects = Effects()
+        var slot: BlockingExecutor?
         condition.lock()
         defer {
             condition.unlock()
+            slot?.reacquireSlot()
             effects.run()
         }
         while true {
@@ -155,7 +159,7 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
             if let failure { throw failure }
             if closed { return nil }
             if Task.isCancelled { throw CancellationError() }
-            waitBlocking()
+            try waitBlocking(&slot, for: "receive from channel \"\(name)\"")
         }
     }
 
@@ -217,7 +221,13 @@ final class ChannelState<Element: Sendable>: @unchecked Sendable {
         return closed ? ChannelError.finished : nil
     }
 
-    private func waitBlocking() {
+    /// One poll of a blocking wait. On a ``BlockingExecutor`` thread, the first poll gives up the thread's slot
+    /// (`slot`, taken back by the caller when the wait ends), and every poll checks that the executor is not starved.
+    private func waitBlocking(_ slot: inout BlockingExecutor?, for description: String) throws {
+        if slot == nil { slot = BlockingExecutor.releaseSlotForWait() }
+        if let slot, slot.isStarved {
+            throw BlockingExecutorStarvation(executor: slot.name, waitingFor: description)
+        }
         blockingWaiters += 1
         _ = condition.wait(timeout: Self.blockingPollInterval)
         blockingWaiters -= 1
