@@ -29,25 +29,28 @@ import Darwin
 /// ``hardThreadLimit`` threads); a channel wait that finds every thread waiting at that limit while work waits
 /// fails with ``BlockingExecutorStarvation`` instead of hanging. Other blocking waits (a semaphore, a condition)
 /// keep their slot: work that waits that way on work queued behind it can deadlock once every thread is taken, so
-/// keep such dependencies out of blocking work, or use a separate executor. Work goes to the thread that went idle last, so under light load a few threads do it
-/// and the others stay idle; a thread idle for `idleTimeout` (one deadline per idle period) exits. Threads are named `<name>-<n>` (visible in
+/// keep such dependencies out of blocking work, or use a separate executor.
+///
+/// Work goes to the thread that went idle last, so under light load a few threads do it and the others stay idle;
+/// a thread idle for `idleTimeout` (one deadline per idle period) exits. Threads are named `<name>-<n>` (visible in
 /// `top -H`, `gdb`, `/proc/<pid>/task/*/comm`; on Linux the name is cut to 15 bytes before the number). If the
 /// system refuses a new thread (a pids limit), the work waits for the threads there are.
 ///
 /// ## Ordering and priority
 /// Waiting work starts highest priority first, in submission order (FIFO) within one priority: `run` waits at its
 /// task's priority (or the one it passes), `execute` at the one it passes, a job of a task that prefers this
-/// executor at that job's priority. A `run` whose task is escalated while it waits (an `await` of that task from a
-/// higher-priority task, or `Task.escalatePriority(to:)`) moves up to the new priority, behind the work already
-/// waiting there. Priorities are grouped in five bands, one per named `TaskPriority`. A thread keeps the scheduling
-/// class it was created with. With more than one thread, work may finish in any order.
+/// executor at that job's priority when it was enqueued (the runtime tells an executor of no later escalation).
+/// A `run` whose task is escalated while it waits (an `await` of that task from a higher-priority task, or
+/// `Task.escalatePriority(to:)`) moves up to the new priority, behind the work already waiting there. Priorities
+/// are grouped in five bands, one per named `TaskPriority`. A thread keeps the scheduling class it was created
+/// with. With more than one thread, work may finish in any order.
 ///
 /// ## Cancellation
 /// `run` throws `CancellationError` without running its body when the task is cancelled before the body starts
-/// (also while it waits in the queue: it is taken out of the queue at once, in O(1)). A body that has
-/// started is not interrupted — blocking calls cannot be — and runs outside any task, so `Task.isCancelled` is
-/// false inside it: to stop between blocking steps, run the steps in a task instead (inside
-/// `withTaskExecutorPreference`, or as a blocking job of a `WorkQueue`), where `Task.isCancelled` works as usual.
+/// (also while it waits in the queue: it is taken out of the queue at once, in O(1)). A body that has started is
+/// not interrupted — blocking calls cannot be — and runs outside any task, so `Task.isCancelled` is false inside
+/// it: to stop between blocking steps, run the steps in a task instead (inside `withTaskExecutorPreference`, or as
+/// a blocking job of a `WorkQueue`), where `Task.isCancelled` works as usual.
 // Unchecked-Sendable invariant: every `var` is touched only while `condition` is locked (see the body).
 public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     // Unchecked-Sendable invariant: every `var` below is read and written only between `condition.lock()`
@@ -69,23 +72,23 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     public let idleTimeout: Duration
 
     private let condition = PlatformCondition()
-    private var pending = PendingWorkQueue()
-    private var threads = 0
+    var pending = PendingWorkQueue()
+    var threads = 0
     /// Threads that will look at `pending` before they wait or exit: waiting threads, threads finishing a
     /// handshake, and threads started but not yet running.
-    private var idle = 0
+    var idle = 0
     /// Threads waiting for work, the one that went idle last at the end: work wakes that one (LIFO).
     private var waiting: [IdleThread] = []
     /// Idle timeouts longer than this (about a century) are taken as this one: "never" without overflowing a deadline.
     private static let longestIdleTimeout = Duration.seconds(3_000_000_000)
-    private var busy = 0
+    var busy = 0
     private var completed: UInt64 = 0
     private var peakThreads = 0
     private var threadsEverStarted = 0
     /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
     private var threadStartsToRefuse = 0
     /// Threads inside a blocking wait (``releaseSlotForWait()``): their slots are free for replacement threads.
-    private var threadsInWaits = 0
+    var threadsInWaits = 0
     /// Set by ``shutdown()``: from then on idle threads exit at once.
     private var isShuttingDown = false
     /// Callers of ``shutdown()`` waiting for the last thread to exit.
@@ -198,7 +201,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
 
     // MARK: Workers
 
-    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
         condition.lock()
         defer { condition.unlock() }
         return try body()
@@ -232,7 +235,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
     /// `spawnThread` to start once the lock is released. Lock held.
-    private func reserveThread() -> Int? {
+    func reserveThread() -> Int? {
         guard pending.count > idle, threads < min(maximumThreads + threadsInWaits, hardThreadLimit) else { return nil }
         threads += 1
         idle += 1  // until it runs: it takes a pending item first thing
@@ -241,7 +244,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         return threadsEverStarted
     }
 
-    private func spawnThread(number: Int) {
+    func spawnThread(number: Int) {
         let context = Unmanaged.passRetained(WorkerContext(executor: self, name: name, number: number))
         var thread = pthread_t.init(bitPattern: 0)
         var attributes = pthread_attr_t()
@@ -401,72 +404,5 @@ private final class WorkerContext {
         }
         #endif
         executor.workerLoop()
-    }
-}
-
-// MARK: Blocking waits on its own threads
-
-extension BlockingExecutor {
-    /// The most threads it runs while some of them wait in blocking calls: twice ``maximumThreads``.
-    public var hardThreadLimit: Int { 2 * maximumThreads }
-
-    private static let workerKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "Switchyard: pthread_key_create failed")
-        return key
-    }()
-
-    /// Records `executor` as the calling worker thread's (unretained: the worker's context retains it).
-    fileprivate static func setCurrentWorker(_ executor: BlockingExecutor) {
-        pthread_setspecific(workerKey, Unmanaged.passUnretained(executor).toOpaque())
-    }
-
-    /// The executor whose worker thread is calling, or nil on any other thread.
-    static var currentWorker: BlockingExecutor? {
-        pthread_getspecific(workerKey).map { Unmanaged<BlockingExecutor>.fromOpaque($0).takeUnretainedValue() }
-    }
-
-    /// Called by a blocking wait (a channel's `sendBlocking`/`receiveBlocking`, a group's `waitBlocking`) before it
-    /// blocks: if the calling thread is one of an executor's, its slot is given up for the duration (a replacement
-    /// thread starts for queued work, up to ``hardThreadLimit``), so waiters can never take every thread from the
-    /// work they wait for. Returns that executor; pass it to ``reacquireSlot()`` when the wait ends.
-    static func releaseSlotForWait() -> BlockingExecutor? {
-        guard let executor = currentWorker else { return nil }
-        let number: Int? = executor.withLock {
-            executor.busy -= 1
-            executor.threadsInWaits += 1
-            return executor.reserveThread()
-        }
-        if let number { executor.spawnThread(number: number) }
-        return executor
-    }
-
-    /// Ends a wait begun with ``releaseSlotForWait()``.
-    func reacquireSlot() {
-        withLock {
-            threadsInWaits -= 1
-            busy += 1
-        }
-    }
-
-    /// Whether work waits that no thread can ever take: every thread, at ``hardThreadLimit``, is in a blocking
-    /// wait. A wait that sees this fails instead of waiting for ever.
-    var isStarved: Bool {
-        withLock { !pending.isEmpty && idle == 0 && busy == 0 && threads >= hardThreadLimit }
-    }
-}
-
-/// A blocking wait on a ``BlockingExecutor`` thread gave up: every thread of the executor, at its hard limit, was
-/// waiting in a blocking call while work waited for a thread, so none of the waits could end.
-public struct BlockingExecutorStarvation: Error, CustomStringConvertible {
-    /// The executor's name.
-    public let executor: String
-    /// What the failing wait waited for, e.g. `send to channel "batches"`.
-    public let waitingFor: String
-
-    public var description: String {
-        "BlockingExecutor \"\(executor)\": every thread waits in a blocking call while work waits for a thread "
-            + "(this one: \(waitingFor)); the waits could never end. Give the waiting work and the work it waits "
-            + "for separate executors, or use the asynchronous forms."
     }
 }

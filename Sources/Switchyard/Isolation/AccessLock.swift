@@ -350,7 +350,8 @@ struct AccessLock: ~Copyable, Sendable {
     private func lockSuspending(exclusive: Bool, woken: Bool, isolation: isolated (any Actor)? = #isolation) async {
         var woken = woken
         while true {
-            let took = await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Bool, Never>) in
+            let took = await withCheckedContinuation(isolation: isolation) {
+                (continuation: CheckedContinuation<Bool, Never>) in
                 let took = slowPath { waiters -> Bool in
                     if woken { waiters.consumeReservation(of: .task, exclusive: exclusive) }
                     if claim(&waiters, .task, exclusive: exclusive, woken: woken) { return true }

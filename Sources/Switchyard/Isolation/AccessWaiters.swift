@@ -189,12 +189,14 @@ struct AccessWaiters<Thread, Job> {
             return wakes
         }
         if !wokenThreadWriter, wokenThreadReaders == 0 {
-            Self.wakeNextPhase(&threadWriters, &threadReaders, &wokenThreadWriter, &wokenThreadReaders,
-                               readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.threads)
+            Self.wakeNextPhase(
+                &threadWriters, &threadReaders, &wokenThreadWriter, &wokenThreadReaders,
+                readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.threads)
         }
         if !threadsPending, !wokenTaskWriter, wokenTaskReaders == 0 {
-            Self.wakeNextPhase(&taskWriters, &taskReaders, &wokenTaskWriter, &wokenTaskReaders,
-                               readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.jobs)
+            Self.wakeNextPhase(
+                &taskWriters, &taskReaders, &wokenTaskWriter, &wokenTaskReaders,
+                readersHold: held.readers > 0, lastPhaseWasWrite: lastPhaseWasWrite, into: &wakes.jobs)
         }
         return wakes
     }

@@ -24,7 +24,9 @@ extension WorkQueue {
     }
 
     /// A job finished.
-    func finished(_ job: JobNode, _ outcome: JobOutcome, remaining: ProgressRemainder, _ transaction: inout Transaction) {
+    func finished(
+        _ job: JobNode, _ outcome: JobOutcome, remaining: ProgressRemainder, _ transaction: inout Transaction
+    ) {
         live.remove(job)
         // The live list's retain, released after the lock: the job's deinit may run user code (its value's), and
         // transactions point at nodes, queues and scheduler nodes unretained for the rest of the hold (see
