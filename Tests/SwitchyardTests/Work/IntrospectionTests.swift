@@ -208,7 +208,7 @@ struct IntrospectionTests {
         let finished = await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) { () async -> Bool in
             let done = Expectation("the job finished")
             Task.detached { try? await job.value; done.fulfill() }
-            return await done.fulfillment(within: .seconds(10)).isSuccess
+            return await done.fulfillment(within: .seconds(30)).isSuccess
         }
         #expect(finished)
         var last: WorkProgress?
