@@ -72,8 +72,6 @@ final class ProgressAggregate: @unchecked Sendable {
     /// Running jobs of this set with a report not yet applied (at most one entry per running job).
     @exclusivity(unchecked) var pending: [ObjectIdentifier: JobNode] = [:]
 
-    var hasObservers: Bool { !observers.isEmpty }
-
     /// The totals, with every pending report applied first. - Complexity: O(jobs with a pending report).
     func current(_ transaction: inout Transaction) -> WorkProgress {
         applyPending(&transaction)
