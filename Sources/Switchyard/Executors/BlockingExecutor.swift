@@ -288,6 +288,22 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         #endif
     }
 
+    /// Runs one work item on this worker thread, lock not held, and releases it; says whether anything ran (a
+    /// cancelled `run` skips its slot) and returns the wake-up of a handshake's caller.
+    private func perform(_ work: consuming PendingWork) -> (ran: Bool, wakeUp: (@Sendable () -> Void)?) {
+        switch work.item {
+        case .job(let job):
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            return (true, nil)
+        case .closure(let body):
+            body()
+            return (true, nil)
+        case .handshake(let body):
+            let wakeUp = body()
+            return (wakeUp != nil, wakeUp)
+        }
+    }
+
     fileprivate func workerLoop() {
         BlockingExecutor.setCurrentWorker(self)
         let me = IdleThread()
@@ -295,33 +311,26 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         idle -= 1  // counted as idle since it was started
         while true {
             if let work = pending.popFirst() {
-                let item = work.item
                 busy += 1
                 condition.unlock()
-                var wakeUp: (@Sendable () -> Void)?
-                switch item {
-                case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
-                case .closure(let body): body()
-                case .handshake(let body): wakeUp = body()
-                }
+                // The work item (and what its closure captured) is released inside `perform`, before the lock is
+                // taken again: its deinits are user code, which may submit work here.
+                let (ran, wakeUp) = perform(consume work)
                 condition.lock()
                 busy -= 1
-                if case .handshake = item, wakeUp == nil {
-                    // A `run` cancelled while it waited in the queue: its slot is skipped, nothing ran.
-                } else {
-                    completed &+= 1
-                }
+                if ran { completed &+= 1 }  // else a `run` cancelled while queued: its slot is skipped
                 if let number = reserveThread() {
                     // Only after a refused pthread_create: the work it was for still waits, try again now.
                     condition.unlock()
                     spawnThread(number: number)
                     condition.lock()
                 }
-                if let wakeUp {
+                if let wakeUp = consume wakeUp {
                     // Count as idle while waking the caller: work it submits at once is ours to take.
                     idle += 1
                     condition.unlock()
                     wakeUp()
+                    _ = consume wakeUp  // released before the lock, like the work item
                     condition.lock()
                     idle -= 1  // work submitted meanwhile is in `pending`, which the loop checks next
                 }

@@ -107,7 +107,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         defer { _ = removed }  // a replaced key and its job are released here, after both locks
         return try entries.withLock { (entries) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
             if let existing = joinExisting(key, &entries) { return (existing, false) }
-            try Engine.perform { (transaction) throws(SubmissionError) in
+            try Engine.perform(in: queue.region) { (transaction) throws(SubmissionError) in
                 if let maximumPending = queue.maximumPending,
                     !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
                 {
@@ -137,7 +137,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
             return entries.values[index].waiters > 0 ? nil : entries.remove(at: index)
         }
         // The last waiter left: the job is cancelled; the key and the entry are released after every lock.
-        if removed != nil { Engine.perform { transaction in Engine.cancel(node, &transaction) } }
+        if removed != nil { Engine.perform(in: queue.region) { transaction in Engine.cancel(node, &transaction) } }
     }
 
     /// Forgets `key` if its entry is still the job `identity` names (the entry retains that job, so a match can

@@ -73,13 +73,13 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     /// cancelled (its body decides when to stop); a finished job is unaffected. Idempotent.
     /// - Complexity: O(1) for a pending job with no dependents (plus the cascade to dependents per edge policy).
     public func cancel() {
-        Engine.perform { transaction in Engine.cancel(node, &transaction) }
+        Engine.perform(in: node.queue.region) { transaction in Engine.cancel(node, &transaction) }
     }
 
     /// Releases a job submitted with ``JobOptions/isHeld``; it becomes ready once nothing else blocks it.
     /// Has no effect on a job that is not held.
     public func release() {
-        Engine.perform { transaction in
+        Engine.perform(in: node.queue.region) { transaction in
             guard node.isHeld, node.phase == .waiting else { return }
             node.isHeld = false
             Engine.unblock(node, &transaction)
@@ -87,20 +87,20 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     }
 
     /// The job's state. - Complexity: O(1).
-    public var state: JobState { Engine.perform { _ in JobState(node) } }
+    public var state: JobState { Engine.perform(in: node.queue.region) { _ in JobState(node) } }
 
     /// The priority the job asked for. Setting it re-files a ready job in O(1) (at the back of its new level) and
     /// re-propagates escalation to the job's dependencies; a running job's task can only be escalated. No effect on
     /// a finished job.
     public var priority: JobPriority {
-        get { Engine.perform { _ in JobPriority(level: node.requestedLevel) } }
+        get { Engine.perform(in: node.queue.region) { _ in JobPriority(level: node.requestedLevel) } }
         nonmutating set {
-            Engine.perform { transaction in Engine.setRequestedPriority(node, newValue, &transaction) }
+            Engine.perform(in: node.queue.region) { transaction in Engine.setRequestedPriority(node, newValue, &transaction) }
         }
     }
 
     /// The priority the engine uses for the job: the maximum of its own and everything waiting on it.
-    public var effectivePriority: JobPriority { Engine.perform { _ in JobPriority(level: node.effectiveLevel) } }
+    public var effectivePriority: JobPriority { Engine.perform(in: node.queue.region) { _ in JobPriority(level: node.effectiveLevel) } }
 
     /// Adds a dependency before the job starts (typically to a job submitted with ``JobOptions/isHeld``).
     ///
@@ -112,7 +112,8 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
         throws(DependencyError)
     {
         let upstream = dependency.node
-        try Engine.perform { (transaction) throws(DependencyError) in
+        try Engine.perform(uniting: [node.queue.region, upstream.queue.region]) {
+            (transaction) throws(DependencyError) in
             try Engine.addDependency(upstream, to: node, policy: policy, &transaction)
         }
     }
@@ -131,7 +132,7 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
             let result = node.result
             delivery.deliver { handler(result) }
         }
-        let finished = Engine.perform { _ in
+        let finished = Engine.perform(in: node.queue.region) { _ in
             if node.phase == .finished { return true }
             node.completionHandlers.append(deliver)
             return false

@@ -43,7 +43,7 @@ public struct JobContext: Sendable {
         node.reportedCompleted.store(min(max(completed, 0), total), ordering: .relaxed)
         let previous = node.reportedTotal.exchange(total | JobNode.progressPendingBit, ordering: .releasing)
         if previous & JobNode.progressPendingBit == 0 {
-            Engine.perform { transaction in Engine.progressReported(node, &transaction) }
+            Engine.perform(in: node.queue.region) { transaction in Engine.progressReported(node, &transaction) }
         }
     }
 

@@ -65,7 +65,7 @@ extension WorkQueue {
             WorkQueue.defaultEventBuffer)
     ) -> AsyncStream<JobEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: bufferingPolicy)
-        let identifier = Engine.perform { _ in
+        let identifier = Engine.perform(in: region) { _ in
             events.add(.init(yield: { continuation.yield($0) }, finish: { continuation.finish() }))
         }
         continuation.onTermination = { [weak self] _ in self?.events.remove(identifier) }

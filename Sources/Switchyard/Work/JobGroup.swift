@@ -19,7 +19,10 @@
 public final class JobGroup: @unchecked Sendable {
     /// The group's name.
     public let name: String
-    let progress = ProgressAggregate()
+    /// The region whose lock guards the group: one of its own until a job is submitted to it, then united with
+    /// that job's queue's (see ``EngineRegion``).
+    let region = EngineRegion()
+    let progress: ProgressAggregate
     @exclusivity(unchecked) var members = JobList(.group)
     @exclusivity(unchecked) var isCancelled = false
     @exclusivity(unchecked) private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -27,21 +30,24 @@ public final class JobGroup: @unchecked Sendable {
     @exclusivity(unchecked) private var blockingWaiters: [BlockingSignal] = []
 
     /// An empty group.
-    public init(name: String) { self.name = name }
+    public init(name: String) {
+        self.name = name
+        progress = ProgressAggregate(region: region)
+    }
 
     /// Jobs of the group that have not finished. - Complexity: O(1).
-    public var count: Int { Engine.perform { _ in members.count } }
+    public var count: Int { Engine.perform(in: region) { _ in members.count } }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelledGroup: Bool { Engine.perform { _ in isCancelled } }
+    public var isCancelledGroup: Bool { Engine.perform(in: region) { _ in isCancelled } }
 
     /// The group's progress since it was last empty (see ``WorkProgress``).
-    public var currentProgress: WorkProgress { Engine.perform { progress.current(&$0) } }
+    public var currentProgress: WorkProgress { Engine.perform(in: region) { progress.current(&$0) } }
 
     /// Cancels every unfinished job of the group, and every job submitted to it from now on (it finishes at once
     /// as cancelled). - Complexity: O(unfinished jobs).
     public func cancel() {
-        Engine.perform { transaction in
+        Engine.perform(in: region) { transaction in
             isCancelled = true
             for job in members.nodes() { Engine.cancel(job, &transaction) }
         }
@@ -50,7 +56,7 @@ public final class JobGroup: @unchecked Sendable {
     /// Waits until the group is empty. Returns at once if it is. Does not respond to task cancellation.
     public func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Engine.perform { transaction in
+            Engine.perform(in: region) { transaction in
                 if members.isEmpty {
                     transaction.actions.append { continuation.resume() }
                 } else {
@@ -66,7 +72,7 @@ public final class JobGroup: @unchecked Sendable {
     /// Never call it on the cooperative pool or the main thread: it blocks the thread.
     public func waitBlocking(timeout: Duration? = nil) -> Bool {
         let signal = BlockingSignal()
-        let registered = Engine.perform { _ in
+        let registered = Engine.perform(in: region) { _ in
             if members.isEmpty { return false }
             blockingWaiters.append(signal)
             return true
@@ -76,13 +82,13 @@ public final class JobGroup: @unchecked Sendable {
         let slot = BlockingExecutor.releaseSlotForWait()
         defer { slot?.reacquireSlot() }
         if signal.wait(timeout: timeout) { return true }
-        Engine.perform { _ in blockingWaiters.removeAll { $0 === signal } }
+        Engine.perform(in: region) { _ in blockingWaiters.removeAll { $0 === signal } }
         return signal.wait(timeout: .zero)
     }
 
     /// Runs `work` through `delivery` once the group is next empty (at once if it is now). Called exactly once.
     public func notify(on delivery: Delivery, _ work: @escaping @Sendable () -> Void) {
-        let now = Engine.perform { _ in
+        let now = Engine.perform(in: region) { _ in
             if members.isEmpty { return true }
             notifications.append((delivery, work))
             return false

@@ -34,12 +34,12 @@ public final class LimitDomain: Sendable {
     /// ``JobError/wouldDeadlock(_:)`` until they no longer do (see ``Job/value``).
     /// - Precondition: the new width is at least 1.
     public var width: Int {
-        get { Engine.perform { _ in scheduler.width } }
+        get { Engine.perform(in: scheduler.region) { _ in scheduler.width } }
         set { scheduler.setWidth(newValue) }
     }
 
     /// Jobs running below this domain right now. - Complexity: O(1).
-    public var runningCount: Int { Engine.perform { _ in scheduler.running } }
+    public var runningCount: Int { Engine.perform(in: scheduler.region) { _ in scheduler.running } }
 }
 
 // Unchecked-Sendable invariant: every `var` of a scheduler node is read and written only while the engine lock

@@ -67,10 +67,16 @@ struct ProgressRemainder {
 /// Unchecked-Sendable invariant: every `var` is read and written only while the engine lock is held.
 /// Exercised under Thread Sanitizer by `IntrospectionTests`.
 final class ProgressAggregate: @unchecked Sendable {
+    /// The region of the queue or group whose jobs this aggregates.
+    let region: EngineRegion
     @exclusivity(unchecked) private var totals = WorkProgress.zero
     @exclusivity(unchecked) private var observers: [UInt64: ProgressObserver] = [:]
     /// Running jobs of this set with a report not yet applied (at most one entry per running job).
     @exclusivity(unchecked) var pending: [ObjectIdentifier: JobNode] = [:]
+
+    init(region: EngineRegion) {
+        self.region = region
+    }
 
     /// The totals, with every pending report applied first. - Complexity: O(jobs with a pending report).
     func current(_ transaction: inout Transaction) -> WorkProgress {
@@ -155,10 +161,14 @@ final class ProgressObserver: @unchecked Sendable {
     @exclusivity(unchecked) private var coolDownTask: Task<Void, Never>?
     @exclusivity(unchecked) private var isRemoved = false
 
+    /// The region of the aggregate the observer watches.
+    let region: EngineRegion
+
     init<C: Clock>(
-        interval: Duration, minimumChange: Double, clock: C,
+        interval: Duration, minimumChange: Double, clock: C, region: EngineRegion,
         continuation: AsyncStream<WorkProgress>.Continuation
     ) where C.Duration == Duration {
+        self.region = region
         self.interval = interval
         self.minimumChange = minimumChange
         self.continuation = continuation
@@ -188,13 +198,13 @@ final class ProgressObserver: @unchecked Sendable {
     private func startCoolDown(_ transaction: inout Transaction) {
         guard !isRemoved else { return }
         coolingDown = true
-        let (sleep, interval) = (self.sleep, self.interval)
+        let (sleep, interval, region) = (self.sleep, self.interval, self.region)
         transaction.actions.append {
             let task = Task.detached {
                 try? await sleep(interval)
-                Engine.perform { transaction in self.coolDownEnded(&transaction) }
+                Engine.perform(in: region) { transaction in self.coolDownEnded(&transaction) }
             }
-            Engine.perform { _ in
+            Engine.perform(in: region) { _ in
                 if self.isRemoved { task.cancel() } else if self.coolingDown { self.coolDownTask = task }
             }
         }

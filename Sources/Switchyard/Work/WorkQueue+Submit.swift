@@ -233,7 +233,10 @@ extension WorkQueue {
             Engine.submitPlain(node)  // never waits for the engine lock
             return
         }
-        try Engine.perform { (transaction) throws(SubmissionError) in
+        var regions: [EngineRegion] = [region]
+        for dependency in dependencies { regions.append(dependency.node.queue.region) }
+        if let group = options.group { regions.append(group.region) }
+        try Engine.perform(uniting: regions) { (transaction) throws(SubmissionError) in
             switch claim {
             case .unbounded:
                 break
@@ -256,7 +259,7 @@ extension WorkQueue {
         var rejected = false
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                Engine.perform { transaction in
+                Engine.perform(in: region) { transaction in
                     if roomWaiters.isEmpty && pendingCount + reservedRoom < maximumPending {
                         reservedRoom += 1
                         transaction.actions.append { continuation.resume(returning: true) }
@@ -271,7 +274,7 @@ extension WorkQueue {
                 }
             }
         } onCancel: {
-            Engine.perform { transaction in
+            Engine.perform(in: region) { transaction in
                 guard let waiter = roomWaiters.remove(identifier) else { return }
                 transaction.actions.append { waiter.resume(returning: false) }
             }

@@ -79,11 +79,13 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     public let limit: LimitDomain?
 
     let scheduler: SchedulerNode
+    /// The region whose lock guards the queue (its scheduler tree's; see ``EngineRegion``).
+    let region: EngineRegion
     let propagation: [TaskLocalPropagation]
     let events = ObserverList<JobEvent>()
     /// Events built under the engine lock, waiting to be handed to `events` after it.
     let eventOutbox = OrderedOutbox<JobEvent>()
-    let progress = ProgressAggregate()
+    let progress: ProgressAggregate
 
     @exclusivity(unchecked) var live = JobList(.live)
     @exclusivity(unchecked) var pendingCount = 0
@@ -120,7 +122,9 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
         overflowPolicy = whenFull
         propagation = propagating
         scheduler = SchedulerNode(name: name, isLeaf: true, width: width, parent: limit?.scheduler, weight: weight)
-        Engine.perform { _ in Engine._registerForChecks(self) }
+        region = scheduler.region
+        progress = ProgressAggregate(region: region)
+        Engine.perform(in: region) { transaction in Engine._registerForChecks(self, &transaction) }
     }
 
     deinit {
@@ -138,13 +142,13 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     /// with ``JobError/wouldDeadlock(_:)`` until they no longer do (see ``Job/value``).
     /// - Precondition: the new width is at least 1.
     public var width: Int {
-        get { Engine.perform { _ in scheduler.width } }
+        get { Engine.perform(in: region) { _ in scheduler.width } }
         set { scheduler.setWidth(newValue) }
     }
 
     /// The queue's counts. - Complexity: O(1).
     public var counts: Counts {
-        Engine.perform { _ in
+        Engine.perform(in: region) { _ in
             Counts(
                 pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
                 failed: failedCount, cancelled: cancelledCount)
@@ -152,12 +156,12 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Whether the queue is suspended: no new job starts (running ones continue); submissions are still accepted.
-    public var isSuspended: Bool { Engine.perform { _ in scheduler.isSuspended } }
+    public var isSuspended: Bool { Engine.perform(in: region) { _ in scheduler.isSuspended } }
 
     /// Stops starting jobs until ``resume()``. Running jobs are not affected. Ready jobs report
     /// ``WaitingReason/queueSuspended(_:)``.
     public func suspend() {
-        Engine.perform { _ in
+        Engine.perform(in: region) { _ in
             scheduler.isSuspended = true
             scheduler.refresh(fullPath: false)
         }
@@ -165,7 +169,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
 
     /// Starts jobs again after ``suspend()``.
     public func resume() {
-        Engine.perform { transaction in
+        Engine.perform(in: region) { transaction in
             scheduler.isSuspended = false
             scheduler.refresh(fullPath: false)
             transaction.markForDispatch(scheduler)
@@ -178,7 +182,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     ///   (submits, workers finishing jobs) wait until the pass ends, so prefer cancelling groups or single jobs
     ///   on hot paths of a program with hundreds of thousands of pending jobs.
     public func cancelAll() {
-        Engine.perform { transaction in
+        Engine.perform(in: region) { transaction in
             for job in live.nodes() { Engine.cancel(job, &transaction) }
         }
     }
@@ -187,7 +191,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     /// idle queue. The wait itself does not respond to cancellation (like `Task.value`).
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Engine.perform { transaction in
+            Engine.perform(in: region) { transaction in
                 if live.isEmpty {
                     transaction.actions.append { continuation.resume() }
                 } else {

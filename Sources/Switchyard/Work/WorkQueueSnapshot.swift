@@ -141,7 +141,7 @@ extension WorkQueue {
     ///   it consistent): engine operations on other threads wait until it is taken. Use the O(1) counts
     ///   (``WorkQueue/counts``) for frequent polling.
     public func snapshot() -> WorkQueueSnapshot {
-        Engine.perform { transaction in
+        Engine.perform(in: region) { transaction in
             WorkQueueSnapshot(
                 name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
                 counts: Counts(
@@ -154,7 +154,7 @@ extension WorkQueue {
     }
 
     /// The queue's progress since it was last idle (see ``WorkProgress``).
-    public var currentProgress: WorkProgress { Engine.perform { progress.current(&$0) } }
+    public var currentProgress: WorkProgress { Engine.perform(in: region) { progress.current(&$0) } }
 
     /// Throttled progress updates for the queue's jobs, on `clock`.
     ///
@@ -162,7 +162,7 @@ extension WorkQueue {
     /// passed since the previous one and the fraction moved by at least `minimumChange` (or the job count changed);
     /// one held back only by time is delivered when the interval ends; reaching "every job finished" is always
     /// delivered at once. Updates arrive in order. The stream never finishes by itself: stop iterating to end it.
-    /// `clock.now` is read while the engine's lock is held: a custom clock must not call into the work engine.
+    /// The clock is only slept on, by a task of the stream's own, never read or called under the engine's locks.
     public func progressUpdates<C: Clock>(
         interval: Duration = .milliseconds(100), minimumChange: Double = 0.01, clock: C
     ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
@@ -192,10 +192,14 @@ extension Engine {
     ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
         let (stream, continuation) = AsyncStream.makeStream(of: WorkProgress.self, bufferingPolicy: .bufferingNewest(64))
         let observer = ProgressObserver(
-            interval: interval, minimumChange: minimumChange, clock: clock, continuation: continuation)
+            interval: interval, minimumChange: minimumChange, clock: clock, region: aggregate.region,
+            continuation: continuation)
         let identifier = observer.identifier
-        perform { transaction in aggregate.add(observer, &transaction) }
-        continuation.onTermination = { _ in perform { transaction in aggregate.remove(identifier, &transaction) } }
+        let region = aggregate.region
+        perform(in: region) { transaction in aggregate.add(observer, &transaction) }
+        continuation.onTermination = { _ in
+            perform(in: region) { transaction in aggregate.remove(identifier, &transaction) }
+        }
         return stream
     }
 

@@ -17,7 +17,8 @@
 /// blocked job, then the next, until the blocked jobs no longer fill the width; their bodies see
 /// ``JobError/wouldDeadlock(_:)``.
 ///
-/// Unchecked-Sendable invariant: `entries` is read and written only while the engine lock is held.
+/// One per ``EngineRegion`` (a counted wait never crosses trees). Unchecked-Sendable invariant: `entries` is read
+/// and written only while the region's lock is held.
 /// Exercised under Thread Sanitizer by `DeadlockDetectionTests`.
 final class BlockedJobs: @unchecked Sendable {
     private struct Entry {
@@ -41,6 +42,13 @@ final class BlockedJobs: @unchecked Sendable {
         if entries[ObjectIdentifier(waiter)]?.awaited[key]?.waits == 0 {
             entries[ObjectIdentifier(waiter)]?.awaited[key] = nil
         }
+    }
+
+    /// Takes over the records of `other` (its region is merged into this one's). Both locks held.
+    /// - Complexity: O(records moved).
+    func absorb(_ other: BlockedJobs) {
+        entries.merge(other.entries) { mine, _ in mine }  // a job is recorded in its own region only
+        other.entries = [:]
     }
 
     /// Forgets `waiter` (it has no counted wait left). Lock held. - Complexity: O(1).
@@ -87,9 +95,6 @@ final class BlockedJobs: @unchecked Sendable {
     #endif
 }
 
-/// The engine's blocked jobs (see ``BlockedJobs``).
-let blockedJobs = BlockedJobs()
-
 /// A scheduler node a blocked job is counted on, and how many of its counted waits need it.
 struct BlockedNode {
     let node: SchedulerNode
@@ -97,6 +102,9 @@ struct BlockedNode {
 }
 
 extension SchedulerNode {
+    /// The blocked-job records of the region this node's tree belongs to. Lock held.
+    var blockedJobs: BlockedJobs { region.current._withUnsafeGuaranteedRef { $0.blockedJobs } }
+
     /// The jobs counted as blocked on this node fill its width (see ``BlockedJobs``).
     var isDeadlocked: Bool { blockedAwaiting > 0 && blockedAwaiting >= width }
 
@@ -132,7 +140,7 @@ extension Engine {
             }
         }
         waiter.blockedWaits += 1
-        blockedJobs.add(waiter, awaiting: job)
+        job.queue.scheduler.blockedJobs.add(waiter, awaiting: job)
         return true
     }
 
@@ -150,7 +158,7 @@ extension Engine {
             }
         }
         waiter.blockedWaits -= 1
-        blockedJobs.removeWait(of: waiter, awaiting: job)
+        job.queue.scheduler.blockedJobs.removeWait(of: waiter, awaiting: job)
         if waiter.blockedWaits == 0 { unblock(waiter) }
     }
 
@@ -166,7 +174,7 @@ extension Engine {
     private static func unblock(_ waiter: JobNode) {
         for counted in waiter.blockedNodes { counted.node.blockedAwaiting -= 1 }
         waiter.blockedNodes = []
-        blockedJobs.remove(waiter)
+        waiter.queue.scheduler.blockedJobs.remove(waiter)
     }
 
     /// The job starts: waits on it no longer block a slot. Lock held. - Complexity: O(awaiters).
@@ -201,7 +209,7 @@ extension Engine {
     /// ``DeadlockReport``, so that job is no longer counted. Lock held.
     /// - Complexity: O(blocked jobs × depth + awaiters of the jobs it waits for).
     private static func breakDeadlock(at node: SchedulerNode, _ transaction: inout Transaction) {
-        guard let (waiter, awaited) = blockedJobs.latest(countedOn: node) else {
+        guard let (waiter, awaited) = node.blockedJobs.latest(countedOn: node) else {
             // Unreachable while the counts and the record agree. No recorded job is counted on the node, so its
             // recomputed count is 0; this also ends the caller's loop.
             assertionFailure("Engine: \"\(node.name)\" counts blocked jobs, but none is recorded")

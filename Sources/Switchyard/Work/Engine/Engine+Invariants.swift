@@ -1,37 +1,37 @@
 #if SWITCHYARD_INTERNAL_CHECKS
-/// Every queue created so far (weakly), for the invariant checks. Guarded by the engine lock.
-///
-/// Unsafe-nonisolated invariant: read and written only while the engine lock is held; compiled only with
-/// `SWITCHYARD_INTERNAL_CHECKS` (CI runs the whole suite, Thread Sanitizer off, once with it).
-nonisolated(unsafe) private var checkedQueues: [WeakQueue] = []
-
-private struct WeakQueue {
+/// A queue of a region, for the invariant checks (see ``EngineRegion/checkedQueues``).
+struct WeakQueue {
     weak var queue: WorkQueue?
 }
 #endif
 
 extension Engine {
-    /// Registers a queue for the invariant checks (no-op unless `SWITCHYARD_INTERNAL_CHECKS`). Lock held.
+    /// Registers a queue for the invariant checks of its region (no-op unless `SWITCHYARD_INTERNAL_CHECKS`).
+    /// Lock held.
     @inline(__always)
-    static func _registerForChecks(_ queue: WorkQueue) {
+    static func _registerForChecks(_ queue: WorkQueue, _ transaction: inout Transaction) {
         #if SWITCHYARD_INTERNAL_CHECKS
-        checkedQueues.removeAll { $0.queue == nil }
-        checkedQueues.append(WeakQueue(queue: queue))
+        transaction.region._withUnsafeGuaranteedRef { region in
+            region.checkedQueues.removeAll { $0.queue == nil }
+            region.checkedQueues.append(WeakQueue(queue: queue))
+        }
         #endif
     }
 
-    /// Checks every queue's bookkeeping against its jobs (no-op unless `SWITCHYARD_INTERNAL_CHECKS`). Lock held.
-    /// - Complexity: O(all unfinished jobs) with checks on; documented costs do not hold then.
+    /// Checks the bookkeeping of every queue of `region` against its jobs (no-op unless
+    /// `SWITCHYARD_INTERNAL_CHECKS`). Lock held.
+    /// - Complexity: O(the region's unfinished jobs) with checks on; documented costs do not hold then.
     @inline(__always)
-    static func _checkInvariants() {
+    static func _checkInvariants(_ region: Unmanaged<EngineRegion>) {
         #if SWITCHYARD_INTERNAL_CHECKS
+        let region = region.takeUnretainedValue()
         var nodes: [ObjectIdentifier: SchedulerNode] = [:]
-        for entry in checkedQueues {
+        for entry in region.checkedQueues {
             guard let queue = entry.queue else { continue }
             queue._checkInvariants()
             for node in queue.scheduler.path { nodes[ObjectIdentifier(node)] = node }
         }
-        blockedJobs._checkInvariants(nodes: Array(nodes.values))
+        region.blockedJobs._checkInvariants(nodes: Array(nodes.values))
         #endif
     }
 }

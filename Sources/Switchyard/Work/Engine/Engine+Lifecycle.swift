@@ -311,12 +311,12 @@ extension Engine {
 
     /// Starts the delay or retry-backoff timer of `job`. Lock not held.
     static func startTimer(for job: JobNode) {
-        engineLock.lock()
+        let region = job.queue.region.lockCurrent().takeUnretainedValue()
         let wait = job.timerWait
         let generation = job.timerGeneration
         let timing = job.timing
         let attempts = job.attempts
-        unlockEngine()
+        unlock(region)
         let sleep: (@Sendable (Duration) async throws -> Void)?
         let duration: Duration
         switch wait {
@@ -332,21 +332,21 @@ extension Engine {
         guard let sleep else { return }
         let timer = Task.detached {
             do { try await sleep(duration) } catch { return }
-            perform { transaction in timerFired(job, generation: generation, &transaction) }
+            perform(in: job.queue.region) { transaction in timerFired(job, generation: generation, &transaction) }
         }
         // A bare hold, not `perform`: this runs while a transaction is carried out, and a `perform` here would
         // admit the intake and carry out its own transaction, which may start timers again, recursively.
-        engineLock.lock()
+        let locked = job.queue.region.lockCurrent().takeUnretainedValue()
         let current = job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
             && job.timer == nil
         if current { job.timer = timer }
-        unlockEngine()
+        unlock(locked)
         if !current { timer.cancel() }
     }
 
     /// A job's timeout elapsed: if the same attempt still runs, it is marked timed out and its task cancelled.
     static func timeoutFired(_ job: JobNode, attempt: Int) {
-        perform { transaction in
+        perform(in: job.queue.region) { transaction in
             guard job.phase == .running, job.attempts == attempt, !job.timedOut else { return }
             job.timedOut = true
             job.queue.emit(.timedOut, job, &transaction)

@@ -16,11 +16,16 @@ extension Engine {
     static func wait(
         for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil
     ) async -> WaitEnd {
-        let waiter = JobContext.current?.node
+        // A wait from a job of another scheduler tree can never deadlock on a slot (see ``BlockedJobs``) and touches
+        // only the awaited job: that job's region's lock is all it takes, and the waiter's state is not read.
+        let waiter = JobContext.current.flatMap { context in
+            context.node.queue.scheduler.unretainedRoot.toOpaque() == job.queue.scheduler.unretainedRoot.toOpaque()
+                ? context.node : nil
+        }
         // A wait made inside a job (the only kind that can deadlock) always has a slot: its report is put there.
         let slot = cancellable || waiter != nil ? AwaiterSlot() : nil
         func begin(_ continuation: CheckedContinuation<Bool, Never>) {
-            perform { transaction in
+            perform(in: job.queue.region) { transaction in
                 register(
                     continuation, slot: slot, on: job, level: level, waiter: waiter, cancellable: cancellable,
                     &transaction)
@@ -32,16 +37,16 @@ extension Engine {
             finished = await withTaskCancellationHandler {
                 await withCheckedContinuation { begin($0) }
             } onCancel: {
-                perform { transaction in leave(job, slot: slot, &transaction) }
+                perform(in: job.queue.region) { transaction in leave(job, slot: slot, &transaction) }
             }
         } else {
             finished = await withCheckedContinuation { begin($0) }
         }
         if finished { return .finished }
         if let slot {
-            engineLock.lock()
+            let region = job.queue.region.lockCurrent().takeUnretainedValue()
             let report = slot.deadlock
-            unlockEngine()
+            unlock(region)
             if let report { return .deadlock(report) }
         }
         return .left

@@ -1,21 +1,28 @@
 import Synchronization
 
-/// Plain submissions that found the engine lock busy, waiting to be admitted by whoever holds it.
+/// Plain submissions that found their region's lock busy, waiting to be admitted by whoever holds it. One per
+/// ``EngineRegion``.
 ///
-/// A submitter never waits for the engine lock to admit a plain job (no dependencies, group, hold or barrier, on a
+/// A submitter never waits for the lock to admit a plain job (no dependencies, group, hold or barrier, on a
 /// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns. Before that, about a
 /// quarter of a tiny job's time went to the submitter spinning on, or sleeping in, the lock its workers held.
 ///
-/// **Who admits a pushed job.** Every hold of the engine lock that reads engine state starts by admitting the
-/// intake (``Engine/perform(_:)``, ``Engine/endAttempt(of:end:retryAllowed:on:)``), so no one ever observes engine
-/// state without the jobs submitted before: a `cancelAll()`, `snapshot()` or `state` that follows a submission
-/// sees its job. And every release of the lock is followed by a check of the intake (``Engine/unlockEngine()``).
+/// **Who admits a pushed job.** Every hold of a region's lock that reads engine state starts by admitting the
+/// intake (``Engine/perform(in:_:)``, ``Engine/endAttempt(of:end:retryAllowed:on:)``), so no one ever observes
+/// engine state without the jobs submitted before: a `cancelAll()`, `snapshot()` or `state` that follows a
+/// submission sees its job. And every release of the lock is followed by a check of the intake
+/// (``Engine/unlock(_:)``).
 /// A submitter pushes, then tries the lock once more: if that fails too, the lock was held after the push, and its
 /// holder's check after unlocking (ordered after the push by sequentially consistent fences) finds the job. So a
 /// pushed job is admitted by the submitter itself or by a lock holder that releases the lock after the push (or
 /// by a task that holder starts). The engine's own steps that run while a transaction is carried out (starting
-/// workers, parking, arming timers) take the lock bare and release it with ``Engine/unlockEngine()``, never through
+/// workers, parking, arming timers) take the lock bare and release it with ``Engine/unlock(_:)``, never through
 /// `perform`: admitting there would carry out a transaction inside a transaction, without a bound on the depth.
+///
+/// **Merged regions.** When its region is merged into another, an intake's jobs move to the survivor's. The
+/// merge sets the successor, then (sequentially consistent fence) takes the stack; a submitter pushes, then (fence)
+/// reads the successor: one of them sees the other, and whichever takes the stack first moves what it holds. A
+/// holder of a merged region's lock found by `tryLock` moves the stack on the same way.
 ///
 /// **Order.** The intake is a lock-free stack (one compare-and-swap per push); admission takes it whole and
 /// reverses it, so jobs are admitted in push order. Jobs one thread submits are admitted in its submission order
@@ -30,7 +37,12 @@ final class Intake: @unchecked Sendable {
 
     /// Pushes `job`, retaining it until it is taken. Lock-free. - Complexity: O(1) (one CAS, retried on contention).
     func push(_ job: JobNode) {
-        let pointer = Unmanaged.passRetained(job).toOpaque()
+        push(retained: Unmanaged.passRetained(job).toOpaque())
+    }
+
+    /// Pushes a job whose retain the intake takes over.
+    private func push(retained pointer: UnsafeMutableRawPointer) {
+        let job = Unmanaged<JobNode>.fromOpaque(pointer).takeUnretainedValue()
         var current = head.load(ordering: .relaxed)
         while true {
             job.intakeNext = current
@@ -39,6 +51,12 @@ final class Intake: @unchecked Sendable {
             if exchanged { return }
             current = original
         }
+    }
+
+    /// Moves every waiting job to `other`, in push order (the region this intake serves was merged into the one
+    /// `other` serves). - Complexity: O(jobs moved).
+    func moveAll(to other: Intake) {
+        takeAllRetained { other.push(retained: $0) }
     }
 
     /// Whether a job is waiting, as far as a lock holder needs to know: a push this load misses is followed by a
@@ -55,6 +73,10 @@ final class Intake: @unchecked Sendable {
     /// Takes every waiting job, in push order, and hands each (with the intake's retain moved to `body`'s caller)
     /// to `body`. - Complexity: O(jobs taken).
     func takeAll(_ body: (JobNode) -> Void) {
+        takeAllRetained { body(Unmanaged<JobNode>.fromOpaque($0).takeRetainedValue()) }
+    }
+
+    private func takeAllRetained(_ body: (UnsafeMutableRawPointer) -> Void) {
         guard var pointer = head.exchange(nil, ordering: .sequentiallyConsistent) else { return }
         // Reverse the stack (newest first) into push order, reusing the links.
         var reversed: UnsafeMutableRawPointer?
@@ -67,40 +89,66 @@ final class Intake: @unchecked Sendable {
             pointer = next
         }
         while let current = reversed {
-            let job = Unmanaged<JobNode>.fromOpaque(current).takeRetainedValue()
+            let job = Unmanaged<JobNode>.fromOpaque(current).takeUnretainedValue()
             reversed = job.intakeNext
             job.intakeNext = nil
-            body(job)
+            body(current)
         }
     }
 }
 
-/// The engine's intake (see ``Intake``).
-let intake = Intake()
 
 extension Engine {
     /// Admits a plain job (no dependencies, group, hold or barrier; its queue has no pending-job bound) without
-    /// ever waiting for the engine lock: if the lock is busy, its holder admits the job (see ``Intake``).
+    /// ever waiting for a region's lock: if the lock is busy, its holder admits the job (see ``Intake``).
     static func submitPlain(_ job: JobNode) {
-        if engineLock.tryLock() {
-            var transaction = Transaction()
+        let region = job.queue.region.current
+        region._withUnsafeGuaranteedRef { region in
+            if let locked = tryLock(region) {
+                var transaction = Transaction(region: locked)
+                admitIntake(&transaction)
+                admitPlain(job, &transaction)
+                finishHold(&transaction)
+                return
+            }
+            region.intake.push(job)
+            // Orders the push before the reads of the successor and the lock word: a merge or a holder seen after
+            // it sees the push (the merge moves it on; the holder checks the intake after unlocking).
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            if region.isMerged { return forward(region) }
+            guard let locked = tryLock(region) else { return }  // held after the push: its holder checks the intake
+            var transaction = Transaction(region: locked)
             admitIntake(&transaction)
-            admitPlain(job, &transaction)
             finishHold(&transaction)
-            return
         }
-        intake.push(job)
-        // Orders the push before the lock word's read: a holder seen here sees the push when it checks after unlocking.
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard engineLock.tryLock() else { return }  // held after the push: its holder checks the intake
-        var transaction = Transaction()
-        admitIntake(&transaction)
-        finishHold(&transaction)
+    }
+
+    /// Locks `region` if its lock is free and it was not merged; nil otherwise (a merged region's lock is released
+    /// at once and its intake moved on).
+    @inline(__always)
+    private static func tryLock(_ region: EngineRegion) -> Unmanaged<EngineRegion>? {
+        guard region.lock.tryLock() else { return nil }
+        if region.isMerged {
+            region.lock.unlock()
+            forward(region)
+            return nil
+        }
+        return Unmanaged.passUnretained(region)
+    }
+
+    /// Moves what was pushed to a merged region's intake to its successor's, and has it admitted there.
+    private static func forward(_ region: EngineRegion) {
+        let next = region.current
+        next._withUnsafeGuaranteedRef { next in
+            region.intake.moveAll(to: next.intake)
+            admitPushedWhileHeld(next)
+        }
     }
 
     /// Admits every job waiting in the intake, in push order. Lock held.
     @inline(__always)
     static func admitIntake(_ transaction: inout Transaction) {
+        let intake = transaction.region._withUnsafeGuaranteedRef { $0.intake }
         if intake.isEmptyUnderLock { return }
         intake.takeAll { admitPlain($0, &transaction) }
     }
@@ -112,49 +160,50 @@ extension Engine {
     /// Dispatches, releases the lock and carries out `transaction`, then admits what was pushed meanwhile.
     /// Lock held on entry, not on return.
     static func finishHold(_ transaction: inout Transaction) {
+        let region = transaction.region
         release(&transaction)
-        admitPushedWhileHeld()
+        region._withUnsafeGuaranteedRef { admitPushedWhileHeld($0) }
     }
 
     /// Dispatches, releases the lock and carries out `transaction`. Lock held on entry, not on return.
     private static func release(_ transaction: inout Transaction) {
         dispatchMarkedRoots(&transaction)
-        _checkInvariants()
-        engineLock.unlock()
+        _checkInvariants(transaction.region)
+        transaction.region._withUnsafeGuaranteedRef { $0.lock.unlock() }
         carryOut(transaction)
     }
 
-    /// Releases the engine lock after a hold that carries out no transaction of its own, and makes sure jobs pushed
-    /// to the intake meanwhile are admitted (see ``Intake``). Lock held on entry, not on return.
+    /// Releases `region`'s lock after a hold that carries out no transaction of its own, and makes sure jobs pushed
+    /// to its intake meanwhile are admitted (see ``Intake``). Lock held on entry, not on return.
     ///
     /// Used by the short holds inside the carrying out of a transaction (starting workers, parking, arming timers),
     /// which must never call `perform`: admitting there carries out another transaction, which could start workers
     /// or timers again, recursively. So it is left to a new task, which only happens when a submitter raced with
     /// such a hold.
-    static func unlockEngine() {
-        engineLock.unlock()
-        if intake.mayHaveJobs { Task.detached { admitPushedWhileHeld() } }
+    static func unlock(_ region: EngineRegion) {
+        region.lock.unlock()
+        if region.intake.mayHaveJobs { Task.detached { admitPushedWhileHeld(region) } }
     }
 
-    /// Admits the intake while it has jobs and the lock is free (when the lock is busy, its holder will), for at
-    /// most ``maximumPasses`` holds: a thread that keeps finding new jobs (a worker about to run its next job, a
-    /// caller of `perform`) then leaves the rest to a new task instead of admitting other threads' jobs
-    /// indefinitely. Lock not held.
-    static func admitPushedWhileHeld() {
+    /// Admits `region`'s intake while it has jobs and the lock is free (when the lock is busy, its holder will),
+    /// for at most ``maximumPasses`` holds: a thread that keeps finding new jobs (a worker about to run its next
+    /// job, a caller of `perform`) then leaves the rest to a new task instead of admitting other threads' jobs
+    /// indefinitely. A merged region's jobs move on to its successor's intake. Lock not held.
+    static func admitPushedWhileHeld(_ region: EngineRegion) {
         var passes = 0
-        while intake.mayHaveJobs {
+        while region.intake.mayHaveJobs {
             guard passes < maximumPasses else {
-                Task.detached { admitPushedWhileHeld() }
+                Task.detached { admitPushedWhileHeld(region) }
                 return
             }
-            guard engineLock.tryLock() else { return }
+            guard let locked = tryLock(region) else { return }
             passes += 1
-            var transaction = Transaction()
+            var transaction = Transaction(region: locked)
             admitIntake(&transaction)
             release(&transaction)
         }
     }
 
-    /// The most admission holds ``admitPushedWhileHeld()`` makes before handing over to a task.
+    /// The most admission holds ``admitPushedWhileHeld(_:)`` makes before handing over to a task.
     static let maximumPasses = 4
 }

@@ -14,11 +14,14 @@
 /// Children with ready work at the same level take turns (weighted round robin: a child starts `weight` jobs
 /// before it moves to the back of the list). Within one queue, equal-priority jobs start in FIFO order.
 ///
-/// Guarded by the engine lock.
+/// Guarded by the lock of its region.
 final class SchedulerNode {
     let name: String
     let isLeaf: Bool
     let parent: SchedulerNode?
+    /// The region whose lock guards this node's tree (see ``EngineRegion``): a new one for a root, the parent's
+    /// otherwise. It, or the region standing for it once merged.
+    let region: EngineRegion
     @exclusivity(unchecked) var width: Int
     @exclusivity(unchecked) var weight: Int
     @exclusivity(unchecked) var credits: Int
@@ -44,6 +47,7 @@ final class SchedulerNode {
         self.isLeaf = isLeaf
         self.width = width
         self.parent = parent
+        region = parent?.region ?? EngineRegion()
         self.weight = weight
         credits = weight
         buckets = isLeaf ? (0..<JobPriority.levelCount).map { _ in JobList(.bucket) } : []
@@ -168,10 +172,10 @@ final class SchedulerNode {
 
     /// Sets the width and starts whatever it now allows; a shrink that leaves every slot to jobs waiting for work
     /// that needs one ends their waits as deadlocks (see ``BlockedJobs``). Traps (naming the node) on a width below
-    /// 1. Takes the engine lock.
+    /// 1. Takes the region's lock.
     func setWidth(_ width: Int) {
         precondition(width >= 1, "Switchyard: the width of \"\(name)\" must be at least 1 (got \(width))")
-        Engine.perform { transaction in
+        Engine.perform(in: region) { transaction in
             self.width = width
             refresh(fullPath: true)
             transaction.markForDispatch(self)

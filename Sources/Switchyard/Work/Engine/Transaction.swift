@@ -1,6 +1,6 @@
 import Synchronization
 
-/// What one hold of the engine lock decided to do once the lock is released: start jobs, start timers, resume
+/// What one hold of a region's lock (see ``EngineRegion``) decided to do once the lock is released: start jobs, start timers, resume
 /// waiters, deliver handlers. Collected under the lock, carried out after it, so no task is created, no
 /// continuation resumed and no user code run while the lock is held.
 ///
@@ -20,6 +20,9 @@ import Synchronization
 struct Transaction {
     // Every stored property but `rare` is trivial (raw or unowned(unsafe) references, plain values), so creating
     // and destroying a transaction needs no value witness and releases at most `rare`.
+
+    /// The region whose lock is held (unretained: the caller's queue, job or group keeps it alive).
+    let region: Unmanaged<EngineRegion>
 
     /// The first two roots whose trees may be able to start jobs (unretained: their queues and domains keep
     /// them); more go to `rare`.
@@ -48,6 +51,10 @@ struct Transaction {
     var clockReading: Duration?
     /// The lists below, once one of them is used.
     private var rare: RareEffects?
+
+    init(region: Unmanaged<EngineRegion>) {
+        self.region = region
+    }
 
     /// Marked root `index` (0 ..< `rootCount`).
     func root(at index: Int) -> Unmanaged<SchedulerNode> {
@@ -124,7 +131,7 @@ struct Transaction {
         }
     }
     /// Parked workers to resume with the job handed to them.
-    var wakeUps: [(CheckedContinuation<JobNode, Never>, JobNode)] {
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode)] {
         get { rare?.wakeUps ?? [] }
         _modify {
             makeRare()
@@ -170,7 +177,7 @@ final class RareEffects {
     var resumptions: [CheckedContinuation<Bool, Never>] = []
     var actions: [() -> Void] = []
     var discardedValues: [Any] = []
-    var wakeUps: [(CheckedContinuation<JobNode, Never>, JobNode)] = []
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode)] = []
 }
 
 extension Transaction {
@@ -220,15 +227,36 @@ struct SmallList<Element> {
     }
 }
 
-/// The engine's operations. Functions taking `inout Transaction` must be called with the engine lock held.
+/// The engine's operations. Functions taking `inout Transaction` must be called with the transaction's region's
+/// lock held.
 enum Engine {
-    /// Locks, admits the intake, runs `body`, dispatches every marked tree, unlocks, carries out the transaction,
-    /// then admits what was pushed to the intake meanwhile (see ``Intake``).
+    /// Locks the region standing for `region`, admits its intake, runs `body`, dispatches every marked tree,
+    /// unlocks, carries out the transaction, then admits what was pushed to the intake meanwhile (see ``Intake``).
+    @inline(__always)
     static func perform<Result, Failure: Error>(
+        in region: EngineRegion, _ body: (inout Transaction) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try perform(locked: region.lockCurrent(), body)
+    }
+
+    /// ``perform(in:_:)`` in the region standing for every one of `regions`, uniting them first if they are not
+    /// one region yet (see ``EngineRegion``): for work that connects trees (a dependency edge, a group).
+    static func perform<Result, Failure: Error>(
+        uniting regions: [EngineRegion], _ body: (inout Transaction) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var retired: [CheckedContinuation<JobNode?, Never>] = []
+        let region = EngineRegion.lockUnited(regions, retired: &retired)
+        return try perform(locked: region, retired: retired, body)
+    }
+
+    /// ``perform(in:_:)`` with `region`'s lock already taken.
+    @inline(__always)
+    private static func perform<Result, Failure: Error>(
+        locked region: Unmanaged<EngineRegion>, retired: [CheckedContinuation<JobNode?, Never>] = [],
         _ body: (inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var transaction = Transaction()
-        engineLock.lock()
+        var transaction = Transaction(region: region)
+        for continuation in retired { transaction.actions.append { continuation.resume(returning: nil) } }
         admitIntake(&transaction)
         let result: Result
         do {
@@ -288,7 +316,7 @@ enum Engine {
             transaction.reusableWorker = nil
             reusable._withUnsafeGuaranteedRef { $0.assign(job, at: now) }
             transaction.reusedJob = job
-        } else if let worker = idleWorkers.take(for: job) {
+        } else if let worker = transaction.region._withUnsafeGuaranteedRef({ $0.idleWorkers.take(for: job) }) {
             worker.assign(job, at: now)
             if let continuation = worker.continuation {
                 worker.runStartedAt = now  // it was suspended: its thread was free, a new run begins
@@ -299,7 +327,7 @@ enum Engine {
                 worker.handoff = job
             }
         } else {
-            transaction.starts.append(Worker(first: job, level: job.effectiveLevel, at: now))
+            transaction.starts.append(Worker(first: job, level: job.effectiveLevel, at: now))  // job.queue's region
         }
     }
 
@@ -309,7 +337,7 @@ enum Engine {
     static func carryOut(_ transaction: Transaction) {
         if transaction.hasRareEffects {
             for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
-            if !transaction.starts.isEmpty { startWorkers(for: transaction.starts) }
+            if !transaction.starts.isEmpty { startWorkers(for: transaction.starts, in: transaction.region) }
             for continuation in transaction.resumptions { continuation.resume(returning: true) }
             for job in transaction.timers { startTimer(for: job) }
             for action in transaction.actions { action() }
@@ -322,9 +350,10 @@ enum Engine {
     static func endAttempt(
         of job: JobNode, end: AttemptEnd, retryAllowed: Bool, on worker: Worker
     ) -> WorkerStep {
-        var transaction = Transaction()
-        transaction.clockReading = EngineClock.now()  // before the lock: the worker usually starts its next job
-        engineLock.lock()
+        let clockReading = EngineClock.now()  // before the lock: the worker usually starts its next job
+        let region = job.queue.region.lockCurrent()
+        var transaction = Transaction(region: region)
+        transaction.clockReading = clockReading
         admitIntake(&transaction)
         // A `Task.cancel()` issued for a cancelled or timed-out job may still be on its way: such a task must end.
         let reusable = !job.cancelRequested && !job.timedOut && worker.matchesLevel
@@ -335,19 +364,21 @@ enum Engine {
         let finished = job.phase == .finished
         if reusable { transaction.reusableWorker = Unmanaged.passUnretained(worker) }
         dispatchMarkedRoots(&transaction)
-        _checkInvariants()
+        _checkInvariants(region)
         transaction.reusableWorker = nil
         let step: WorkerStep
         if let next = transaction.reusedJob {
             step = .next(next, yieldFirst: worker.endsRun())
-        } else if reusable && idleWorkers.park(worker) {
+        } else if reusable && region._withUnsafeGuaranteedRef({ $0.idleWorkers.park(worker, in: $0) }) {
             step = .park
         } else {
             step = .exit
         }
-        engineLock.unlock()
-        carryOut(transaction)
-        admitPushedWhileHeld()
+        region._withUnsafeGuaranteedRef { region in
+            region.lock.unlock()
+            carryOut(transaction)
+            admitPushedWhileHeld(region)
+        }
         // Only this task reads the body, and the job can no longer run: no lock needed.
         if finished { job.clearBody() }
         return step

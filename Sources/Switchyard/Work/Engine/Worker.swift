@@ -19,8 +19,8 @@
 /// yield too, so that other work waiting for the blocking executor's threads gets a turn; with jobs of a
 /// millisecond or more that costs one thread hand-over per job, small beside the job.
 ///
-/// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the engine lock is
-/// held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
+/// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the lock of the
+/// worker's region is held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
 /// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class Worker: @unchecked Sendable {
     /// How long a worker runs jobs back to back before it yields its thread (checked each time it takes its next
@@ -29,6 +29,12 @@ final class Worker: @unchecked Sendable {
 
     let level: Int
     let isBlocking: Bool
+    /// While idle: the region whose idle list holds the worker. Weak: parked workers must not keep a region whose
+    /// queues are gone alive (its end retires them). Written by the worker's own task under that region's lock.
+    @exclusivity(unchecked) weak var parkedIn: EngineRegion?
+    /// Set under the lock of the region whose list held the worker when that region was merged or ended: the
+    /// worker ends instead of parking, or its parked task ends.
+    @exclusivity(unchecked) var isRetired = false
     /// The worker's task, once created (set just after creation, possibly after it already ran several jobs).
     @exclusivity(unchecked) var task: Task<Void, Never>?
     /// The job whose attempt the worker runs. Unretained (a retain and a release under the lock per job
@@ -41,8 +47,9 @@ final class Worker: @unchecked Sendable {
     @exclusivity(unchecked) var lastStartAt: Duration
     /// Cleared when the task's priority was escalated: it no longer matches `level`.
     @exclusivity(unchecked) var matchesLevel = true
-    /// While idle: the parked task's continuation (nil while it is still on its way to park).
-    @exclusivity(unchecked) var continuation: CheckedContinuation<JobNode, Never>?
+    /// While idle: the parked task's continuation (nil while it is still on its way to park); resumed with nil
+    /// when the worker is retired.
+    @exclusivity(unchecked) var continuation: CheckedContinuation<JobNode?, Never>?
     /// A job handed to the worker while it was on its way to park.
     @exclusivity(unchecked) var handoff: JobNode?
 
@@ -90,13 +97,13 @@ final class Worker: @unchecked Sendable {
 }
 
 extension Engine {
-    /// Creates the task of each new worker and records the handles. Lock not held.
-    static func startWorkers(for workers: SmallList<Worker>) {
+    /// Creates the task of each new worker (all of `region`) and records the handles. Lock not held.
+    static func startWorkers(for workers: SmallList<Worker>, in region: Unmanaged<EngineRegion>) {
         var tasks = SmallList<Task<Void, Never>>()
         workers.forEach { tasks.append(makeTask(for: $0)) }
         var cancels = SmallList<Task<Void, Never>>()
         var escalations = SmallList<(Task<Void, Never>, TaskPriority)>()
-        engineLock.lock()
+        let locked = region._withUnsafeGuaranteedRef { $0.lockCurrent() }.takeUnretainedValue()
         for index in 0..<workers.count {
             let worker = workers[index]
             let task = tasks[index]
@@ -111,7 +118,7 @@ extension Engine {
                 }
             }
         }
-        unlockEngine()
+        unlock(locked)
         cancels.forEach { $0.cancel() }
         escalations.forEach { escalate($0.0, to: $0.1) }
     }
@@ -138,32 +145,44 @@ extension Engine {
             case .next(let next, let yieldFirst):
                 job = next
                 if yieldFirst { await Task.yield() }
-            case .park: job = await park(worker, after: consume job)
+            case .park:
+                guard let next = await park(worker, after: consume job) else { return }
+                job = next
             case .exit: return
             }
         }
     }
 
-    /// Suspends an idle worker until a job is handed to it. It lets go of the job it ran last first: an idle
-    /// worker must not keep that job, and the job's value, alive until its next job.
-    private static func park(_ worker: Worker, after last: consuming JobNode) async -> JobNode {
+    /// Suspends an idle worker until a job is handed to it; nil when the worker was retired instead (its region
+    /// was merged into another or ended). It lets go of the job it ran last first: an idle worker must not keep
+    /// that job, and the job's value, alive until its next job.
+    private static func park(_ worker: Worker, after last: consuming JobNode) async -> JobNode? {
         _ = consume last
-        let job = await withCheckedContinuation { (continuation: CheckedContinuation<JobNode, Never>) in
-            engineLock.lock()
-            if let job = worker.handoff {
+        let job = await withCheckedContinuation { (continuation: CheckedContinuation<JobNode?, Never>) in
+            // The region's own lock, not the one standing for it: it guards the region's idle list even once
+            // merged. Held strongly only here: the parked task must not keep the region alive.
+            guard let region = worker.parkedIn else {  // ended: its end retired the worker
+                continuation.resume(returning: nil)
+                return
+            }
+            region.lock.lock()
+            if worker.isRetired {
+                unlock(region)
+                continuation.resume(returning: nil)
+            } else if let job = worker.handoff {
                 worker.handoff = nil
-                unlockEngine()
+                unlock(region)
                 continuation.resume(returning: job)
             } else {
                 worker.continuation = continuation
-                unlockEngine()
+                unlock(region)
             }
         }
+        guard let job else { return nil }
         // The dispatcher wrote the job's start state under the lock before resuming us; taking the lock once
         // orders those writes before this task's reads for ThreadSanitizer, which does not model continuation
         // resumption on this toolchain.
-        engineLock.lock()
-        unlockEngine()
+        unlock(job.queue.region.lockCurrent().takeUnretainedValue())
         return job
     }
 
@@ -211,18 +230,20 @@ extension Engine {
 /// Workers whose tasks are parked, waiting for a job of their kind (priority level, async or blocking), most
 /// recently parked last. At most ``IdleWorkers/limit`` per kind: every parked task holds memory until it resumes.
 ///
-/// Unchecked-Sendable invariant: `lists` is read and written only while the engine lock is held.
-/// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+/// One per ``EngineRegion``; a region that is merged into another or ends retires its workers (their tasks end),
+/// so parked tasks never outlive the queues they served. Unchecked-Sendable invariant: `lists` is read and written only while the region's lock
+/// is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class IdleWorkers: @unchecked Sendable {
     /// The most parked workers of one kind.
     static let limit = max(2, activeProcessorCount())
 
     @exclusivity(unchecked) private var lists = Array(repeating: [Worker](), count: JobPriority.levelCount * 2)
 
-    /// Parks `worker` if there is room. Lock held.
-    func park(_ worker: Worker) -> Bool {
+    /// Parks `worker` in `region` (whose list this is) if there is room. Lock held.
+    func park(_ worker: Worker, in region: EngineRegion) -> Bool {
         guard lists[worker.idleKey].count < IdleWorkers.limit else { return false }
         lists[worker.idleKey].append(worker)
+        worker.parkedIn = region
         return true
     }
 
@@ -231,7 +252,23 @@ final class IdleWorkers: @unchecked Sendable {
         let key = job.effectiveLevel * 2 + (job.isBlocking ? 1 : 0)
         return lists[key].popLast()
     }
-}
 
-/// The engine's parked workers (see ``IdleWorkers``).
-let idleWorkers = IdleWorkers()
+    /// Retires every worker in the lists (the region is merged into another, or ends) and returns the
+    /// continuations of those already parked, to resume with nil after the lock. Lock held.
+    /// - Complexity: O(workers).
+    func retireAll() -> [CheckedContinuation<JobNode?, Never>] {
+        var parked: [CheckedContinuation<JobNode?, Never>] = []
+        for key in lists.indices {
+            for worker in lists[key] {
+                worker.isRetired = true
+                worker.handoff = nil
+                if let continuation = worker.continuation {
+                    worker.continuation = nil
+                    parked.append(continuation)
+                }
+            }
+            lists[key] = []
+        }
+        return parked
+    }
+}

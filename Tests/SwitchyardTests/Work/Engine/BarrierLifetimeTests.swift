@@ -10,14 +10,14 @@ struct BarrierLifetimeTests {
         let queue = WorkQueue(name: "barriers")
         let barrier = try queue.trySubmitBarrier("barrier") { 1 }
         #expect(try await barrier.value == 1)
-        #expect(Engine.perform { _ in queue.lastBarrier == nil })
+        #expect(Engine.perform(in: queue.region) { _ in queue.lastBarrier == nil })
 
         queue.suspend()
         let cancelled = try queue.trySubmitBarrier("cancelled barrier") { 2 }
-        #expect(Engine.perform { _ in queue.lastBarrier != nil })
+        #expect(Engine.perform(in: queue.region) { _ in queue.lastBarrier != nil })
         cancelled.cancel()
         queue.resume()
         await queue.waitUntilIdle()
-        #expect(Engine.perform { _ in queue.lastBarrier == nil })
+        #expect(Engine.perform(in: queue.region) { _ in queue.lastBarrier == nil })
     }
 }

@@ -117,8 +117,10 @@ struct IntakeStressTests {
     func submissionOrder() async throws {
         var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.submissionOrder")
         let count = jobBudget
-        let queue = WorkQueue(name: "ordered", width: 1)
-        let busy = WorkQueue(name: "busy")
+        // Queues under one domain share a lock (see `EngineRegion`): holds on `busy` keep `queue`'s lock busy.
+        let shared = LimitDomain(name: "shared", width: 64)
+        let queue = WorkQueue(name: "ordered", width: 1, limit: shared)
+        let busy = WorkQueue(name: "busy", limit: shared)
         let ledger = RunLedger(count: count)
         let seed = random.next()
         // Thread 0 submits the ordered jobs; threads 1 and 2 keep the engine lock busy meanwhile.
@@ -168,7 +170,8 @@ struct IntakeStressTests {
     @Test("cancelAll right after a burst of submissions cancels every one of them (none is still in the intake)")
     func cancelAllSeesEverySubmission() async throws {
         let rounds = jobBudget / 100
-        let busy = WorkQueue(name: "busy")
+        let shared = LimitDomain(name: "shared", width: 64)
+        let busy = WorkQueue(name: "busy", limit: shared)
         let done = TestMutex(false)
         let ledger = RunLedger(count: rounds * 50)
         let results = await onThreads(3) { thread -> [Job<Void, Never>] in
@@ -178,7 +181,7 @@ struct IntakeStressTests {
             }
             var jobs: [Job<Void, Never>] = []
             for round in 0..<rounds {
-                let queue = WorkQueue(name: "round \(round)", width: 1)
+                let queue = WorkQueue(name: "round \(round)", width: 1, limit: shared)
                 queue.suspend()
                 for index in 0..<50 {
                     let slot = round * 50 + index

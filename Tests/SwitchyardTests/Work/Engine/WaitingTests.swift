@@ -4,11 +4,9 @@ import Testing
 
 @Suite("Engine: waits for a job")
 struct WaitingTests {
-    /// The job's list of awaiters, read under the engine lock.
+    /// The job's list of awaiters, read under its region's lock.
     private func awaiters(of job: Job<Int, Never>) -> (count: Int, capacity: Int) {
-        engineLock.lock()
-        defer { engineLock.unlock() }
-        return (job.node.awaiters.count, job.node.awaiters.capacity)
+        Engine.perform(in: job.node.queue.region) { _ in (job.node.awaiters.count, job.node.awaiters.capacity) }
     }
 
     @Test("when every one of many cancellable waits leaves a pending job, their buffer is given back at once")
