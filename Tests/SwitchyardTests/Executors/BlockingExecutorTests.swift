@@ -192,4 +192,23 @@ struct BlockingExecutorTests {
             try await BlockingExecutor.shared.run { throw Failure() }
         }
     }
+
+    @Test("work whose captured object's deinit submits more work to the same executor does not deadlock")
+    func deinitOfCapturedObjectSubmits() async throws {
+        let executor = BlockingExecutor(name: "deinit", maximumThreads: 1)
+        let submitted = SwitchyardTesting.Expectation("the deinit's work ran")
+        final class SubmitsOnDeinit: Sendable {
+            let executor: BlockingExecutor
+            let submitted: SwitchyardTesting.Expectation
+            init(_ executor: BlockingExecutor, _ submitted: SwitchyardTesting.Expectation) {
+                self.executor = executor
+                self.submitted = submitted
+            }
+            deinit { executor.execute { [submitted] in submitted.fulfill() } }
+        }
+        // The closure holds the only reference: it is released on the worker thread once the closure has run.
+        executor.execute { [holder = SubmitsOnDeinit(executor, submitted)] in _ = holder }
+        await submitted.fulfillment(within: .seconds(10))
+        await executor.shutdown()
+    }
 }
