@@ -7,8 +7,11 @@ struct Sample {
     var median: Double
     var minimum: Double
     var maximum: Double
+    /// Every repetition, in order (for `interleaved`: one per round).
+    var values: [Double]
 
     init(_ samples: [Double]) {
+        values = samples
         median = Clockwork.median(samples)
         minimum = samples.min() ?? median
         maximum = samples.max() ?? median

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A lock of the work engine and the state it guards: the scheduler trees (a top-level queue or limit domain with
+/// A lock of the work engine and the state it guards ("the engine lock" in the engine's comments means the lock of
+/// the region in question): the scheduler trees (a top-level queue or limit domain with
 /// everything below it) that are connected by dependency edges or groups, their jobs, and their groups.
 ///
 /// ## Which lock guards what

@@ -80,7 +80,7 @@ final class AwaiterSlot: @unchecked Sendable {
 /// The engine's record of one job. Type-erased: ``TypedJobNode`` adds the typed body.
 ///
 /// Unchecked-Sendable invariant: the `let` fields are immutable; every `var` is guarded by the engine lock
-/// (``engineLock``), except that the job's own task runs the body and stores its value between the lock-protected
+/// (of its queue's region, ``EngineRegion``), except that the job's own task runs the body and stores its value between the lock-protected
 /// start and finish transitions (published to readers by that finish). Exercised under Thread Sanitizer by
 /// `WorkQueueStressTests`.
 ///
