@@ -53,7 +53,7 @@ extension WorkQueue {
         if let barrier = lastBarrier, barrier.phase != .finished {
             Engine.link(barrier, to: job, policy: .runAnyway, &transaction)
         }
-        epoch.unfinished += 1
+        epoch.members.append(job)
         job.epoch = epoch
     }
 
@@ -76,15 +76,9 @@ extension WorkQueue {
         lastBarrier = barrier
     }
 
-    /// The unfinished jobs of `epoch`. - Complexity: O(unfinished jobs of the queue).
+    /// The unfinished jobs of `epoch`. - Complexity: O(those jobs).
     func members(of epoch: QueueEpoch) -> [JobNode] {
-        var result: [JobNode] = []
-        var node = live.head
-        while let current = node {
-            if current.epoch === epoch { result.append(current) }
-            node = current.next(.live).map(JobList.node)
-        }
-        return result
+        epoch.members.nodes()
     }
 
     /// Emits a lifecycle event if anyone observes. The event is built now, under the lock, and handed to the

@@ -204,7 +204,7 @@ extension Engine {
         }
         // `take()`: moves the job's reference out instead of copying it and then releasing the field.
         if let epoch = node.epoch.take() {
-            epoch.unfinished -= 1
+            epoch.members.remove(node)
             if epoch.unfinished == 0 {
                 if let barrier = epoch.barrier {
                     epoch.barrier = nil

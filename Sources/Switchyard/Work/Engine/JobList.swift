@@ -1,7 +1,7 @@
-/// Which of a job node's three sets of links a ``JobList`` uses: a job is at once in its queue's live list, in
-/// at most one ready bucket, and in at most one group.
+/// Which of a job node's four sets of links a ``JobList`` uses: a job is at once in its queue's live list, in
+/// at most one ready bucket, in at most one group, and (unless it is a barrier) in its queue epoch's members.
 enum JobLinkKind {
-    case bucket, live, group
+    case bucket, live, group, epoch
 }
 
 /// The two links of an intrusive doubly linked list, as raw pointers to job nodes: the lists do not retain their
@@ -94,6 +94,7 @@ extension JobNode {
         case .bucket: bucketLinks.isLinked
         case .live: liveLinks.isLinked
         case .group: groupLinks.isLinked
+        case .epoch: epochLinks.isLinked
         }
     }
 
@@ -102,6 +103,7 @@ extension JobNode {
         case .bucket: bucketLinks.next
         case .live: liveLinks.next
         case .group: groupLinks.next
+        case .epoch: epochLinks.next
         }
     }
 
@@ -110,6 +112,7 @@ extension JobNode {
         case .bucket: bucketLinks.prev
         case .live: liveLinks.prev
         case .group: groupLinks.prev
+        case .epoch: epochLinks.prev
         }
     }
 
@@ -118,6 +121,7 @@ extension JobNode {
         case .bucket: bucketLinks.next = node
         case .live: liveLinks.next = node
         case .group: groupLinks.next = node
+        case .epoch: epochLinks.next = node
         }
     }
 
@@ -126,6 +130,7 @@ extension JobNode {
         case .bucket: bucketLinks.prev = node
         case .live: liveLinks.prev = node
         case .group: groupLinks.prev = node
+        case .epoch: epochLinks.prev = node
         }
     }
 
@@ -134,6 +139,7 @@ extension JobNode {
         case .bucket: bucketLinks = JobLinks(next: next, prev: prev, isLinked: true)
         case .live: liveLinks = JobLinks(next: next, prev: prev, isLinked: true)
         case .group: groupLinks = JobLinks(next: next, prev: prev, isLinked: true)
+        case .epoch: epochLinks = JobLinks(next: next, prev: prev, isLinked: true)
         }
     }
 
@@ -142,6 +148,7 @@ extension JobNode {
         case .bucket: bucketLinks = JobLinks()
         case .live: liveLinks = JobLinks()
         case .group: groupLinks = JobLinks()
+        case .epoch: epochLinks = JobLinks()
         }
     }
 }

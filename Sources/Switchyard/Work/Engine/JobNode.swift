@@ -119,6 +119,7 @@ class JobNode: @unchecked Sendable {
     @exclusivity(unchecked) var effectiveLevel: Int
     @exclusivity(unchecked) var bucketLinks = JobLinks()
     @exclusivity(unchecked) var liveLinks = JobLinks()
+    @exclusivity(unchecked) var epochLinks = JobLinks()
     @exclusivity(unchecked) var epoch: QueueEpoch?
     /// The worker running the current attempt. Unretained (a retain and a release under the lock per attempt
     /// otherwise): it is set only while the attempt runs on that worker, which its task (or, before the task
@@ -306,8 +307,10 @@ final class JobTiming: Sendable {
 
 /// The jobs of a queue submitted between two barriers. Guarded by the engine lock.
 final class QueueEpoch {
-    /// Jobs of this epoch that have not finished.
-    @exclusivity(unchecked) var unfinished = 0
+    /// Jobs of this epoch that have not finished, in submission order.
+    @exclusivity(unchecked) var members = JobList(.epoch)
+    /// How many: `members.count`.
+    var unfinished: Int { members.count }
     /// The barrier submitted after this epoch, waiting for `unfinished` to reach zero.
     @exclusivity(unchecked) var barrier: JobNode?
 }
