@@ -178,9 +178,10 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
 
     /// Cancels every job of the queue that has not finished: pending ones finish at once as cancelled, running ones
     /// have their tasks cancelled. Jobs submitted afterwards are not affected.
-    /// - Complexity: O(unfinished jobs), in one hold of the engine's lock: engine operations on other threads
-    ///   (submits, workers finishing jobs) wait until the pass ends, so prefer cancelling groups or single jobs
-    ///   on hot paths of a program with hundreds of thousands of pending jobs.
+    /// - Complexity: O(unfinished jobs), in one hold of the queue's lock (shared with the queues its domain, its
+    ///   dependency edges or its groups connect it to; see the engine article): their operations on other threads
+    ///   (submits, workers finishing jobs) wait until the pass ends, so prefer cancelling groups or single jobs on
+    ///   hot paths of a program with hundreds of thousands of pending jobs. Unrelated queues are not affected.
     public func cancelAll() {
         Engine.perform(in: region) { transaction in
             for job in live.nodes() { Engine.cancel(job, &transaction) }

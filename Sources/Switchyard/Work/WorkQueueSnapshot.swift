@@ -137,9 +137,9 @@ public struct WorkQueueSnapshot: Sendable, CustomStringConvertible {
 
 extension WorkQueue {
     /// A consistent snapshot of every unfinished job.
-    /// - Complexity: O(unfinished jobs + their dependencies), in one hold of the engine's lock (that is what makes
-    ///   it consistent): engine operations on other threads wait until it is taken. Use the O(1) counts
-    ///   (``WorkQueue/counts``) for frequent polling.
+    /// - Complexity: O(unfinished jobs + their dependencies), in one hold of the queue's lock (that is what makes
+    ///   it consistent): operations of the queues sharing that lock (see ``cancelAll()``) wait until it is taken;
+    ///   unrelated queues do not. Use the O(1) counts (``WorkQueue/counts``) for frequent polling.
     public func snapshot() -> WorkQueueSnapshot {
         Engine.perform(in: region) { transaction in
             WorkQueueSnapshot(

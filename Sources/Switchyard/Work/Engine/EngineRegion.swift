@@ -23,8 +23,10 @@ import Synchronization
 /// A region merged into another keeps a *successor*, set once while both locks are held. Locking follows the
 /// successors to the region that has none, locks it, and checks again (``lockCurrent()``): a region with no
 /// successor while its lock is held keeps none until it is released. Uniting hands the absorbed region's
-/// blocked-job records and intake to the survivor and ends its parked worker tasks (as a region's end does); a submitter that pushed to an intake whose region was
-/// merged meanwhile moves its jobs on (see ``Intake``).
+/// blocked-job records and pushed jobs to the survivor and ends its parked worker tasks (as a region's end does);
+/// a submitter that pushed to an intake whose region was merged meanwhile admits its jobs in the survivor, waiting
+/// for its lock (see ``Intake``). A region ends when nothing refers to it any more: its queues and domains, and
+/// groups and progress streams united with it.
 ///
 /// The stored `var`s of the classes a region's lock guards (job and scheduler nodes, queues, workers, groups,
 /// progress) are marked `@exclusivity(unchecked)`: the lock already makes every access exclusive, and the dynamic
@@ -69,7 +71,10 @@ final class EngineRegion: @unchecked Sendable {
     }
 
     /// The region standing for this one now, unretained: it stays alive while this one does (each region retains
-    /// its successor). Without the lock, it may be merged into another at any moment.
+    /// its successor). Without the lock, it may be merged into another at any moment. - Complexity: O(length of
+    /// the successor chain): a region absorbed into one that is itself absorbed later has a chain of two, and so
+    /// on (the survivor of a union is the older region, so chains grow only when older regions are absorbed into
+    /// still older ones).
     @inline(__always)
     var current: Unmanaged<EngineRegion> {
         var region = Unmanaged.passUnretained(self)
@@ -83,8 +88,8 @@ final class EngineRegion: @unchecked Sendable {
     @inline(__always)
     var isMerged: Bool { successor.load(ordering: .acquiring) != nil }
 
-    /// Locks the region standing for this one and returns it (unretained, as ``current``). - Complexity: O(1) plus
-    /// the merges since the last call that saw this region's chain.
+    /// Locks the region standing for this one and returns it (unretained, as ``current``).
+    /// - Complexity: O(length of the successor chain), 1 for a region never merged.
     @inline(__always)
     func lockCurrent() -> Unmanaged<EngineRegion> {
         var region = current
@@ -100,12 +105,12 @@ final class EngineRegion: @unchecked Sendable {
         }
     }
 
-    /// Makes the regions standing for `first` and `second` one region, and returns it locked, with the parked
-    /// workers of the absorbed region, retired, to resume with nil after the lock (`retired`). The two locks are
-    /// taken in identifier order, so two threads uniting the same regions cannot deadlock.
+    /// Makes the regions standing for `first` and `second` one region, and returns it locked, adding to `leftovers`
+    /// what the absorbed region leaves for the survivor's hold. The two locks are taken in identifier order, so two
+    /// threads uniting the same regions cannot deadlock.
     /// - Complexity: O(parked workers + blocked jobs + pushed jobs of the absorbed region).
     static func lockUnited(
-        _ first: EngineRegion, _ second: EngineRegion, retired: inout [CheckedContinuation<JobNode?, Never>]
+        _ first: EngineRegion, _ second: EngineRegion, _ leftovers: inout UnionLeftovers
     ) -> Unmanaged<EngineRegion> {
         while true {
             let one = first.current.takeUnretainedValue()
@@ -124,43 +129,48 @@ final class EngineRegion: @unchecked Sendable {
                 Engine.unlock(survivor)
                 continue
             }
-            retired += absorbed.merge(into: survivor)
-            absorbed.lock.unlock()  // its intake now drains into the survivor's (see `merge`)
+            absorbed.merge(into: survivor, &leftovers)
+            absorbed.lock.unlock()  // merged: whoever pushes to its intake from now on sees it (see ``Intake``)
             return Unmanaged.passUnretained(survivor)
         }
     }
 
-    /// The region standing for every one of `regions`, united as needed, locked (`retired` as in
-    /// ``lockUnited(_:_:retired:)``).
-    static func lockUnited(
-        _ regions: [EngineRegion], retired: inout [CheckedContinuation<JobNode?, Never>]
-    ) -> Unmanaged<EngineRegion> {
+    /// The region standing for every one of `regions`, united as needed, locked (`leftovers` as in
+    /// ``lockUnited(_:_:_:)``).
+    static func lockUnited(_ regions: [EngineRegion], _ leftovers: inout UnionLeftovers) -> Unmanaged<EngineRegion> {
         var united = regions[0].lockCurrent()
         for region in regions.dropFirst() {
             let same = region.current.toOpaque() == united.toOpaque()
             if same { continue }
             let previous = united.takeUnretainedValue()
             Engine.unlock(previous)
-            united = lockUnited(previous, region, retired: &retired)
+            united = lockUnited(previous, region, &leftovers)
         }
         return united
     }
 
-    /// Hands this region's state to `survivor` and retires its parked workers (returned, to resume after the
-    /// locks). Both locks held.
-    private func merge(into survivor: EngineRegion) -> [CheckedContinuation<JobNode?, Never>] {
+    /// Hands this region's state to `survivor`, retires its parked workers and takes its pushed jobs (both into
+    /// `leftovers`). Both locks held.
+    private func merge(into survivor: EngineRegion, _ leftovers: inout UnionLeftovers) {
         let retained = Unmanaged.passRetained(survivor).toOpaque()
         successor.store(retained, ordering: .sequentiallyConsistent)
-        let parked = idleWorkers.retireAll()
+        leftovers.retired += idleWorkers.retireAll()
         survivor.blockedJobs.absorb(blockedJobs)
         #if SWITCHYARD_INTERNAL_CHECKS
         survivor.checkedQueues.append(contentsOf: checkedQueues)
         checkedQueues = []
         #endif
-        // A submitter that pushes to this intake from now on sees the successor and moves its job on itself; one
-        // whose push came first has its job moved here (whoever takes the stack first moves it; see ``Intake``).
+        // A submitter that pushes to this intake from now on sees the successor and admits its job itself; one
+        // whose push came first has its job taken here, to be admitted first in the survivor's hold (before jobs
+        // its submitter pushed to the survivor's intake after seeing the successor). See ``Intake``.
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        intake.moveAll(to: survivor.intake)
-        return parked
+        intake.takeAll { leftovers.jobs.append($0) }
     }
+}
+
+/// What uniting regions leaves for the survivor's hold: the absorbed regions' pushed jobs, to admit before the
+/// survivor's own intake, and their retired parked workers, to resume with nil after the lock.
+struct UnionLeftovers {
+    var jobs: [JobNode] = []
+    var retired: [CheckedContinuation<JobNode?, Never>] = []
 }

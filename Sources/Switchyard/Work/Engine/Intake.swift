@@ -19,10 +19,13 @@ import Synchronization
 /// workers, parking, arming timers) take the lock bare and release it with ``Engine/unlock(_:)``, never through
 /// `perform`: admitting there would carry out a transaction inside a transaction, without a bound on the depth.
 ///
-/// **Merged regions.** When its region is merged into another, an intake's jobs move to the survivor's. The
-/// merge sets the successor, then (sequentially consistent fence) takes the stack; a submitter pushes, then (fence)
-/// reads the successor: one of them sees the other, and whichever takes the stack first moves what it holds. A
-/// holder of a merged region's lock found by `tryLock` moves the stack on the same way.
+/// **Merged regions.** An intake's stack is only ever taken by a holder of the lock of the region standing for it,
+/// so a job is never visible to its submitter's next step before it is admitted. The merge (holding both locks)
+/// sets the successor, then (sequentially consistent fence) takes the absorbed stack and admits it first in its
+/// hold of the survivor; a submitter pushes, then (fence) reads the successor and, if set, locks the region
+/// standing for it (waiting: merges are rare) and admits the stack there. One of the two sees the other, and
+/// whichever takes the stack admits it. Either way a submitter's jobs pushed to the absorbed intake are admitted
+/// before those it pushed to the survivor's after seeing the successor.
 ///
 /// **Order.** The intake is a lock-free stack (one compare-and-swap per push); admission takes it whole and
 /// reverses it, so jobs are admitted in push order. Jobs one thread submits are admitted in its submission order
@@ -37,12 +40,7 @@ final class Intake: @unchecked Sendable {
 
     /// Pushes `job`, retaining it until it is taken. Lock-free. - Complexity: O(1) (one CAS, retried on contention).
     func push(_ job: JobNode) {
-        push(retained: Unmanaged.passRetained(job).toOpaque())
-    }
-
-    /// Pushes a job whose retain the intake takes over.
-    private func push(retained pointer: UnsafeMutableRawPointer) {
-        let job = Unmanaged<JobNode>.fromOpaque(pointer).takeUnretainedValue()
+        let pointer = Unmanaged.passRetained(job).toOpaque()
         var current = head.load(ordering: .relaxed)
         while true {
             job.intakeNext = current
@@ -51,12 +49,6 @@ final class Intake: @unchecked Sendable {
             if exchanged { return }
             current = original
         }
-    }
-
-    /// Moves every waiting job to `other`, in push order (the region this intake serves was merged into the one
-    /// `other` serves). - Complexity: O(jobs moved).
-    func moveAll(to other: Intake) {
-        takeAllRetained { other.push(retained: $0) }
     }
 
     /// Whether a job is waiting, as far as a lock holder needs to know: a push this load misses is followed by a
@@ -136,13 +128,14 @@ extension Engine {
         return Unmanaged.passUnretained(region)
     }
 
-    /// Moves what was pushed to a merged region's intake to its successor's, and has it admitted there.
+    /// Admits what was pushed to a merged region's intake in the region standing for it now, waiting for its lock
+    /// (merges are rare): first the merged intake's jobs (pushed before anything the same submitters pushed to the
+    /// survivor's), then the survivor's own. Lock not held.
     private static func forward(_ region: EngineRegion) {
-        let next = region.current
-        next._withUnsafeGuaranteedRef { next in
-            region.intake.moveAll(to: next.intake)
-            admitPushedWhileHeld(next)
-        }
+        var transaction = Transaction(region: region.lockCurrent())
+        region.intake.takeAll { admitPlain($0, &transaction) }
+        admitIntake(&transaction)
+        finishHold(&transaction)
     }
 
     /// Admits every job waiting in the intake, in push order. Lock held.
@@ -153,7 +146,7 @@ extension Engine {
         intake.takeAll { admitPlain($0, &transaction) }
     }
 
-    private static func admitPlain(_ job: JobNode, _ transaction: inout Transaction) {
+    static func admitPlain(_ job: JobNode, _ transaction: inout Transaction) {
         admit(job, dependencies: [], group: nil, isHeld: false, &transaction)
     }
 

@@ -244,19 +244,22 @@ enum Engine {
     static func perform<Result, Failure: Error>(
         uniting regions: [EngineRegion], _ body: (inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var retired: [CheckedContinuation<JobNode?, Never>] = []
-        let region = EngineRegion.lockUnited(regions, retired: &retired)
-        return try perform(locked: region, retired: retired, body)
+        var leftovers = UnionLeftovers()
+        let region = EngineRegion.lockUnited(regions, &leftovers)
+        return try perform(locked: region, leftovers: leftovers, body)
     }
 
     /// ``perform(in:_:)`` with `region`'s lock already taken.
     @inline(__always)
     private static func perform<Result, Failure: Error>(
-        locked region: Unmanaged<EngineRegion>, retired: [CheckedContinuation<JobNode?, Never>] = [],
+        locked region: Unmanaged<EngineRegion>, leftovers: UnionLeftovers? = nil,
         _ body: (inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var transaction = Transaction(region: region)
-        for continuation in retired { transaction.actions.append { continuation.resume(returning: nil) } }
+        if let leftovers {
+            for continuation in leftovers.retired { transaction.actions.append { continuation.resume(returning: nil) } }
+            for job in leftovers.jobs { admitPlain(job, &transaction) }  // pushed before the survivor's intake
+        }
         admitIntake(&transaction)
         let result: Result
         do {

@@ -231,7 +231,7 @@ extension Engine {
 /// recently parked last. At most ``IdleWorkers/limit`` per kind: every parked task holds memory until it resumes.
 ///
 /// One per ``EngineRegion``; a region that is merged into another or ends retires its workers (their tasks end),
-/// so parked tasks never outlive the queues they served. Unchecked-Sendable invariant: `lists` is read and written only while the region's lock
+/// so parked tasks never outlive the region they served. Unchecked-Sendable invariant: `lists` is read and written only while the region's lock
 /// is held. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class IdleWorkers: @unchecked Sendable {
     /// The most parked workers of one kind.
