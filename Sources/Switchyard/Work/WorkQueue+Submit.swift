@@ -230,7 +230,7 @@ extension WorkQueue {
         if maximumPending == nil && dependencies.isEmpty && options.group == nil && !options.isHeld
             && !node.isBarrier
         {
-            Engine.submitPlain(node)  // never waits for the engine lock
+            Engine.submitPlain(node)  // does not wait for the lock (but right after a merge; see ``Intake``)
             return
         }
         var regions: [EngineRegion] = [region]

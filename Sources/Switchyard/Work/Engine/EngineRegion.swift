@@ -135,20 +135,6 @@ final class EngineRegion: @unchecked Sendable {
         }
     }
 
-    /// The region standing for every one of `regions`, united as needed, locked (`leftovers` as in
-    /// ``lockUnited(_:_:_:)``).
-    static func lockUnited(_ regions: [EngineRegion], _ leftovers: inout UnionLeftovers) -> Unmanaged<EngineRegion> {
-        var united = regions[0].lockCurrent()
-        for region in regions.dropFirst() {
-            let same = region.current.toOpaque() == united.toOpaque()
-            if same { continue }
-            let previous = united.takeUnretainedValue()
-            Engine.unlock(previous)
-            united = lockUnited(previous, region, &leftovers)
-        }
-        return united
-    }
-
     /// Hands this region's state to `survivor`, retires its parked workers and takes its pushed jobs (both into
     /// `leftovers`). Both locks held.
     private func merge(into survivor: EngineRegion, _ leftovers: inout UnionLeftovers) {

@@ -4,7 +4,9 @@ import Synchronization
 /// ``EngineRegion``.
 ///
 /// A submitter never waits for the lock to admit a plain job (no dependencies, group, hold or barrier, on a
-/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns. Before that, about a
+/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns. The one exception is
+/// a push that raced with a merge of the region: the submitter then waits for the survivor's lock once (see
+/// "Merged regions"). Before that, about a
 /// quarter of a tiny job's time went to the submitter spinning on, or sleeping in, the lock its workers held.
 ///
 /// **Who admits a pushed job.** Every hold of a region's lock that reads engine state starts by admitting the

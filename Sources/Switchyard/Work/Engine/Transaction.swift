@@ -244,8 +244,17 @@ enum Engine {
     static func perform<Result, Failure: Error>(
         uniting regions: [EngineRegion], _ body: (inout Transaction) throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        let first = regions[0]
+        let current = first.current.toOpaque()
+        if regions.allSatisfy({ $0.current.toOpaque() == current }) { return try perform(in: first, body) }
+        // Pair by pair; every union but the last admits what it carried over in a hold of its own, so the survivor's
+        // lock is never released with jobs taken from an absorbed intake still unadmitted.
+        for region in regions.dropFirst().dropLast() {
+            var leftovers = UnionLeftovers()
+            perform(locked: EngineRegion.lockUnited(first, region, &leftovers), leftovers: leftovers) { _ in }
+        }
         var leftovers = UnionLeftovers()
-        let region = EngineRegion.lockUnited(regions, &leftovers)
+        let region = EngineRegion.lockUnited(first, regions[regions.count - 1], &leftovers)
         return try perform(locked: region, leftovers: leftovers, body)
     }
 

@@ -127,6 +127,9 @@ struct EngineRegionTests {
                             options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
                         case 3..<5:
                             options.group = groups.randomElement(using: &random)!
+                        case 5..<7 where !mine.isEmpty:  // three regions at once: the queue's, the edge's, the group's
+                            options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
+                            options.group = groups.randomElement(using: &random)!
                         default:
                             break
                         }
