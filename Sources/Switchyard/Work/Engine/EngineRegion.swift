@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ## Which lock guards what
 /// Every scheduler tree starts in a region of its own, and so does every ``JobGroup``. Two regions become one
-/// (``lockUnited(_:_:)``) when something connects them: a dependency edge between jobs of their trees, a job of
+/// (``lockUnited(_:_:_:)``) when something connects them: a dependency edge between jobs of their trees, a job of
 /// one submitted to a group of the other. From then on they share one lock for good. So queues that share no
 /// limit domain, no dependency edge and no group never take the same lock, and whatever crosses trees (an edge, a
 /// cancellation cascade, escalation along edges, a group's progress) happens under one lock and stays exact. A
