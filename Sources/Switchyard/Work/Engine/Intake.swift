@@ -4,10 +4,9 @@ import Synchronization
 /// ``EngineRegion``.
 ///
 /// A submitter never waits for the lock to admit a plain job (no dependencies, group, hold or barrier, on a
-/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns. The one exception is
-/// a push that raced with a merge of the region: the submitter then waits for the survivor's lock once (see
-/// "Merged regions"). Before that, about a
-/// quarter of a tiny job's time went to the submitter spinning on, or sleeping in, the lock its workers held.
+/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns, so it never spins on,
+/// or sleeps in, a lock its workers hold. The one exception is a push that raced with a merge of the region: the
+/// submitter then waits for the survivor's lock once (see "Merged regions").
 ///
 /// **Who admits a pushed job.** Every hold of a region's lock that reads engine state starts by admitting the
 /// intake (``Engine/perform(in:_:)``, ``Engine/endAttempt(of:end:retryAllowed:on:)``), so no one ever observes
@@ -67,10 +66,6 @@ final class Intake: @unchecked Sendable {
     /// Takes every waiting job, in push order, and hands each (with the intake's retain moved to `body`'s caller)
     /// to `body`. - Complexity: O(jobs taken).
     func takeAll(_ body: (JobNode) -> Void) {
-        takeAllRetained { body(Unmanaged<JobNode>.fromOpaque($0).takeRetainedValue()) }
-    }
-
-    private func takeAllRetained(_ body: (UnsafeMutableRawPointer) -> Void) {
         guard var pointer = head.exchange(nil, ordering: .sequentiallyConsistent) else { return }
         // Reverse the stack (newest first) into push order, reusing the links.
         var reversed: UnsafeMutableRawPointer?
@@ -83,10 +78,10 @@ final class Intake: @unchecked Sendable {
             pointer = next
         }
         while let current = reversed {
-            let job = Unmanaged<JobNode>.fromOpaque(current).takeUnretainedValue()
+            let job = Unmanaged<JobNode>.fromOpaque(current).takeRetainedValue()
             reversed = job.intakeNext
             job.intakeNext = nil
-            body(current)
+            body(job)
         }
     }
 }

@@ -112,38 +112,32 @@ struct EngineRegionTests {
         let runs = TestMutex([Int](repeating: 0, count: threads * perThread))
         let seeds = (0..<threads).map { _ in random.next() }
         let submitted = TestMutex([(index: Int, job: Job<Void, Never>, cancelled: Bool)]())
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let remaining = TestMutex(threads)
-            for thread in 0..<threads {
-                Thread.detachNewThread {
-                    var random = SeededRandomNumberGenerator(seed: seeds[thread])
-                    var mine: [(index: Int, job: Job<Void, Never>, cancelled: Bool)] = []
-                    for offset in 0..<perThread {
-                        let index = thread * perThread + offset
-                        let queue = queues[Int.random(in: 0..<queues.count, using: &random)]
-                        var options = JobOptions()
-                        switch Int.random(in: 0..<100, using: &random) {
-                        case 0..<3 where !mine.isEmpty:
-                            options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
-                        case 3..<5:
-                            options.group = groups.randomElement(using: &random)!
-                        case 5..<7 where !mine.isEmpty:  // three regions at once: the queue's, the edge's, the group's
-                            options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
-                            options.group = groups.randomElement(using: &random)!
-                        default:
-                            break
-                        }
-                        let job = try! queue.trySubmit("job \(index)", options: options) {
-                            runs.withLock { $0[index] += 1 }
-                        }
-                        let cancel = Int.random(in: 0..<20, using: &random) == 0
-                        if cancel { job.cancel() }
-                        mine.append((index, job, cancel))
-                    }
-                    submitted.withLock { $0 += mine }
-                    if remaining.withLock({ $0 -= 1; return $0 == 0 }) { continuation.resume() }
+        await onThreads(threads) { thread in
+            var random = SeededRandomNumberGenerator(seed: seeds[thread])
+            var mine: [(index: Int, job: Job<Void, Never>, cancelled: Bool)] = []
+            for offset in 0..<perThread {
+                let index = thread * perThread + offset
+                let queue = queues[Int.random(in: 0..<queues.count, using: &random)]
+                var options = JobOptions()
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0..<3 where !mine.isEmpty:
+                    options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
+                case 3..<5:
+                    options.group = groups.randomElement(using: &random)!
+                case 5..<7 where !mine.isEmpty:  // three regions at once: the queue's, the edge's, the group's
+                    options.dependencies = [mine.randomElement(using: &random)!.job.dependency(policy: .runAnyway)]
+                    options.group = groups.randomElement(using: &random)!
+                default:
+                    break
                 }
+                let job = try! queue.trySubmit("job \(index)", options: options) {
+                    runs.withLock { $0[index] += 1 }
+                }
+                let cancel = Int.random(in: 0..<20, using: &random) == 0
+                if cancel { job.cancel() }
+                mine.append((index, job, cancel))
             }
+            submitted.withLock { $0 += mine }
         }
         for (index, job, cancelled) in submitted.withLock({ $0 }) {
             let result = await job.result
