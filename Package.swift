@@ -8,6 +8,10 @@
 
 import PackageDescription
 
+// Test hooks (a refused thread start, a Ctrl-C at a known import step, counters of started tasks) exist in debug
+// builds only: release builds carry none of them. The tests that use them are compiled under the same condition.
+let testHooks: [SwiftSetting] = [.define("SWITCHYARD_TEST_HOOKS", .when(configuration: .debug))]
+
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -27,7 +31,8 @@ let package = Package(
     targets: [
         .target(
             name: "Switchyard",
-            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: testHooks
         ),
         .target(name: "SwitchyardTesting"),
         // System C libraries (Debian: libsqlite3-dev, zlib1g-dev; `Scripts/install-system-packages.sh`).
@@ -35,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // GTFS transit feeds into SQLite: the `switchyard import` job's library (zip reading, the GTFS model,
         // the SQLite writer, the import pipeline on the work engine, sample feeds).
-        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSQLite", "CZlib"]),
+        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSQLite", "CZlib"], swiftSettings: testHooks),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
@@ -54,9 +59,12 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
-        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"], swiftSettings: testHooks),
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTransitTests", dependencies: ["SwitchyardTransit", "SwitchyardTesting"]),
+        .testTarget(
+            name: "SwitchyardTransitTests", dependencies: ["SwitchyardTransit", "SwitchyardTesting"],
+            swiftSettings: testHooks
+        ),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["SwitchyardCLI", "SwitchyardTransit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -85,8 +85,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private var completed: UInt64 = 0
     private var peakThreads = 0
     private var threadsEverStarted = 0
+    #if SWITCHYARD_TEST_HOOKS
     /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
     private var threadStartsToRefuse = 0
+    #endif
     /// Threads inside a blocking wait (``releaseSlotForWait()``): their slots are free for replacement threads.
     var threadsInWaits = 0
     /// Set by ``shutdown()``: from then on idle threads exit at once.
@@ -229,9 +231,11 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Threads waiting for work now (tests).
     var waitingThreadCount: Int { withLock { waiting.count } }
 
+    #if SWITCHYARD_TEST_HOOKS
     /// Makes the next `count` thread starts fail as a refused `pthread_create` does (`EAGAIN`: a pids limit), so
-    /// tests can exercise that path (tests).
+    /// tests can exercise that path (debug builds only).
     func refuseThreadStarts(_ count: Int) { withLock { threadStartsToRefuse = count } }
+    #endif
 
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
     /// `spawnThread` to start once the lock is released. Lock held.
@@ -253,11 +257,15 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         // glibc's default is 8 MiB, musl's 128 KiB and Darwin's 512 KiB for secondary threads: blocking work
         // (SQLite, zlib, recursive parsers, debug builds) gets the same room everywhere.
         pthread_attr_setstacksize(&attributes, BlockingExecutor.threadStackSize)
+        #if SWITCHYARD_TEST_HOOKS
         let refused = withLock {
             guard threadStartsToRefuse > 0 else { return false }
             threadStartsToRefuse -= 1
             return true
         }
+        #else
+        let refused = false
+        #endif
         #if canImport(Darwin)
         let result = refused ? EAGAIN : pthread_create(&thread, &attributes, { raw in
             Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()

@@ -61,8 +61,10 @@ public final class Isolated<Value>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Value>
     @usableFromInline let lock = AccessLock(threadsBarge: true)
     @usableFromInline let observers = ObserverList<Value>()
-    /// Tasks started to run enqueued accesses (for tests of their sharing).
+    #if SWITCHYARD_TEST_HOOKS
+    /// Tasks started to run enqueued accesses (tests of their sharing; debug builds only).
     let enqueuedTasksStarted = Atomic<Int>(0)
+    #endif
 
     /// The name shown in `description` and in every diagnostic about this instance.
     public let label: String
@@ -188,7 +190,9 @@ public final class Isolated<Value>: @unchecked Sendable {
     /// each access.
     private func enqueueAccess(_ access: @escaping @Sendable () -> Void) {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
+            #if SWITCHYARD_TEST_HOOKS
             enqueuedTasksStarted.add(1, ordering: .relaxed)
+            #endif
             Task.detached {
                 await self.lock.claimWokenExclusive()
                 let drains = self.lock.runEnqueuedExclusive(access) {

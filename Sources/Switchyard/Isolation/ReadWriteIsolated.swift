@@ -59,8 +59,10 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     @usableFromInline var value: Value
     @usableFromInline let lock = AccessLock(threadsBarge: false)
     @usableFromInline let observers = ObserverList<Value>()
-    /// Tasks started to run enqueued writes (for tests of their sharing).
+    #if SWITCHYARD_TEST_HOOKS
+    /// Tasks started to run enqueued writes (tests of their sharing; debug builds only).
     let enqueuedTasksStarted = Atomic<Int>(0)
+    #endif
 
     /// The name shown in `description` and in every diagnostic about this instance.
     public let label: String
@@ -204,7 +206,9 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     /// queued right after it (see `AccessLock.runEnqueuedExclusive`). Observers see the value after each write.
     private func enqueueWriteAccess(_ access: @escaping @Sendable () -> Void) {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
+            #if SWITCHYARD_TEST_HOOKS
             enqueuedTasksStarted.add(1, ordering: .relaxed)
+            #endif
             Task.detached {
                 await self.lock.claimWokenExclusive()
                 let drains = self.lock.runEnqueuedExclusive(access) {

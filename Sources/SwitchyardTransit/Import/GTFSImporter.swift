@@ -53,9 +53,11 @@ public final class GTFSImporter: Sendable {
     /// The queue the import's jobs run on (inspect it with `snapshot()` or `print(queue)`).
     public let queue: WorkQueue
     private let board = ProgressBoard()
-    /// Test hook: runs in the `index stop_times` job just before its first statement (a Ctrl-C while the largest
-    /// index is being built).
+    #if SWITCHYARD_TEST_HOOKS
+    /// Test hook (debug builds only): runs in the `index stop_times` job just before its first statement (a
+    /// Ctrl-C while the largest index is being built).
     private let beforeLargeIndexes: (@Sendable () -> Void)?
+    #endif
 
     /// Prepares an import of `feed` into the database at `database` (created if missing).
     public convenience init(feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions()) {
@@ -68,7 +70,9 @@ public final class GTFSImporter: Sendable {
         self.feed = feed
         databasePath = database
         self.options = options
+        #if SWITCHYARD_TEST_HOOKS
         self.beforeLargeIndexes = beforeLargeIndexes
+        #endif
         queue = WorkQueue(name: "import \(database)", width: 4)
     }
 
@@ -341,7 +345,9 @@ public final class GTFSImporter: Sendable {
         }
         var batches = 0
         while let batch = try channel.receiveBlocking() {
+            #if SWITCHYARD_TEST_HOOKS
             if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
+            #endif
             batches += 1
             do {
                 try writer.write(batch)
@@ -364,7 +370,11 @@ public final class GTFSImporter: Sendable {
         let database = databasePath
         let board = board
         let queue = queue
+        #if SWITCHYARD_TEST_HOOKS
         let beforeLargeIndexes = beforeLargeIndexes
+        #else
+        let beforeLargeIndexes: (@Sendable () -> Void)? = nil
+        #endif
         board.setPhase(.indexing)
         try await withTaskCancellationHandler {
             let small = try await queue.submitBlocking("index small tables") {

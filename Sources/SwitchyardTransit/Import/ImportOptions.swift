@@ -86,9 +86,11 @@ public struct ImportOptions: Sendable, Hashable {
     /// When set, an import that skips more records than this fails (``ImportError/Kind/tooManySkipped``) once
     /// every file is loaded, before indexing: the rows stay committed and listed, the state is `failed`.
     public var maximumSkipped: SkippedLimit?
-    /// Test hook: the writer stops as if cancelled after committing this many batches (a Ctrl-C at a known batch
-    /// boundary).
+    #if SWITCHYARD_TEST_HOOKS
+    /// Test hook (debug builds only): the writer stops as if cancelled after committing this many batches (a
+    /// Ctrl-C at a known batch boundary).
     var interruptAfterBatches: Int?
+    #endif
 
     /// Options with the defaults above (a new import, batches of ``defaultBatchSize``, skipping malformed records).
     public init(

@@ -64,6 +64,7 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.peakThreads == 1)
     }
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("a refused thread start leaves its work queued for the threads there are; a thread that frees up runs it")
     func refusedThreadStart() async throws {
         let executor = BlockingExecutor(name: "test-refused", maximumThreads: 4)
@@ -90,6 +91,7 @@ struct BlockingExecutorTests {
         secondGate.open()
         try await blocker.value
     }
+    #endif
 
     @Test("a long executor name is cut before the thread number, so the number shows (Linux keeps 15 bytes)")
     func longNamesKeepTheNumber() async throws {

@@ -240,6 +240,7 @@ struct RealFeedShapesTests {
         }
     }
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("a resume continues with the encoding and batch size the import began with, whatever it is given")
     func resumeKeepsEncoding() async throws {
         let scratch = ScratchFolder()
@@ -259,6 +260,7 @@ struct RealFeedShapesTests {
         #expect(resumed.state == "complete")
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
+    #endif
 
 
     @Test("a stray quote in a large stop_times.txt: the same diagnosis with and without --strict, and only its line is lost")

@@ -17,6 +17,7 @@ struct ResumeTests {
         return try DatabaseContent(database)
     }
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("stopped at random batch boundaries, then resumed: identical tables", .timeLimit(.minutes(1)))
     func resumeAtBatchBoundaries() async throws {
         let scratch = ScratchFolder()
@@ -46,7 +47,9 @@ struct ResumeTests {
             #expect(try DatabaseContent(database) == reference, "round \(round)")
         }
     }
+    #endif
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("the quirks feed (skipped records included), stopped after each batch in turn, then resumed: identical")
     func resumeWithProblems() async throws {
         let scratch = ScratchFolder()
@@ -71,7 +74,9 @@ struct ResumeTests {
             #expect(try DatabaseContent(database) == expected, "stopped after \(stop) batches")
         }
     }
+    #endif
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("a file of nothing but malformed records moves in batches too, and resumes from any of them")
     func malformedOnlyFile() async throws {
         let scratch = ScratchFolder()
@@ -111,6 +116,7 @@ struct ResumeTests {
         // Before, the reader held every skipped record until a good one came: the file was one batch, whatever its size.
         #expect(committedPartly, "some interruption fell inside the malformed file")
     }
+    #endif
 
     @Test("cancelling the task stops at a batch boundary and records the interruption", .timeLimit(.minutes(1)))
     func cancelTask() async throws {
