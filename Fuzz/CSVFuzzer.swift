@@ -46,7 +46,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// Every record's fields as bytes, or nil if the input is malformed.
 private func parse(_ text: [UInt8], _ options: CSVOptions) -> (header: CSVHeader?, rows: [[[UInt8]]])? {
     var framer = CSVFramer(options: options, input: "fuzz")
-    defer { framer.deallocate() }
     var offset = 0
     var rows: [[[UInt8]]] = []
     do {
@@ -115,7 +114,6 @@ private func encode(_ fields: [[UInt8]], delimiter: UInt8) -> [UInt8] {
 private func checkLines(_ text: [UInt8], chunkSize: Int, stripsByteOrderMark: Bool) {
     var framer = LineFramer(options: LineOptions(chunkSize: chunkSize, maximumLineLength: 1 << 16,
                                                  stripsByteOrderMark: stripsByteOrderMark), input: "fuzz")
-    defer { framer.deallocate() }
     var offset = 0
     var lines: [[UInt8]] = []
     loop: while true {

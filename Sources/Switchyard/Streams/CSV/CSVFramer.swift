@@ -13,7 +13,7 @@ import Darwin
 /// the rework). Unquoted fields are scanned a byte at a time with one comparison for ordinary bytes; quoted fields
 /// jump from quote to quote with `memchr`. Field positions go into a reused slot array; a completed record's
 /// doubled quotes are made single in place. O(record length) per record, no allocation per record.
-struct CSVFramer: InputFramer {
+struct CSVFramer: InputFramer, ~Copyable {
     enum Step {
         /// A record of `fields` fields (slots `0..<fields`), valid until the next call.
         case record(fields: Int, line: Int)
@@ -88,8 +88,7 @@ struct CSVFramer: InputFramer {
         highestSpecial = Swift.max(options.delimiter, 0x0D, rejectsQuotesInUnquoted ? UInt8(ascii: "\"") : 0)
     }
 
-    func deallocate() {
-        window.deallocate()
+    deinit {  // the window frees its own buffer
         slots.deallocate()
         arena.deallocate()
     }

@@ -61,7 +61,6 @@ public struct CSVRecords: AsyncSequence, Sendable {
     ) throws -> CSVSummary {
         let file = try input.openForBlockingReads()
         var framer = CSVFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         while true {
             switch try framer.next(onSkipped: onSkipped) {
             case .record(let fields, let line):
@@ -90,7 +89,6 @@ public struct CSVRecords: AsyncSequence, Sendable {
     ) async throws -> CSVSummary {
         var reader = AsyncByteReader(input)
         var framer = CSVFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         while true {
             switch try framer.next(onSkipped: onSkipped) {
             case .record(let fields, let line):

@@ -12,8 +12,8 @@ import Darwin
 /// record) moves to the front, and the buffer doubles only when that tail fills it, never beyond `maximumCapacity`:
 /// memory is bounded by the longest line allowed, not by the input's size.
 ///
-/// A plain struct over manually managed memory: the owner calls `deallocate()` exactly once (in its `deinit`).
-struct ByteWindow {
+/// Noncopyable: it owns its buffer and frees it when it goes, so the buffer is freed exactly once by construction.
+struct ByteWindow: ~Copyable {
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
     /// The largest `capacity` ever reached.
@@ -34,7 +34,7 @@ struct ByteWindow {
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
 
-    func deallocate() { base.deallocate() }
+    deinit { base.deallocate() }
 
     var unconsumed: Int { end - start }
 

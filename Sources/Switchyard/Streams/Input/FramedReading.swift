@@ -2,7 +2,7 @@
 // iterator state both stream iterators share. (Kept apart from `InputFramer.swift` so the framers build alone,
 // as the fuzzer does.)
 
-extension InputFramer {
+extension InputFramer where Self: ~Copyable {
     /// One blocking read on the calling thread; checks the current task for cancellation first.
     mutating func fill(from file: any ByteSource) throws {
         if Task.isCancelled { throw CancellationError() }
@@ -18,17 +18,15 @@ extension InputFramer {
 
 /// The state behind ``Lines/Iterator`` and ``CSVRecords/Iterator``: a framer, its reader, and the check that copies
 /// of one iterator are not advanced at once. A class, so the window is freed when the last iterator copy goes.
-final class FramedIteratorState<Framer: InputFramer> {
+final class FramedIteratorState<Framer: InputFramer & ~Copyable> {
     var framer: Framer
     private var reader: AsyncByteReader
     private var overlap = OverlapCheck()
 
-    init(framer: Framer, input: ByteInput) {
+    init(framer: consuming Framer, input: ByteInput) {
         self.framer = framer
         reader = AsyncByteReader(input)
     }
-
-    deinit { framer.deallocate() }
 
     func enter(_ type: StaticString) { overlap.enter(type) }
     func leave() { overlap.leave() }

@@ -11,7 +11,7 @@ import Darwin
 /// Newlines are found 8 bytes per step (a word-at-a-time zero-byte test) for the first 32 bytes of a line, then
 /// with `memchr` (vectorized in glibc and Apple's libc: 16–32 bytes per step) for longer ones; bytes already
 /// searched are never searched again when a line spans reads, so splitting is O(input) whatever the chunk size.
-struct LineFramer: InputFramer {
+struct LineFramer: InputFramer, ~Copyable {
     enum Step {
         /// A line (without its line ending), valid until the next call.
         case line(UnsafeRawBufferPointer, isTerminated: Bool)
@@ -39,8 +39,6 @@ struct LineFramer: InputFramer {
         byteOrderMarkPending = options.stripsByteOrderMark
         self.input = input
     }
-
-    func deallocate() { window.deallocate() }
 
     var summary: LineSummary {
         LineSummary(lines: lineNumber, terminatedLines: terminatedLines, bytes: bytesRead,

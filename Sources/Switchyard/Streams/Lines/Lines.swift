@@ -46,7 +46,6 @@ public struct Lines: AsyncSequence, Sendable {
     public func forEachLineBlocking(_ body: (LineView) throws -> Void) throws -> LineSummary {
         let file = try input.openForBlockingReads()
         var framer = LineFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         let context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
         while true {
             if try Lines.deliverBuffered(&framer, context, body) {
@@ -62,7 +61,6 @@ public struct Lines: AsyncSequence, Sendable {
     public nonisolated(nonsending) func forEachLine(_ body: (LineView) throws -> Void) async throws -> LineSummary {
         var reader = AsyncByteReader(input)
         var framer = LineFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         let context = LineContext(input: input.name, repairsUTF8: options.invalidUTF8 == .repair)
         while true {
             if try Lines.deliverBuffered(&framer, context, body) {
@@ -84,7 +82,6 @@ public struct Lines: AsyncSequence, Sendable {
     public func forEachSubstringBlocking(_ body: (Substring) throws -> Void) throws -> LineSummary {
         let file = try input.openForBlockingReads()
         var framer = LineFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         while true {
             switch try framer.nextBlock() {
             case .lines(let block):
@@ -103,7 +100,6 @@ public struct Lines: AsyncSequence, Sendable {
     public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary {
         var reader = AsyncByteReader(input)
         var framer = LineFramer(options: options, input: input.name)
-        defer { framer.deallocate() }
         while true {
             switch try framer.nextBlock() {
             case .lines(let block):
