@@ -39,7 +39,9 @@ import Darwin
 /// ## Ordering and priority
 /// Waiting work starts highest priority first, in submission order (FIFO) within one priority: `run` waits at its
 /// task's priority (or the one it passes), `execute` at the one it passes, a job of a task that prefers this
-/// executor at that job's priority when it was enqueued (the runtime tells an executor of no later escalation).
+/// executor at that job's priority when it was enqueued (the runtime tells an executor of no later escalation; a
+/// `WorkQueue`'s blocking job that the engine escalates while its task waits here moves up, as the engine tells the
+/// executor itself).
 /// A `run` whose task is escalated while it waits (an `await` of that task from a higher-priority task, or
 /// `Task.escalatePriority(to:)`) moves up to the new priority, behind the work already waiting there. Priorities
 /// are grouped in five bands, one per named `TaskPriority`. A thread keeps the scheduling class it was created
@@ -115,7 +117,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// `withTaskExecutorPreference` and `Task(executorPreference:)`).
     public func enqueue(_ job: consuming ExecutorJob) {
         let priority = TaskPriority(rawValue: job.priority.rawValue)
-        submit(PendingWork(.job(UnownedJob(job)), priority: priority))
+        submit(PendingWork(.job(UnownedJob(job)), priority: priority), ticket: takeTicket())
     }
 
     // MARK: Running closures
@@ -209,9 +211,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         return try body()
     }
 
-    private func submit(_ work: PendingWork) {
+    private func submit(_ work: PendingWork, ticket: EnqueueTicket? = nil) {
         let startThread: Int? = withLock {
             pending.append(work)
+            ticket?.record(work)
             // Every idle thread takes one pending item before it waits again, so a new thread is needed only when
             // pending items outnumber idle threads (a thread woken for an item another one took simply waits on).
             if pending.count <= idle {

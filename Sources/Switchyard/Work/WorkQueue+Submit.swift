@@ -4,8 +4,8 @@
 /// - `submit` (async) honours the pending-job bound: it suspends for room (``OverflowPolicy/suspend``) or throws
 ///   (``OverflowPolicy/reject``); on an unbounded queue it never suspends.
 /// - `trySubmit` never suspends: at the bound it throws ``SubmissionError/Code/full`` at once.
-/// - `…Blocking` forms take a synchronous body that runs on ``BlockingExecutor/shared`` (file I/O, SQLite, C
-///   libraries), never on the cooperative pool.
+/// - `…Blocking` forms take a synchronous body that runs on the queue's ``WorkQueue/blockingExecutor`` (file I/O,
+///   SQLite, C libraries), never on the cooperative pool.
 /// - `submitBarrier` runs after every job submitted before it and before any job submitted after it.
 ///
 /// Jobs listed in `after:` pass their values to the body as arguments, in order; if one fails or is cancelled
@@ -82,7 +82,7 @@ extension WorkQueue {
         return Job(node: node)
     }
 
-    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), waiting for room if the queue is bounded and full.
+    /// Submits a blocking job (its body runs on the queue's ``WorkQueue/blockingExecutor``), waiting for room if the queue is bounded and full.
     @discardableResult
     @inlinable
     public func submitBlocking<Success: Sendable, Failure: Error>(
@@ -97,7 +97,7 @@ extension WorkQueue {
         return Job(node: node)
     }
 
-    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``) that receives the values of `inputs`, waiting for room if the queue is bounded and full.
+    /// Submits a blocking job (its body runs on the queue's ``WorkQueue/blockingExecutor``) that receives the values of `inputs`, waiting for room if the queue is bounded and full.
     @discardableResult
     public func submitBlocking<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
         _ name: String, priority: JobPriority = .medium,
@@ -116,7 +116,7 @@ extension WorkQueue {
         return Job(node: node)
     }
 
-    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``), without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    /// Submits a blocking job (its body runs on the queue's ``WorkQueue/blockingExecutor``), without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
     @discardableResult
     @inlinable
     public func trySubmitBlocking<Success: Sendable, Failure: Error>(
@@ -130,7 +130,7 @@ extension WorkQueue {
         return Job(node: node)
     }
 
-    /// Submits a blocking job (its body runs on ``BlockingExecutor/shared``) that receives the values of `inputs`, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
+    /// Submits a blocking job (its body runs on the queue's ``WorkQueue/blockingExecutor``) that receives the values of `inputs`, without ever suspending; throws ``SubmissionError/Code/full`` at the bound.
     @discardableResult
     public func trySubmitBlocking<each Input: Sendable, each InputFailure: Error, Success: Sendable>(
         _ name: String, priority: JobPriority = .medium,

@@ -29,9 +29,9 @@ import DequeModule
 ///   its slot in the queue's bookkeeping is freed immediately; a running job's task is cancelled (cooperative).
 /// - **Where things run**: async bodies on the global concurrent executor, in detached worker tasks at the job's
 ///   priority (a worker may run several jobs one after another, each with its own ``JobContext``); blocking bodies
-///   on ``BlockingExecutor/shared``'s threads — never on the cooperative pool; completion handlers through the
-///   ``Delivery`` the caller names. No user code runs under the engine's lock (closures and values a job drops are
-///   released after it).
+///   on the threads of the queue's ``blockingExecutor`` (by default ``BlockingExecutor/shared``), never on the
+///   cooperative pool; completion handlers through the ``Delivery`` the caller names. No user code runs under the
+///   engine's lock (closures and values a job drops are released after it).
 /// - **Task-locals**: a job sees ``JobContext/current`` and the task-locals named in `propagating`, nothing else.
 ///
 /// Thread-safe: every method may be called from any thread or task.
@@ -77,6 +77,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     public let overflowPolicy: OverflowPolicy
     /// The limit domain the queue's width counts against, if any.
     public let limit: LimitDomain?
+    /// Where the queue's blocking jobs run.
+    public let blockingExecutor: BlockingExecutor
 
     let scheduler: SchedulerNode
     /// The region whose lock guards the queue (its scheduler tree's; see ``EngineRegion``).
@@ -110,10 +112,13 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     ///   - maximumPending: a bound on pending jobs (back-pressure); `nil` for none.
     ///   - whenFull: what `submit` does at the bound.
     ///   - propagating: task-locals carried from submitter to job (see ``TaskLocalPropagation``).
+    ///   - blockingExecutor: where blocking jobs run; by default ``BlockingExecutor/shared``. An executor of its
+    ///     own keeps this queue's blocking work from competing for the shared threads, and the reverse.
     /// - Precondition: `width >= 1`, `weight >= 1`, `maximumPending >= 1`.
     public init(
         name: String, width: Int = WorkQueue.defaultWidth, limit: LimitDomain? = nil, weight: Int = 1,
-        maximumPending: Int? = nil, whenFull: OverflowPolicy = .suspend, propagating: [TaskLocalPropagation] = []
+        maximumPending: Int? = nil, whenFull: OverflowPolicy = .suspend, propagating: [TaskLocalPropagation] = [],
+        blockingExecutor: BlockingExecutor = .shared
     ) {
         precondition(maximumPending.map { $0 >= 1 } ?? true, "WorkQueue \"\(name)\": maximumPending must be ≥ 1")
         self.name = name
@@ -121,6 +126,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
         self.maximumPending = maximumPending
         overflowPolicy = whenFull
         propagation = propagating
+        self.blockingExecutor = blockingExecutor
         scheduler = SchedulerNode(name: name, isLeaf: true, width: width, parent: limit?.scheduler, weight: weight)
         region = scheduler.region
         progress = ProgressAggregate(region: region)

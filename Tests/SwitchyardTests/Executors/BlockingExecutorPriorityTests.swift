@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import Switchyard
 import SwitchyardTesting
 import Testing
@@ -59,6 +60,61 @@ struct BlockingExecutorPriorityTests {
         try await escalated.value
         for task in background { try await task.value }
         #expect(order.all.first == "escalated", "\(order.all)")
+    }
+
+    @Test("a WorkQueue's blocking job escalated while its task waits for a thread overtakes background work")
+    func escalatedBlockingJobOvertakes() async throws {
+        let (executor, gate, holder) = await heldExecutor("test-job-escal")
+        let queue = WorkQueue(name: "background", width: 4, blockingExecutor: executor)
+        let order = Log<String>()
+        var background: [Job<Void, Never>] = []
+        for index in 0..<3 {
+            background.append(try await queue.submitBlocking("background \(index)", priority: .background) {
+                order.append("background \(index)")
+            })
+            await waitUntilQueued(executor, index + 1)
+        }
+        let urgent = WorkQueue(name: "urgent", width: 1, blockingExecutor: executor)
+        let escalated = try await urgent.submitBlocking("escalated", priority: .background) { order.append("escalated") }
+        await waitUntilQueued(executor, 4)  // its worker's task waits behind the three at background priority
+        escalated.priority = .userInitiated
+        gate.open()
+        try await holder.value
+        try await escalated.value
+        for job in background { try await job.value }
+        #expect(order.all.first == "escalated", "\(order.all)")
+    }
+
+    @Test("a task resumed inside enqueueing(for:) is recorded in the ticket, and escalating the ticket moves it up")
+    func ticketFollowsAResumedTask() async throws {
+        let executor = BlockingExecutor(name: "test-ticket", maximumThreads: 1)
+        let suspended = Expectation("the task waits on its continuation")
+        let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let order = Log<String>()
+        let resumed = Task(executorPreference: executor, priority: .background) {
+            await withCheckedContinuation { continuation in
+                parked.withLock { $0 = continuation }
+                suspended.fulfill()
+            }
+            order.append("resumed")
+        }
+        await suspended.fulfillment(within: .seconds(30))
+        let gate = ThreadGate()
+        let blocked = Expectation("the only thread is busy")
+        let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        await blocked.fulfillment(within: .seconds(30))
+        for index in 0..<2 {
+            executor.execute(priority: .background) { order.append("background \(index)") }
+        }
+        let ticket = EnqueueTicket(executor: executor)
+        let continuation = try #require(parked.withLock { $0.take() })
+        executor.enqueueing(for: ticket) { continuation.resume() }
+        await waitUntilQueued(executor, 3)
+        ticket.escalate(to: .high)
+        gate.open()
+        try await holder.value
+        await resumed.value
+        #expect(order.all.first == "resumed", "\(order.all)")
     }
 
     @Test("a cancelled run leaves the queue at once")

@@ -22,7 +22,8 @@ extension Engine {
             if node.phase == .running, new > old, let task = node.task {
                 node.worker?.matchesLevel = false
                 let priority = JobPriority(level: new).taskPriority
-                transaction.actions.append { escalate(task, to: priority) }
+                let ticket = node.worker?.ticket
+                transaction.actions.append { escalate(task, to: priority, ticket) }
             }
             node.queue.emit(.priorityChanged, node, &transaction)
             for edge in node.dependencies where edge.node.phase != .finished {
@@ -40,12 +41,14 @@ extension Engine {
         }
     }
 
-    /// Raises the priority of a worker's task (the engine's own order does not depend on it; it tells the executor).
+    /// Raises the priority of a worker's task (the engine's own order does not depend on it; it tells the executor),
+    /// and, for a blocking worker, of the work its task waits as in its executor's queue (see ``EnqueueTicket``).
     /// `Task.escalatePriority(to:)` is new in the 2025 Apple systems; before them, a task at the higher priority
     /// that awaits the worker's task escalates it the same way, and ends with it: a worker escalated while running
     /// a job ends after that job (its level no longer matches), so the awaiting task lives no longer than the job.
     /// Lock not held.
-    static func escalate(_ task: Task<Void, Never>, to priority: TaskPriority) {
+    static func escalate(_ task: Task<Void, Never>, to priority: TaskPriority, _ ticket: EnqueueTicket?) {
+        ticket?.escalate(to: priority)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             task.escalatePriority(to: priority)
         } else {

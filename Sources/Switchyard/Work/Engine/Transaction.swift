@@ -130,8 +130,8 @@ struct Transaction {
             yield &rare!.discardedValues
         }
     }
-    /// Parked workers to resume with the job handed to them.
-    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode)] {
+    /// Parked workers to resume with the job handed to them (and, for a blocking worker, its ticket).
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, EnqueueTicket?)] {
         get { rare?.wakeUps ?? [] }
         _modify {
             makeRare()
@@ -177,7 +177,7 @@ final class RareEffects {
     var resumptions: [CheckedContinuation<Bool, Never>] = []
     var actions: [() -> Void] = []
     var discardedValues: [Any] = []
-    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode)] = []
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, EnqueueTicket?)] = []
 }
 
 extension Transaction {
@@ -297,7 +297,7 @@ enum Engine {
             if let continuation = worker.continuation {
                 worker.runStartedAt = now  // it was suspended: its thread was free, a new run begins
                 worker.continuation = nil
-                transaction.wakeUps.append((continuation, job))
+                transaction.wakeUps.append((continuation, job, worker.ticket))
             } else {
                 // Still on its way to park, on the thread it has been holding: its run goes on.
                 worker.handoff = job
@@ -312,7 +312,13 @@ enum Engine {
     /// released twice. Lock not held.
     static func carryOut(_ transaction: Transaction) {
         if transaction.hasRareEffects {
-            for (continuation, job) in transaction.wakeUps { continuation.resume(returning: job) }
+            for (continuation, job, ticket) in transaction.wakeUps {
+                if let ticket {  // the resumed task is enqueued on its executor here: see ``EnqueueTicket``
+                    ticket.executor.enqueueing(for: ticket) { continuation.resume(returning: job) }
+                } else {
+                    continuation.resume(returning: job)
+                }
+            }
             if !transaction.starts.isEmpty { startWorkers(for: transaction.starts, in: transaction.region) }
             for continuation in transaction.resumptions { continuation.resume(returning: true) }
             for job in transaction.timers { startTimer(for: job) }

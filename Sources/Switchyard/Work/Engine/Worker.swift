@@ -29,6 +29,8 @@ final class Worker: @unchecked Sendable {
 
     let level: Int
     let isBlocking: Bool
+    /// A blocking worker's: its queue's executor, and where its task waits there (see ``EnqueueTicket``).
+    let ticket: EnqueueTicket?
     /// While idle: the region whose idle list holds the worker. Weak: parked workers must not keep a region whose
     /// queues are gone alive (its end retires them). Written by the worker's own task under that region's lock.
     @exclusivity(unchecked) weak var parkedIn: EngineRegion?
@@ -61,6 +63,7 @@ final class Worker: @unchecked Sendable {
         self.level = level
         self.first = job
         isBlocking = job.isBlocking
+        ticket = job.isBlocking ? EnqueueTicket(executor: job.queue.blockingExecutor) : nil
         current = Unmanaged.passUnretained(job)
         runStartedAt = now
         lastStartAt = now
@@ -68,8 +71,13 @@ final class Worker: @unchecked Sendable {
     }
 
     func canRun(_ job: JobNode) -> Bool {
-        job.isBlocking == isBlocking && job.effectiveLevel == level
+        guard job.isBlocking == isBlocking, job.effectiveLevel == level else { return false }
+        return ticket.map { $0.executor === job.queue.blockingExecutor } ?? true
     }
+
+    /// Whether the worker may wait in an idle list: only those of ``BlockingExecutor/shared`` (or none) do, as the
+    /// lists do not tell executors apart.
+    var mayPark: Bool { ticket.map { $0.executor === BlockingExecutor.shared } ?? true }
 
     /// Lock held: `job` starts on this worker at `now`.
     func assign(_ job: JobNode, at now: Duration) {
@@ -102,7 +110,7 @@ extension Engine {
         var tasks = SmallList<Task<Void, Never>>()
         workers.forEach { tasks.append(makeTask(for: $0)) }
         var cancels = SmallList<Task<Void, Never>>()
-        var escalations = SmallList<(Task<Void, Never>, TaskPriority)>()
+        var escalations = SmallList<(Task<Void, Never>, TaskPriority, EnqueueTicket?)>()
         let locked = region._withUnsafeGuaranteedRef { $0.lockCurrent() }.takeUnretainedValue()
         for index in 0..<workers.count {
             let worker = workers[index]
@@ -114,22 +122,22 @@ extension Engine {
                 if job.cancelRequested || job.timedOut { cancels.append(task) }
                 if job.effectiveLevel > worker.level {  // escalated before the handle existed
                     worker.matchesLevel = false
-                    escalations.append((task, JobPriority(level: job.effectiveLevel).taskPriority))
+                    escalations.append((task, JobPriority(level: job.effectiveLevel).taskPriority, worker.ticket))
                 }
             }
         }
         unlock(locked)
         cancels.forEach { $0.cancel() }
-        escalations.forEach { escalate($0.0, to: $0.1) }
+        escalations.forEach { escalate($0.0, to: $0.1, $0.2) }
     }
 
     /// A worker's task: detached (no task-locals or actor context leak in from whoever dispatched it), at the
     /// job's effective priority, on the blocking executor for blocking jobs.
     private static func makeTask(for worker: Worker) -> Task<Void, Never> {
         let priority = JobPriority(level: worker.level).taskPriority
-        if worker.isBlocking {
-            return Task.detached(executorPreference: BlockingExecutor.shared, priority: priority) {
-                await runWorker(worker)
+        if let ticket = worker.ticket {
+            return ticket.executor.enqueueing(for: ticket) {
+                Task.detached(executorPreference: ticket.executor, priority: priority) { await runWorker(worker) }
             }
         }
         return Task.detached(priority: priority) { await runWorker(worker) }
@@ -241,7 +249,7 @@ final class IdleWorkers: @unchecked Sendable {
 
     /// Parks `worker` in `region` (whose list this is) if there is room. Lock held.
     func park(_ worker: Worker, in region: EngineRegion) -> Bool {
-        guard lists[worker.idleKey].count < IdleWorkers.limit else { return false }
+        guard worker.mayPark, lists[worker.idleKey].count < IdleWorkers.limit else { return false }
         lists[worker.idleKey].append(worker)
         worker.parkedIn = region
         return true
@@ -249,6 +257,7 @@ final class IdleWorkers: @unchecked Sendable {
 
     /// A parked worker that can run `job`. Lock held.
     func take(for job: JobNode) -> Worker? {
+        if job.isBlocking && job.queue.blockingExecutor !== BlockingExecutor.shared { return nil }
         let key = job.effectiveLevel * 2 + (job.isBlocking ? 1 : 0)
         return lists[key].popLast()
     }
