@@ -2,9 +2,10 @@
 import SwitchyardTesting
 import Testing
 
-/// `AccessWaiters` as a value: its decisions, and a model of `AccessLock` built on it, explored over random
-/// interleavings of threads, pool-bound synchronous accessors, tasks and enqueued jobs on a pool of 1 or 2 threads,
-/// checking that every schedule finishes (no state in which nobody can move) and that holds never conflict.
+/// `AccessWaiters` as a value: its decisions, and a model of `AccessLock` built on it, explored exhaustively for small
+/// configurations and over random interleavings for larger ones (threads, pool-bound synchronous accessors, tasks and
+/// enqueued jobs on a pool of 1 or 2 threads), checking that every schedule finishes (no state in which nobody can
+/// move) and that holds never conflict.
 @Suite("AccessWaiters")
 struct AccessWaitersTests {
     typealias Waiters = AccessWaiters<Int, Int>
@@ -63,7 +64,34 @@ struct AccessWaitersTests {
         #expect(!waiters.mayClaimExclusive(.task, woken: false, held: .free))
     }
 
-    @Test("model: every interleaving of every access form finishes, holds never conflict")
+    @Test("model, exhaustive: every schedule of two or three agents of every form, pool width 1 and 2, finishes")
+    func exhaustiveExploration() {
+        var states = 0
+        var configurations = 0
+        for model in LockModel.smallConfigurations() {
+            configurations += 1
+            switch model.exploreAll() {
+            case .success(let count): states += count
+            case .failure(let failure):
+                Issue.record("\(failure.description)\n\(failure.trace.suffix(30).joined(separator: "\n"))")
+                return
+            }
+        }
+        print("AccessWaiters model: \(configurations) configurations, \(states) states, all schedules finish")
+    }
+
+    @Test("model, exhaustive: threads that wait for a woken task's reservation hang a narrow pool (caught)")
+    func exhaustiveExplorationCatchesHandOff() {
+        let caught = LockModel.smallConfigurations().contains { model in
+            var mutated = model
+            mutated.threadsWaitForTaskReservations = true
+            guard case .failure(let failure) = mutated.exploreAll() else { return false }
+            return failure.description.hasPrefix("deadlock") || failure.description.hasPrefix("livelock")
+        }
+        #expect(caught)
+    }
+
+    @Test("model: random schedules of up to six agents finish, holds never conflict")
     func modelExploration() {
         var random = SeededRandomNumberGenerator.forTest("AccessWaitersTests.modelExploration")
         for round in 0..<3_000 {
@@ -80,10 +108,10 @@ struct AccessWaitersTests {
 /// A model of `AccessLock` on top of the real `AccessWaiters`: the lock word, the fast paths and the slow-path
 /// steps, each one atomic step, with agents that need a pool thread to run where a task would.
 struct LockModel {
-    enum Kind: CaseIterable { case plainThread, poolThread, task, job }
-    enum Phase: Equatable { case start, parked, woken, holding, done }
+    enum Kind: CaseIterable, Hashable { case plainThread, poolThread, task, job }
+    enum Phase: Hashable { case start, parked, woken, holding, done }
 
-    struct Agent {
+    struct Agent: Hashable {
         var kind: Kind
         var exclusive: Bool
         var accesses: Int
@@ -100,6 +128,9 @@ struct LockModel {
     var agents: [Agent]
     let width: Int
     var trace: [String] = []
+    /// A deliberate bug, to show the exploration catches it: a thread does not take a free lock while a woken task
+    /// holds a reservation (the old "hand the value to a task" design, which deadlocks a narrow pool).
+    var threadsWaitForTaskReservations = false
 
     var queued: Bool { waiters.needsSlowPath }
     var held: AccessWaiters<Int, Int>.Held { .init(exclusive: exclusive, readers: readers) }
@@ -194,7 +225,9 @@ struct LockModel {
         let party: AccessWaiters<Int, Int>.Party = agent.kind == .plainThread || agent.kind == .poolThread ? .thread : .task
         beginSlowPath()
         if woken { waiters.consumeReservation(of: party, exclusive: agent.exclusive) }
-        let may = agent.exclusive
+        let reserved = waiters.wokenTaskWriter || waiters.wokenTaskReaders > 0
+        let may = threadsWaitForTaskReservations && party == .thread && reserved ? false
+            : agent.exclusive
             ? waiters.mayClaimExclusive(party, woken: woken, held: held)
             : waiters.mayClaimShared(party, woken: woken, held: held)
         if may {
@@ -230,5 +263,115 @@ struct LockModel {
         let wakes = waiters.dispatch(held: held)
         for thread in wakes.threads { agents[thread].phase = .woken }
         for job in wakes.jobs { agents[job].phase = .woken }
+    }
+}
+
+/// Exhaustive exploration: every state reachable from a small configuration, each visited once.
+extension LockModel {
+    struct Failure: Error {
+        var description: String
+        var trace: [String]
+    }
+
+    /// What identifies a state (the trace that led to it does not).
+    struct Key: Hashable {
+        var agents: [Agent]
+        var queues: [[Int]]
+        var woken: [Int]
+        var lastPhaseWasWrite: Bool
+        var exclusive: Bool
+        var readers: Int
+    }
+
+    var key: Key {
+        Key(agents: agents,
+            queues: [Array(waiters.threadWriters), Array(waiters.threadReaders), Array(waiters.taskWriters),
+                     Array(waiters.taskReaders)],
+            woken: [waiters.wokenThreadWriter ? 1 : 0, waiters.wokenThreadReaders, waiters.wokenTaskWriter ? 1 : 0,
+                    waiters.wokenTaskReaders],
+            lastPhaseWasWrite: waiters.lastPhaseWasWrite, exclusive: exclusive, readers: readers)
+    }
+
+    /// Every configuration of two or three agents (two accesses each), of every kind and access mode, with and
+    /// without barging, on pools of 1 and 2 threads.
+    static func smallConfigurations() -> [LockModel] {
+        var models: [LockModel] = []
+        for barging in [true, false] {
+            // A barging lock (`Isolated`) has exclusive accesses only.
+            let forms = Kind.allCases.flatMap { kind in (barging ? [true] : [true, false]).map { (kind, $0) } }
+            for count in 2...3 {
+                for combination in multisets(of: forms.count, size: count) {
+                    for width in 1...2 {
+                        let agents = combination.enumerated().map { position, form in
+                            Agent(kind: forms[form].0, exclusive: forms[form].1,
+                                  accesses: 2)
+                        }
+                        models.append(LockModel(waiters: AccessWaiters(threadsBarge: barging), agents: agents,
+                                                width: width))
+                    }
+                }
+            }
+        }
+        return models
+    }
+
+    /// Non-decreasing index sequences: the multisets of `size` elements of `0..<count`.
+    private static func multisets(of count: Int, size: Int) -> [[Int]] {
+        guard size > 0 else { return [[]] }
+        return multisets(of: count, size: size - 1).flatMap { prefix in
+            ((prefix.last ?? 0)..<count).map { prefix + [$0] }
+        }
+    }
+
+    /// Visits every reachable state; fails on a state where nobody can move before every agent is done (a
+    /// deadlock), on a step that breaks the lock's exclusion, or on a state from which no schedule reaches the end
+    /// (a livelock: agents that only ever wake each other). Returns the number of states.
+    func exploreAll() -> Result<Int, Failure> {
+        var index: [Key: Int] = [key: 0]
+        var models = [self]
+        var predecessors: [[Int]] = [[]]
+        var finals: [Int] = []
+        var frontier = [0]
+        while let current = frontier.popLast() {
+            let model = models[current]
+            if model.agents.allSatisfy({ $0.phase == .done }) {
+                finals.append(current)
+                continue
+            }
+            let enabled = model.agents.indices.filter(model.isEnabled)
+            if enabled.isEmpty {
+                let agents = model.agents.map { "\($0.kind)/\($0.phase)" }
+                return .failure(Failure(description: "deadlock: \(agents) word E=\(model.exclusive) R=\(model.readers)",
+                                        trace: model.trace))
+            }
+            for agent in enabled {
+                var next = model
+                if let failure = next.step(agent) {
+                    return .failure(Failure(description: failure, trace: next.trace))
+                }
+                if let known = index[next.key] {
+                    predecessors[known].append(current)
+                } else {
+                    index[next.key] = models.count
+                    predecessors.append([current])
+                    frontier.append(models.count)
+                    models.append(next)
+                }
+            }
+        }
+        // Backwards from the final states: every state must be able to reach one.
+        var canFinish = [Bool](repeating: false, count: models.count)
+        var work = finals
+        for state in finals { canFinish[state] = true }
+        while let state = work.popLast() {
+            for predecessor in predecessors[state] where !canFinish[predecessor] {
+                canFinish[predecessor] = true
+                work.append(predecessor)
+            }
+        }
+        if let stuck = canFinish.firstIndex(of: false) {
+            return .failure(Failure(description: "livelock: no schedule finishes from this state", trace: models[stuck].trace))
+        }
+        return .success(models.count)
     }
 }
