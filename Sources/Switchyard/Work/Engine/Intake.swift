@@ -34,7 +34,9 @@ import Synchronization
 ///
 /// Unchecked-Sendable invariant: a job's `intakeNext` is written only by its submitter before the releasing
 /// compare-and-swap that publishes it, and read only by the admitter after the acquiring exchange that takes it.
-/// Exercised under Thread Sanitizer by `WorkQueueStressTests` and `IntakeStressTests`.
+/// Exercised under Thread Sanitizer by `WorkQueueStressTests` and `IntakeStressTests`; Thread Sanitizer does not
+/// model the fences, so the protocol itself (pushes, merges, forwarding, admission passes) is checked in every
+/// interleaving of small configurations, under sequential consistency, by `IntakeProtocolModelTests`.
 final class Intake: @unchecked Sendable {
     /// The most recently pushed job (retained), linked through `JobNode.intakeNext`; nil when empty.
     private let head = Atomic<UnsafeMutableRawPointer?>(nil)
