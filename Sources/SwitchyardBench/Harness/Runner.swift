@@ -100,9 +100,12 @@ struct Runner {
     /// Several cases measured round by round in turn (case 1, case 2, …, then again), so that a burst of load on
     /// the machine lands on every case rather than on one case's rounds: for ratios between them. Each body returns
     /// the nanoseconds that count for its operation count; one sample per case.
-    func interleaved(_ cases: [(operations: Int, body: InterleavedBody)]) -> [Sample] {
+    /// With `minimumRounds`, a full run (not a quick one) measures at least that many rounds: for ratios of ratios,
+    /// whose noise compounds.
+    func interleaved(_ cases: [(operations: Int, body: InterleavedBody)], minimumRounds: Int = 0) -> [Sample] {
         var samples = Array(repeating: [Double](), count: cases.count)
-        for round in 0..<(warmups + repetitions) {
+        let rounds = scale < 1 ? repetitions : max(repetitions, minimumRounds)
+        for round in 0..<(warmups + rounds) {
             for (index, item) in cases.enumerated() {
                 let operations = max(1, Int(Double(item.operations) * scale))
                 let nanoseconds: Double

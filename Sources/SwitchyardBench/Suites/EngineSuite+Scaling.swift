@@ -7,7 +7,8 @@ extension EngineSuite {
     /// against the same total on one queue driven by one task; the anchor does the same with bare `Task`s (one
     /// stream against two). Scaling factor = 2-driver throughput ÷ 1-driver throughput, taken per round (the four
     /// cases of a round run back to back, so a slow spell of the machine affects both sides of each ratio) and
-    /// reported as the median over rounds. Goal (issue: core soundness): ours ≥ 0.9 × the bare-`Task` factor.
+    /// reported as the median over rounds (at least 21 in a full run: a ratio of ratios is noisy). Goal (issue:
+    /// core soundness): ours ≥ 0.9 × the bare-`Task` factor.
     func scaling(runner: Runner, report: Report) {
         let jobs = 100_000
         let samples = runner.interleaved([
@@ -15,7 +16,7 @@ extension EngineSuite {
             (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.queueStream) })),
             (jobs, .task(Runner.timedWhole { await Self.drive(streams: 1, total: $0, Self.taskStream) })),
             (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.taskStream) })),
-        ])
+        ], minimumRounds: 21)
         let (ours1, ours2, tasks1, tasks2) = (samples[0], samples[1], samples[2], samples[3])
         let ourFactor = Clockwork.median(zip(ours1.values, ours2.values).map { $0 / $1 })
         let taskFactor = Clockwork.median(zip(tasks1.values, tasks2.values).map { $0 / $1 })
