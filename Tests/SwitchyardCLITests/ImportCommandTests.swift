@@ -141,14 +141,14 @@ struct ImportCommandTests {
                 }
                 // Whole batches only: each table holds exactly the rows its import record counts.
                 let connection = try SQLiteConnection(path: database, readOnly: true)
-                for file in record.files where file.state != "pending" {
+                for file in record.files where file.state != .pending {
                     let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?.integer
                     #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
-                    if file.state != "complete" {
+                    if file.state != .complete {
                         #expect(file.records % Self.batchSize == 0, "\(file.name): \(file.records) records are whole batches")
                     }
                 }
-                if stops && status == 130 { #expect(record.state == "interrupted") }
+                if stops && status == 130 { #expect(record.state == .interrupted) }
                 if !record.isComplete { interruptions += 1 }
                 if !arguments.contains("--resume") { arguments.append("--resume") }
             }

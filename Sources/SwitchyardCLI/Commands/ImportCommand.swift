@@ -172,7 +172,7 @@ struct ImportCommand: AsyncParsableCommand {
             print(SummaryText.render(summary))
         }
         withExtendedLifetime(interrupts) {}      // Ctrl-C stays handled until the summary is out
-        if summary.state == "interrupted" {
+        if summary.state == .interrupted {
             let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
             FileHandle.standardError.write(Data("""
                 stopped; the database holds every batch committed so far. Continue with:

@@ -86,7 +86,7 @@ struct ImportProgressRenderer {
         case .loading: "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
         case .indexing: "building indexes…"
         case .checking: "checking references and keys…"
-        case .finished: "\(progress.outcome ?? "ended") after \(duration(progress.seconds))"
+        case .finished: "\(progress.outcome?.rawValue ?? "ended") after \(duration(progress.seconds))"
         }
         lines.append(phase)
         // A line wider than the terminal wraps into two, and the cursor-up count above (logical lines) would then
@@ -117,7 +117,7 @@ struct ImportProgressRenderer {
         var out = ""
         if progress.phase != lastPhase {
             lastPhase = progress.phase
-            let phase = progress.phase == .finished ? progress.outcome ?? "finished" : progress.phase.rawValue
+            let phase = progress.phase == .finished ? progress.outcome?.rawValue ?? "finished" : progress.phase.rawValue
             out += "[\(duration(progress.seconds))] \(phase)\n"
         }
         for file in progress.files where file.isComplete && !reportedComplete.contains(file.name) {

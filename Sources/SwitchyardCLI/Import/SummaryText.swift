@@ -32,7 +32,7 @@ enum SummaryText {
 
     /// The last line: the state, then what was skipped and warned about, before the time and the database.
     static func verdict(_ summary: ImportSummary) -> String {
-        var text = summary.state
+        var text = summary.state.rawValue
         if summary.skipped > 0 {
             let files = summary.files.filter { $0.skipped > 0 }.map { "\($0.name) \($0.skipped)" }
             text += ", \(summary.skipped) of \(summary.records) RECORDS SKIPPED (\(files.joined(separator: ", ")))"

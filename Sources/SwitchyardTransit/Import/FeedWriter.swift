@@ -56,7 +56,7 @@ final class FeedWriter {
             updateFile.bind(Int64(batch.skipped), at: 3)
             updateFile.bind(Int64(batch.warnings), at: 4)
             updateFile.bind(Int64(batch.lastLine), at: 5)
-            try updateFile.bind(.text(batch.isLast ? "complete" : "loading"), at: 6)
+            try updateFile.bind(.text((batch.isLast ? ImportFileState.complete : .loading).rawValue), at: 6)
             try updateFile.bind(.text(batch.layout.file.fileName), at: 7)
             try updateFile.step()
         }

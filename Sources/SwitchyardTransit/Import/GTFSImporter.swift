@@ -113,7 +113,7 @@ public final class GTFSImporter: Sendable {
         do {
             lock = try await BlockingExecutor.shared.run { [databasePath] in try ImportLock(database: databasePath) }
         } catch {
-            board.finish("failed")
+            board.finish(.failed)
             throw error
         }
         // Held until the summary is recorded, and released when `run` returns: explicitly, since a reference the
@@ -124,7 +124,7 @@ public final class GTFSImporter: Sendable {
         do {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
-            board.finish("failed")
+            board.finish(.failed)
             throw ImportFailure.unwrap(error, database: databasePath)
         }
         var outcome: (any Error)?
@@ -135,13 +135,13 @@ public final class GTFSImporter: Sendable {
         } catch {
             outcome = error
         }
-        let state: String
+        let state: ImportState
         if outcome == nil {
-            state = "complete"
+            state = .complete
         } else if outcome is CancellationError || Task.isCancelled {
-            state = "interrupted"
+            state = .interrupted
         } else {
-            state = "failed"
+            state = .failed
         }
         queue.cancelAll()
         // Jobs still running stop at their next batch boundary or cancellation check: none touches the database
@@ -153,7 +153,7 @@ public final class GTFSImporter: Sendable {
         do {
             return try await record(state, outcome: outcome, started: started)
         } catch {
-            ending = "failed"
+            ending = .failed
             throw error
         }
     }
@@ -175,7 +175,7 @@ public final class GTFSImporter: Sendable {
     /// Records how the import ended (`state`, from `outcome`) and returns its summary, or throws the error that
     /// ended it.
     private func record(
-        _ state: String, outcome: (any Error)?, started: ContinuousClock.Instant
+        _ state: ImportState, outcome: (any Error)?, started: ContinuousClock.Instant
     ) async throws -> ImportSummary {
         let summary: ImportSummary
         let restartFailure: (any Error)?
@@ -183,7 +183,7 @@ public final class GTFSImporter: Sendable {
             let corrupt = (outcome.map { ImportFailure.unwrap($0, database: databasePath) } as? CorruptEntry)?.file
             (summary, restartFailure) = try await detached { [self] in
                 let database = try SQLiteConnection(path: databasePath)
-                if state != "complete" { try ImportRecord.setState(database, state) }
+                if state != .complete { try ImportRecord.setState(database, state) }
                 var restartFailure: (any Error)?
                 if let corrupt {
                     do { try ImportRecord.restart(database, file: corrupt) } catch { restartFailure = error }
@@ -194,7 +194,7 @@ public final class GTFSImporter: Sendable {
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
             // let the bookkeeping error hide it or lose the database's name.
             let bookkeeping = ImportFailure.unwrap(error, database: databasePath)
-            if state == "failed", let outcome,
+            if state == .failed, let outcome,
                 let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath)) as? ImportError
             {
                 throw ImportError(
@@ -202,13 +202,13 @@ public final class GTFSImporter: Sendable {
                     file: failure.file, line: failure.line)
             }
             let what = switch state {
-            case "complete": "every row was committed, but reading the summary failed"
-            case "failed": "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
+            case .complete: "every row was committed, but reading the summary failed"
+            case .failed: "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
             default: "the import was interrupted, and recording that failed; run again with --resume"
             }
             throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
-        if state == "failed", let outcome {
+        if state == .failed, let outcome {
             if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry {
                 throw ImportError(
                     corrupt.error.kind,
@@ -271,7 +271,7 @@ public final class GTFSImporter: Sendable {
                     changed since: use --replace to start over
                     """)
             }
-            if header.state != "complete" { try ImportRecord.setState(database, "loading") }
+            if header.state != .complete { try ImportRecord.setState(database, .loading) }
             var resumed = options
             resumed.batchSize = header.batchSize
             resumed.encoding = header.encoding
@@ -289,7 +289,7 @@ public final class GTFSImporter: Sendable {
             (file.fileName, Int64(feed.files[file]!.size), counters[index], byName[file.fileName])
         })
         board.setPhase(.loading)
-        let pending = files.enumerated().filter { byName[$0.element.fileName]?.state != "complete" }
+        let pending = files.enumerated().filter { byName[$0.element.fileName]?.state != .complete }
         guard !pending.isEmpty else { return }
         let channel = BoundedChannel<RowBatch>(capacity: options.bufferedBatches, name: "batches \(databasePath)")
         try await withTaskCancellationHandler {
@@ -379,7 +379,7 @@ public final class GTFSImporter: Sendable {
         try await withTaskCancellationHandler {
             let small = try await queue.submitBlocking("index small tables") {
                 let connection = try FeedWriter.openDatabase(database).stoppingWhenTaskIsCancelled()
-                try ImportRecord.setState(connection, "indexing")
+                try ImportRecord.setState(connection, .indexing)
                 try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
             }
             let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
@@ -400,7 +400,7 @@ public final class GTFSImporter: Sendable {
             let record = try await queue.submitBlocking("record checks", after: early, late) { early, late in
                 let connection = try FeedWriter.openDatabase(database)
                 try FeedChecks.record(early + late, connection)
-                try ImportRecord.setState(connection, "complete")
+                try ImportRecord.setState(connection, .complete)
             }
             // A cancellation before the handler saw every job (it runs once): cancel them all now.
             if Task.isCancelled { queue.cancelAll() }
@@ -427,17 +427,17 @@ public final class GTFSImporter: Sendable {
     private func summarize(_ database: SQLiteConnection, seconds: Double) throws -> ImportSummary {
         let header = try ImportRecord.header(database)
         let states = try ImportRecord.files(database)
-        let files = try states.filter { $0.state != "ignored" }.map { state in
+        let files = try states.filter { $0.state != .ignored }.map { state in
             ImportSummary.File(
                 name: state.file, records: state.records, imported: state.imported, skipped: state.skipped,
-                warnings: state.warnings, isComplete: state.state == "complete", ignoredColumns: state.ignoredColumns,
+                warnings: state.warnings, isComplete: state.state == .complete, ignoredColumns: state.ignoredColumns,
                 problems: try ImportRecord.problems(
                     database, file: state.file, severity: .error, limit: options.problemExamples),
                 counts: try ImportRecord.counts(database, file: state.file))
         }
         return ImportSummary(
-            state: header?.state ?? "failed", database: databasePath, files: files,
-            ignoredFiles: states.filter { $0.state == "ignored" }.map(\.file),
+            state: header?.state ?? .failed, database: databasePath, files: files,
+            ignoredFiles: states.filter { $0.state == .ignored }.map(\.file),
             checks: try FeedChecks.recorded(database), seconds: seconds)
     }
 }

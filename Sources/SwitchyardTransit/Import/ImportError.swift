@@ -62,7 +62,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         out += "\"file\": \(file.map(jsonString) ?? "null"), \"line\": \(line.map(String.init) ?? "null")}"
         let files = status?.files.map { file in
             "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.rows), "
-                + "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.state == "complete")}"
+                + "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.state == .complete)}"
         } ?? []
         return out + ", \"files\": {\(files.joined(separator: ", "))}}"
     }

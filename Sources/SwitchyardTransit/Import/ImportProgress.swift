@@ -48,8 +48,9 @@ public struct ImportProgress: Sendable, Hashable {
 
     /// The current phase.
     public var phase: Phase
-    /// Once the phase is ``Phase/finished``: how the import ended, `complete`, `interrupted` or `failed`.
-    public var outcome: String?
+    /// Once the phase is ``Phase/finished``: how the import ended (``ImportState/complete``,
+    /// ``ImportState/interrupted`` or ``ImportState/failed``).
+    public var outcome: ImportState?
     /// Every file to import, in import order.
     public var files: [File]
     /// Seconds since the import started.
@@ -71,7 +72,7 @@ public struct ImportProgress: Sendable, Hashable {
                 + "\"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), "
                 + "\"warnings\": \(file.warnings), \"complete\": \(file.isComplete)}"
         }
-        let outcome = self.outcome.map { ", \"outcome\": \(jsonString($0))" } ?? ""
+        let outcome = self.outcome.map { ", \"outcome\": \(jsonString($0.rawValue))" } ?? ""
         return "{\"progress\": {\"phase\": \(jsonString(phase.rawValue))\(outcome), "
             + "\"fraction\": \(formatted(fraction, decimals: 4)), \"seconds\": \(formatted(seconds, decimals: 3)), "
             + "\"files\": {\(entries.joined(separator: ", "))}}}"
@@ -91,7 +92,7 @@ final class ProgressBoard: Sendable {
         var observers: [UInt64: AsyncStream<ImportProgress>.Continuation] = [:]
         var nextObserver: UInt64 = 0
         var isFinished = false
-        var outcome: String?
+        var outcome: ImportState?
     }
 
     private let state = Isolated(State(), label: "import progress")
@@ -104,7 +105,7 @@ final class ProgressBoard: Sendable {
                     name: item.name, bytesRead: 0, totalBytes: item.size, recordsRead: item.done?.records ?? 0,
                     rowsCommitted: item.done?.imported ?? 0, skipped: item.done?.skipped ?? 0,
                     warnings: item.done?.warnings ?? 0,
-                    isComplete: item.done?.state == "complete", rowsThisRun: 0, secondsThisRun: 0)
+                    isComplete: item.done?.state == .complete, rowsThisRun: 0, secondsThisRun: 0)
             }
             state.counters = files.map(\.counter)
             state.startedOnFile = Array(repeating: nil, count: files.count)
@@ -139,7 +140,7 @@ final class ProgressBoard: Sendable {
 
     /// The import ended as `outcome` (`complete`, `interrupted`, `failed`): phase `finished`, and every progress
     /// stream gets the last snapshot and finishes. Only the first call counts.
-    func finish(_ outcome: String) {
+    func finish(_ outcome: ImportState) {
         let observers = state.withValueBlocking { state in
             guard !state.isFinished else { return [AsyncStream<ImportProgress>.Continuation]() }
             state.phase = .finished

@@ -3,8 +3,9 @@
 ///
 /// - `_switchyard_import` (one row): the feed, its fingerprint, the batch size, and the `state`:
 ///   `loading` (rows are being added; also what a killed import leaves), `interrupted` (stopped on request),
-///   `failed`, `indexing`, `checking`, `complete`.
-/// - `_switchyard_import_files` (one row per file): `state` (`pending`, `loading`, `complete`, `ignored`),
+///   `failed`, `indexing` (indexes and checks), `complete` (``ImportState``).
+/// - `_switchyard_import_files` (one row per file): `state` (`pending`, `loading`, `complete`, `ignored`:
+///   ``ImportFileState``),
 ///   `records` read, rows `imported`, records `skipped`, `warnings`, and `last_line`, the line of the last record
 ///   committed (a resumed import skips records up to it).
 /// - `_switchyard_import_problems`: every record not imported (severity `error`) and the first
@@ -25,7 +26,7 @@ enum ImportRecord {
     /// One file's committed state.
     struct FileState: Sendable, Hashable {
         var file: String
-        var state: String
+        var state: ImportFileState
         var records: Int
         var imported: Int
         var skipped: Int
@@ -38,7 +39,7 @@ enum ImportRecord {
     struct Header: Sendable, Hashable {
         var feed: String
         var fingerprint: String
-        var state: String
+        var state: ImportState
         var batchSize: Int
         var encoding: ImportOptions.Encoding
     }
@@ -117,7 +118,7 @@ enum ImportRecord {
             "SELECT feed, fingerprint, state, batch_size, \(current ? "encoding" : "'auto'") FROM \(importTable) WHERE id = 1"
         ).first else { return nil }
         return Header(
-            feed: row[0].text ?? "", fingerprint: row[1].text ?? "", state: row[2].text ?? "",
+            feed: row[0].text ?? "", fingerprint: row[1].text ?? "", state: try parse(row[2].text, as: ImportState.self),
             batchSize: Int(row[3].integer ?? 0), encoding: ImportOptions.Encoding(rawValue: row[4].text ?? "") ?? .automatic)
     }
 
@@ -130,7 +131,7 @@ enum ImportRecord {
             FROM \(filesTable) ORDER BY position
             """).map {
             FileState(
-                file: $0[0].text ?? "", state: $0[1].text ?? "", records: Int($0[2].integer ?? 0),
+                file: $0[0].text ?? "", state: try parse($0[1].text, as: ImportFileState.self), records: Int($0[2].integer ?? 0),
                 imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0), warnings: Int($0[5].integer ?? 0),
                 lastLine: Int($0[6].integer ?? 0), size: Int($0[7].integer ?? 0), ignoredColumns: $0[8].text ?? "")
         }
@@ -155,11 +156,11 @@ enum ImportRecord {
         }
     }
 
-    static func setState(_ database: SQLiteConnection, _ state: String) throws {
-        let finished = state == "complete" ? "datetime('now')" : "NULL"
+    static func setState(_ database: SQLiteConnection, _ state: ImportState) throws {
+        let finished = state == .complete ? "datetime('now')" : "NULL"
         try database.run(
             "UPDATE \(importTable) SET state = ?, updated_at = datetime('now'), finished_at = \(finished) WHERE id = 1",
-            [.text(state)])
+            [.text(state.rawValue)])
     }
 
     /// The problems of `severity` listed for `file`, the first `limit` in the order they were met.

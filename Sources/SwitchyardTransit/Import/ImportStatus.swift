@@ -10,8 +10,8 @@ public struct ImportStatus: Sendable, Hashable {
     public struct File: Sendable, Hashable {
         /// The GTFS file name, e.g. `stop_times.txt`.
         public var name: String
-        /// `pending`, `loading`, `complete`.
-        public var state: String
+        /// ``ImportFileState/pending``, ``ImportFileState/loading`` or ``ImportFileState/complete``.
+        public var state: ImportFileState
         /// Rows committed to its table, as of the last committed batch.
         public var rows: Int
         /// Records read (committed or skipped), as of the last committed batch.
@@ -26,16 +26,15 @@ public struct ImportStatus: Sendable, Hashable {
 
     /// The feed the import reads.
     public var feed: String
-    /// `loading`, `interrupted`, `failed`, `indexing`, `checking` or `complete`. A killed import reads `loading`
-    /// until resumed.
-    public var state: String
+    /// Where the import stands. A killed import reads ``ImportState/loading`` until resumed.
+    public var state: ImportState
     /// Every imported file, in import order.
     public var files: [File]
     /// Files in the feed that are not imported.
     public var ignoredFiles: [String]
 
     /// Whether the import finished: every table complete, indexed and checked.
-    public var isComplete: Bool { state == "complete" }
+    public var isComplete: Bool { state == .complete }
 
     /// Reads the import record of the database at `path`, which must exist. **Blocks** on SQLite.
     ///
@@ -52,12 +51,12 @@ public struct ImportStatus: Sendable, Hashable {
             let states = try ImportRecord.files(database)
             return ImportStatus(
                 feed: header.feed, state: header.state,
-                files: states.filter { $0.state != "ignored" }.map {
+                files: states.filter { $0.state != .ignored }.map {
                     File(
                         name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped,
                         warnings: $0.warnings, size: $0.size)
                 },
-                ignoredFiles: states.filter { $0.state == "ignored" }.map(\.file))
+                ignoredFiles: states.filter { $0.state == .ignored }.map(\.file))
         } catch let error as SQLiteError {
             throw ImportError(.database, "\(path): \(error.message)")
         }
@@ -66,8 +65,8 @@ public struct ImportStatus: Sendable, Hashable {
     /// One line of JSON: `{"state": …, "feed": …, "files": {"stops.txt": {"state": …, "rows": N, …}, …}}`.
     public var json: String {
         let entries = files.map { file in
-            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped), \"warnings\": \(file.warnings)}"
+            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state.rawValue)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped), \"warnings\": \(file.warnings)}"
         }
-        return "{\"state\": \(jsonString(state)), \"feed\": \(jsonString(feed)), \"files\": {\(entries.joined(separator: ", "))}}"
+        return "{\"state\": \(jsonString(state.rawValue)), \"feed\": \(jsonString(feed)), \"files\": {\(entries.joined(separator: ", "))}}"
     }
 }

@@ -45,8 +45,9 @@ public struct ImportSummary: Sendable, Hashable {
         public var examples: [String]
     }
 
-    /// The import's state: `complete`, `interrupted`, `failed`, or `loading` (a killed import).
-    public var state: String
+    /// How the import ended: ``ImportState/complete``, ``ImportState/interrupted`` or ``ImportState/failed`` (or
+    /// ``ImportState/loading`` when read back after a killed import).
+    public var state: ImportState
     /// The database written to.
     public var database: String
     /// Files in import order.
@@ -59,7 +60,7 @@ public struct ImportSummary: Sendable, Hashable {
     public var seconds: Double
 
     /// Whether every file is complete.
-    public var isComplete: Bool { state == "complete" }
+    public var isComplete: Bool { state == .complete }
     /// Records over all files.
     public var records: Int { files.reduce(0) { $0 + $1.records } }
     /// Records skipped over all files.
@@ -71,7 +72,7 @@ public struct ImportSummary: Sendable, Hashable {
     /// "imported": N, "skipped": N, "warnings": N, …}, …}, "seconds": S, …}`; `"problems"` lists a file's first
     /// skipped records, `"warnings_by_kind"` counts its warnings by kind with a first example each.
     public var json: String {
-        var out = "{\"state\": \(jsonString(state)), \"database\": \(jsonString(database)), \"files\": {"
+        var out = "{\"state\": \(jsonString(state.rawValue)), \"database\": \(jsonString(database)), \"files\": {"
         out += files.map { file in
             var entry = "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.imported), "
             entry += "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.isComplete)"

@@ -23,7 +23,7 @@ struct GTFSImporterTests {
         }
         let database = scratch.file("feed.sqlite")
         let summary = try await importFeed(feedPath, into: database, options: ImportOptions(batchSize: 2))
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         // Row counts equal the records of each file minus the reported bad records.
         for (name, expected) in QuirksFeed.expected {
             let file = try #require(summary.files.first { $0.name == name }, "\(name) is in the summary")
@@ -110,7 +110,7 @@ struct GTFSImporterTests {
         let stops = "stop_id,stop_name,stop_lat,stop_lon,Stop_Desc,note,Note,NOTE\nS1,Alex,52.5,13.4,x,a,b,c\n"
         try Data(stops.utf8).write(to: URL(fileURLWithPath: scratch.file("feed/stops.txt")))
         let summary = try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"))
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         let file = try #require(summary.files.first { $0.name == "stops.txt" })
         #expect(file.imported == 1)
         #expect(file.ignoredColumns.contains("Stop_Desc (same name as stop_desc apart from case)"))
@@ -140,7 +140,7 @@ struct GTFSImporterTests {
         try Data("from_stop_id,to_stop_id,transfer_type,no\u{0}te\nS1,S2,0,x\n".utf8)
             .write(to: URL(fileURLWithPath: scratch.file("feed/transfers.txt")))
         let summary = try await importFeed(scratch.file("feed"), into: scratch.file("other.sqlite"))
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         let file = try #require(summary.files.first { $0.name == "transfers.txt" })
         #expect(file.ignoredColumns.contains("field 4 (its name contains a NUL byte)"))
     }
@@ -182,7 +182,7 @@ struct GTFSImporterTests {
         try Data(bytes).write(to: URL(fileURLWithPath: scratch.file("feed.zip")))
         // Bound as a C string, the name was cut at the NUL: "stops.txt" twice, and the import failed (UNIQUE).
         let summary = try await importFeed(scratch.file("feed.zip"), into: scratch.file("db.sqlite"))
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         #expect(summary.ignoredFiles.contains { $0.hasPrefix("stops.txt\u{0}x") })
     }
 
@@ -216,7 +216,7 @@ struct GTFSImporterTests {
         try Data(bytes).write(to: URL(fileURLWithPath: scratch.file("feed.zip")))
 
         let summary = try await importFeed(scratch.file("feed.zip"), into: scratch.file("db.sqlite"))
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         #expect(summary.ignoredFiles.contains("stops.txt (repeated in the archive; the first entry is used)"))
         #expect(summary.ignoredFiles.contains("README.txt (repeated in the archive; the first entry is used)"))
         #expect(summary.ignoredFiles.filter { $0.hasPrefix("README.txt") }.count == 2)  // the first, and the repeat
@@ -272,7 +272,7 @@ struct GTFSImporterTests {
         let database = scratch.file("db.sqlite")
         _ = try await importFeed(scratch.file("feed"), into: database)
         let status = try ImportStatus.read(database)
-        #expect(status.state == "complete")
+        #expect(status.state == .complete)
         for suffix in ["-wal", "-shm"] {
             #expect(!FileManager.default.fileExists(atPath: database + suffix), "\(suffix) left behind")
         }
@@ -294,7 +294,7 @@ struct GTFSImporterTests {
                 && error.message.hasSuffix("calendar.txt:3: field start_date: '00000101' is not a date (YYYYMMDD): no such day (--strict)")
         }
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
-        #expect(status.state == "failed")
+        #expect(status.state == .failed)
     }
 
     @Test("bad feeds: not a zip, a truncated zip, a missing required file, no calendar, a missing path")
@@ -341,13 +341,13 @@ struct GTFSImporterTests {
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("the rows read from it were removed") == true)
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
-        #expect(status.state == "failed")
+        #expect(status.state == .failed)
         // The corrupt entry's rows are gone (its checksum is known only at its end) and it starts over on resume.
         let corrupt = try #require(status.files.first { error?.message.contains("/\($0.name)") == true || error?.message.contains(": \($0.name):") == true })
-        #expect(corrupt.state == "pending" && corrupt.rows == 0)
+        #expect(corrupt.state == .pending && corrupt.rows == 0)
         // Whole batches: every table holds exactly the rows its import record counts.
         let connection = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
-        for file in status.files where file.state != "pending" {
+        for file in status.files where file.state != .pending {
             let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?.integer
             #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
         }
@@ -356,7 +356,7 @@ struct GTFSImporterTests {
         let resumed = try await GTFSImporter(
             feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"),
             options: ImportOptions(mode: .resume, batchSize: 100)).run()
-        #expect(resumed.state == "complete")
+        #expect(resumed.state == .complete)
         let reference = try await GTFSImporter(
             feed: try GTFSFeed.open(zip), database: scratch.file("reference.sqlite"), options: ImportOptions()).run()
         #expect(resumed.files == reference.files)
@@ -395,7 +395,7 @@ struct GTFSImporterTests {
         #expect(error?.message.contains("stop_times.txt") == true)
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
         let stopTimes = try #require(status.files.first { $0.name == "stop_times.txt" })
-        #expect(stopTimes.state == "pending" && stopTimes.rows == 0)
+        #expect(stopTimes.state == .pending && stopTimes.rows == 0)
     }
 
     @Test("an encrypted or bzip2 GTFS entry is refused when the feed opens, naming it")
@@ -434,9 +434,9 @@ struct GTFSImporterTests {
             ($0 as? ImportError)?.kind == .databaseNotEmpty
         }
         let resumed = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .resume))
-        #expect(resumed.state == "complete")
+        #expect(resumed.state == .complete)
         let replaced = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .replace))
-        #expect(replaced.state == "complete")
+        #expect(replaced.state == .complete)
         let other = scratch.file("other")
         try QuirksFeed.writeFolder(other)
         try Data("changed\n".utf8).write(to: URL(fileURLWithPath: other + "/agency.txt"))

@@ -36,7 +36,7 @@ struct ImportLockTests {
         withExtendedLifetime(held) {}
         held = nil
         let summary = try await importer(feed, database).run()
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         // `run` released the lock on returning.
         #expect(throws: Never.self) { _ = try ImportLock(database: database) }
     }
@@ -79,14 +79,14 @@ struct ImportLockTests {
         let feed = scratch.file("feed")
         try SampleFeedFiles.write(.tiny, to: feed)
         let database = scratch.file("db.sqlite")
-        #expect(try await importer(feed, database).run().state == "complete")
+        #expect(try await importer(feed, database).run().state == .complete)
         let before = try DatabaseContent(database)
         let held = try ImportLock(database: database)
         await expectBusy({ try await importer(feed, database, .replace).run() }, "replace")
         await expectBusy({ try await importer(feed, database, .resume).run() }, "resume")
         withExtendedLifetime(held) {}
         #expect(try DatabaseContent(database) == before, "nothing was deleted or written")
-        #expect(try ImportStatus.read(database).state == "complete")
+        #expect(try ImportStatus.read(database).state == .complete)
     }
 
     #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
@@ -97,12 +97,12 @@ struct ImportLockTests {
         let feed = scratch.file("feed")
         try SampleFeedFiles.write(.tiny, to: feed)
         let reference = scratch.file("reference.sqlite")
-        #expect(try await importer(feed, reference).run().state == "complete")
+        #expect(try await importer(feed, reference).run().state == .complete)
         let database = scratch.file("db.sqlite")
         var options = ImportOptions(batchSize: Self.batchSize)
         options.interruptAfterBatches = 2
         let interrupted = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
-        #expect(interrupted.state == "interrupted")
+        #expect(interrupted.state == .interrupted)
         // Without the lock each would read the same import record and append the same batches.
         let importers = try (0..<4).map { _ in try importer(feed, database, .resume) }
         let outcomes = await withTaskGroup(of: Result<ImportSummary, any Error>.self) { group in
@@ -118,7 +118,7 @@ struct ImportLockTests {
             switch outcome {
             case .success(let summary):
                 // The first resume to get the lock finished the import; a later one found nothing left to load.
-                #expect(summary.state == "complete")
+                #expect(summary.state == .complete)
                 completed += 1
             case .failure(let error):
                 #expect((error as? ImportError)?.kind == .databaseBusy, "\(error)")

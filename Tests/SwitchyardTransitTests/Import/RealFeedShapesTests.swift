@@ -61,7 +61,7 @@ struct RealFeedShapesTests {
         }
         try writer.finish()
         let summary = try await run(scratch.file("sample-feed.zip"), scratch.file("db.sqlite"))
-        #expect(summary.state == "complete" && summary.records == 74 && summary.skipped == 0 && summary.warnings == 13)
+        #expect(summary.state == .complete && summary.records == 74 && summary.skipped == 0 && summary.warnings == 13)
         let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
         #expect(stopTimes.imported == 28)
         #expect(stopTimes.counts.map(\.kind) == [.missingFields] && stopTimes.counts.first?.example?.line == 17)
@@ -124,7 +124,7 @@ struct RealFeedShapesTests {
         for encoding in [ImportOptions.Encoding.automatic, .utf8] {
             let database = scratch.file("\(encoding.rawValue).sqlite")
             let summary = try await run(scratch.file("feed"), database, ImportOptions(encoding: encoding))
-            #expect(summary.state == "complete")
+            #expect(summary.state == .complete)
             let file = try #require(summary.files.first { $0.name == "stops.txt" })
             #expect(file.imported == 3 && file.counts.first { $0.kind == .headerEncoding }?.count == 1)
             let column = encoding == .utf8 ? "d\u{FFFD}signation" : "désignation"
@@ -187,7 +187,7 @@ struct RealFeedShapesTests {
         #expect(try GTFSFeed.open(scratch.file("feed")).folder == "")
         let summary = try await GTFSImporter(
             feed: try GTFSFeed.open(scratch.file("feed"), folder: "north/"), database: scratch.file("db.sqlite")).run()
-        #expect(summary.state == "complete" && summary.records == 12)
+        #expect(summary.state == .complete && summary.records == 12)
         #expect(summary.ignoredFiles.contains("stops.txt (outside the feed's folder, north/)"))
         #expect { try GTFSFeed.open(scratch.file("feed"), folder: "east") } throws: { error in
             "\(error)".hasSuffix("--folder east/ holds no GTFS file (those that do: the top level, north/, south/)")
@@ -227,7 +227,7 @@ struct RealFeedShapesTests {
         let stopTimes = Self.sampleFeed["stop_times.txt"]! + ",9:00:00,9:00:00,AMV,3\n"  // no trip_id: skipped
         try write(sample(replacing: ["stop_times.txt": Array(stopTimes.utf8)]), to: scratch.file("feed"))
         let lossy = try await run(scratch.file("feed"), scratch.file("a.sqlite"), ImportOptions(maximumSkipped: .count(1)))
-        #expect(lossy.state == "complete" && lossy.skipped == 1)
+        #expect(lossy.state == .complete && lossy.skipped == 1)
         for (index, limit) in [ImportOptions.SkippedLimit.count(0), .fraction(0.01)].enumerated() {
             let database = scratch.file("\(index).sqlite")
             await #expect {
@@ -236,7 +236,7 @@ struct RealFeedShapesTests {
                 guard let error = error as? ImportError else { return false }
                 return error.kind == .tooManySkipped && error.message.contains("1 of 13 records were skipped (stop_times.txt 1)")
             }
-            #expect(try ImportStatus.read(database).state == "failed")
+            #expect(try ImportStatus.read(database).state == .failed)
         }
     }
 
@@ -251,13 +251,13 @@ struct RealFeedShapesTests {
         }
         try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
         let reference = try await run(scratch.file("feed"), scratch.file("reference.sqlite"), ImportOptions(batchSize: 2, encoding: .latin1))
-        #expect(reference.state == "complete")
+        #expect(reference.state == .complete)
         var options = ImportOptions(batchSize: 2, encoding: .latin1)
         options.interruptAfterBatches = 2  // agency, then the first batch of stops
         let first = try await run(scratch.file("feed"), scratch.file("db.sqlite"), options)
-        #expect(first.state == "interrupted")
+        #expect(first.state == .interrupted)
         let resumed = try await run(scratch.file("feed"), scratch.file("db.sqlite"), ImportOptions(mode: .resume))
-        #expect(resumed.state == "complete")
+        #expect(resumed.state == .complete)
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
     #endif

@@ -13,7 +13,7 @@ struct ResumeTests {
         let database = scratch.file("reference.sqlite")
         let summary = try await GTFSImporter(
             feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: Self.batchSize)).run()
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         return try DatabaseContent(database)
     }
 
@@ -34,16 +34,16 @@ struct ResumeTests {
                 var options = ImportOptions(mode: mode, batchSize: Self.batchSize)
                 options.interruptAfterBatches = Int.random(in: 0...12, using: &random)
                 let summary = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
-                if summary.state == "complete" { break }
-                #expect(summary.state == "interrupted")
+                if summary.state == .complete { break }
+                #expect(summary.state == .interrupted)
                 let status = try ImportStatus.read(database)
-                #expect(status.state == "interrupted")
+                #expect(status.state == .interrupted)
                 mode = .resume
             }
             let finished = try await GTFSImporter(
                 feed: try GTFSFeed.open(feed), database: database,
                 options: ImportOptions(mode: .resume, batchSize: Self.batchSize)).run()
-            #expect(finished.state == "complete")
+            #expect(finished.state == .complete)
             #expect(try DatabaseContent(database) == reference, "round \(round)")
         }
     }
@@ -65,10 +65,10 @@ struct ResumeTests {
             var options = ImportOptions(batchSize: 2)
             options.interruptAfterBatches = stop
             let first = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
-            if first.state == "interrupted" {
+            if first.state == .interrupted {
                 let resumed = try await GTFSImporter(
                     feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(mode: .resume, batchSize: 2)).run()
-                #expect(resumed.state == "complete")
+                #expect(resumed.state == .complete)
                 #expect(resumed.files == uninterrupted.files, "the summary counts the whole import")
             }
             #expect(try DatabaseContent(database) == expected, "stopped after \(stop) batches")
@@ -100,7 +100,7 @@ struct ResumeTests {
             var options = ImportOptions(batchSize: 2)
             options.interruptAfterBatches = stop
             let first = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
-            if first.state == "interrupted" {
+            if first.state == .interrupted {
                 let partial = try ImportStatus.read(database).files.first { $0.name == "calendar_dates.txt" }
                 if let partial, partial.records > 0 && partial.records < 9 {
                     committedPartly = true
@@ -108,7 +108,7 @@ struct ResumeTests {
                 }
                 let resumed = try await GTFSImporter(
                     feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(mode: .resume, batchSize: 2)).run()
-                #expect(resumed.state == "complete")
+                #expect(resumed.state == .complete)
                 #expect(resumed.files == uninterrupted.files, "the summary counts the whole import")
             }
             #expect(try DatabaseContent(database) == expected, "stopped after \(stop) batches")
@@ -135,14 +135,14 @@ struct ResumeTests {
         }
         work.cancel()
         let summary = try await work.value
-        #expect(["interrupted", "complete"].contains(summary.state))
-        for file in try ImportStatus.read(database).files where file.state != "complete" {
+        #expect([.interrupted, .complete].contains(summary.state))
+        for file in try ImportStatus.read(database).files where file.state != .complete {
             #expect(file.records % Self.batchSize == 0, "\(file.name): whole batches")
         }
         let resumed = try await GTFSImporter(
             feed: try GTFSFeed.open(feed), database: database,
             options: ImportOptions(mode: .resume, batchSize: Self.batchSize)).run()
-        #expect(resumed.state == "complete")
+        #expect(resumed.state == .complete)
         #expect(try DatabaseContent(database) == reference)
     }
 
@@ -167,7 +167,7 @@ struct ResumeTests {
             guard let error = error as? ImportError else { return false }
             return error.kind == .database && error.message.hasPrefix(database) && error.message.contains(index)
         }
-        #expect(try ImportStatus.read(database).state == "failed")
+        #expect(try ImportStatus.read(database).state == .failed)
     }
 
     @Test(
@@ -195,8 +195,8 @@ struct ResumeTests {
             return task
         }
         let summary = try await task.value
-        #expect(summary.state == "interrupted")
-        #expect(try ImportStatus.read(database).state == "interrupted")
+        #expect(summary.state == .interrupted)
+        #expect(try ImportStatus.read(database).state == .interrupted)
         let index = FeedChecks.indexName(.stopTimes, ["trip_id", "stop_sequence"])
         let exists = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?"
         let indexes = { try SQLiteConnection(path: database, readOnly: true).rows(exists, [.text(index)]) }
@@ -206,7 +206,7 @@ struct ResumeTests {
         let resumed = try await GTFSImporter(
             feed: try GTFSFeed.open(feed), database: database,
             options: ImportOptions(mode: .resume, batchSize: Self.batchSize)).run()
-        #expect(resumed.state == "complete")
+        #expect(resumed.state == .complete)
         let referenceDatabase = try SQLiteConnection(path: scratch.file("reference.sqlite"), readOnly: true)
         let referenceChecks = try FeedChecks.recorded(referenceDatabase)
         #expect(!resumed.checks.isEmpty && resumed.checks == referenceChecks, "the resume ran every check")
@@ -236,12 +236,12 @@ struct ResumeTests {
             observations += 1
             for file in status.files {
                 #expect(file.rows >= last[file.name, default: 0], "\(file.name) never shrinks")
-                if file.state != "complete" { #expect(file.records % 50 == 0, "\(file.name): \(file.records) records are whole batches") }
+                if file.state != .complete { #expect(file.records % 50 == 0, "\(file.name): \(file.records) records are whole batches") }
                 last[file.name] = file.rows
             }
         }
         let summary = try await work.value
-        #expect(summary.state == "complete")
+        #expect(summary.state == .complete)
         #expect(observations > 1)
     }
 }
