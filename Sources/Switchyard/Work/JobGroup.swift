@@ -24,7 +24,7 @@ public final class JobGroup: @unchecked Sendable {
     let region = EngineRegion()
     let progress: ProgressAggregate
     @exclusivity(unchecked) var members = JobList(.group)
-    @exclusivity(unchecked) var isCancelled = false
+    @exclusivity(unchecked) var cancelRequested = false
     @exclusivity(unchecked) private var waiters: [CheckedContinuation<Void, Never>] = []
     @exclusivity(unchecked) private var notifications: [(Delivery, @Sendable () -> Void)] = []
     @exclusivity(unchecked) private var blockingWaiters: [BlockingSignal] = []
@@ -39,7 +39,11 @@ public final class JobGroup: @unchecked Sendable {
     public var count: Int { Engine.perform(in: region) { _ in members.count } }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelledGroup: Bool { Engine.perform(in: region) { _ in isCancelled } }
+    public var isCancelled: Bool { Engine.perform(in: region) { _ in cancelRequested } }
+
+    /// Whether ``cancel()`` was called.
+    @available(*, deprecated, renamed: "isCancelled")
+    public var isCancelledGroup: Bool { isCancelled }
 
     /// The group's progress since it was last empty (see ``WorkProgress``).
     public var currentProgress: WorkProgress { Engine.perform(in: region) { progress.current(&$0) } }
@@ -48,7 +52,7 @@ public final class JobGroup: @unchecked Sendable {
     /// as cancelled). - Complexity: O(unfinished jobs).
     public func cancel() {
         Engine.perform(in: region) { transaction in
-            isCancelled = true
+            cancelRequested = true
             for job in members.nodes() { Engine.cancel(job, &transaction) }
         }
     }

@@ -5,6 +5,9 @@
 /// bucket of ready jobs per level and always starts from the highest non-empty one. The level is also passed to the
 /// `Task` that runs the job (`taskPriority`), which matters on platforms that honour it.
 ///
+/// Both vocabularies work: the levels' own names, and `TaskPriority`'s (``low`` is ``utility``, ``high`` is
+/// ``userInitiated``, as for tasks).
+///
 /// A job's *effective* priority is the maximum of its own and that of everything waiting on it (dependent jobs and
 /// tasks awaiting its value); see ``WorkQueue`` for escalation.
 public struct JobPriority: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -24,6 +27,11 @@ public struct JobPriority: Sendable, Hashable, Comparable, CustomStringConvertib
     public static let userInitiated = JobPriority(level: 3)
     /// Work that must finish before the next frame or response.
     public static let userInteractive = JobPriority(level: 4)
+
+    /// ``utility``, under the name `TaskPriority` gives it (`TaskPriority.low == .utility`).
+    public static let low = JobPriority.utility
+    /// ``userInitiated``, under the name `TaskPriority` gives it (`TaskPriority.high == .userInitiated`).
+    public static let high = JobPriority.userInitiated
 
     /// All levels, lowest first.
     public static let allLevels: [JobPriority] = (0..<levelCount).map(JobPriority.init(level:))

@@ -36,7 +36,7 @@ extension Engine {
             transaction.timers.append(job)
         }
         queue.emit(.submitted, job, &transaction)
-        if let group = job.group, group.isCancelled { immediate = .cancelled }
+        if let group = job.group, group.cancelRequested { immediate = .cancelled }
         if let immediate {
             job.cancelRequested = true
             finish(job, immediate, &transaction)
