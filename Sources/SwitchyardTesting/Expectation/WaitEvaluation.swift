@@ -6,9 +6,9 @@
 /// "satisfied" sequence numbers are set once.
 struct WaitEvaluation {
     /// The expectations, in the order the caller listed them.
-    let expectations: [Expectation]
+    let expectations: [CallbackExpectation]
     /// One snapshot per expectation, same order.
-    let snapshots: [Expectation.Snapshot]
+    let snapshots: [CallbackExpectation.Snapshot]
     /// Indices of regular expectations whose count exceeds the upper bound.
     private(set) var overFulfilled: [Int] = []
     /// Indices of inverted expectations whose count reached the lower bound.
@@ -22,7 +22,7 @@ struct WaitEvaluation {
     private(set) var containsInverted = false
 
     /// Snapshots `expectations` now and classifies them.
-    init(_ expectations: [Expectation], enforceOrder: Bool) {
+    init(_ expectations: [CallbackExpectation], enforceOrder: Bool) {
         self.expectations = expectations
         self.snapshots = expectations.map { $0.snapshot() }
         var firstUnsatisfied: Int?
@@ -82,7 +82,7 @@ struct WaitEvaluation {
 
     /// The failure message for the inverted expectation at `index`.
     func invertedMessage(_ index: Int, timeout: Duration) -> String {
-        "Inverted expectation \(name(index)) was fulfilled \(Expectation.times(snapshots[index].count)) "
+        "Inverted expectation \(name(index)) was fulfilled \(CallbackExpectation.times(snapshots[index].count)) "
             + "during a wait of \(timeout), but it \(expectations[index].invertedLimit)."
     }
 
@@ -105,7 +105,7 @@ struct WaitEvaluation {
     func timeoutMessage(timeout: Duration) -> String {
         let details = unsatisfied.map { index in
             "\(name(index)) expected \(expectations[index].expectedCount), "
-                + "but it was fulfilled \(Expectation.times(snapshots[index].count))"
+                + "but it was fulfilled \(CallbackExpectation.times(snapshots[index].count))"
         }
         let subject: String
         if expectations.count == 1 {

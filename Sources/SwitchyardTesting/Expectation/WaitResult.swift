@@ -1,9 +1,9 @@
-extension Expectation {
+extension CallbackExpectation {
     /// How a wait on one or more expectations ended.
     ///
     /// Every case except ``satisfied`` and ``cancelled`` has already been reported as a test
     /// failure by the time the wait returns (over-fulfillment at most once per expectation, see
-    /// ``Expectation``), so most tests ignore the result. Branch on it, or on ``isSuccess``, when
+    /// ``CallbackExpectation``), so most tests ignore the result. Branch on it, or on ``isSuccess``, when
     /// the rest of the test makes no sense after a failed wait.
     ///
     /// When several problems are present at once, the first case in declaration order wins

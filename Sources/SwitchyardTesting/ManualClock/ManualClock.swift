@@ -8,7 +8,7 @@
 /// ```swift
 /// @Test func retriesAfterOneSecond() async throws {
 ///     let clock = ManualClock()
-///     let retried = Expectation("retried")
+///     let retried = CallbackExpectation("retried")
 ///     let task = Task {
 ///         try await clock.sleep(for: .seconds(1))   // code under test
 ///         retried.fulfill()
@@ -34,7 +34,7 @@
 ///   exactly those sleepers have been removed and their continuations resumed; every later sleeper
 ///   is still registered. *Resumed* means the continuation was resumed: the sleeping task runs
 ///   afterwards, on its own executor, concurrently with the caller of `advance`; use an
-///   ``Expectation`` (or the task's value) to wait for what it does next.
+///   ``CallbackExpectation`` (or the task's value) to wait for what it does next.
 /// - A resumed sleeper observes `now >= deadline`: after a single `advance` past several deadlines,
 ///   every one of them observes the target of that `advance` (or a later instant, if the clock was
 ///   advanced again before it ran), not its own deadline. Advance in steps (for example to
@@ -195,7 +195,7 @@ public final class ManualClock: Clock, Sendable {
     /// `Task.yield` loops. Sleepers resumed or cancelled before this call do not count.
     ///
     /// Typical use: start the code under test, `try await clock.waitForSleepers(count: 1)` to know
-    /// that it reached its `sleep`, then `advance`. Note that a wait on an ``Expectation`` with
+    /// that it reached its `sleep`, then `advance`. Note that a wait on an ``CallbackExpectation`` with
     /// `clock: thisClock` registers a sleeper too. If the code never sleeps, this never returns;
     /// bound such tests with Swift Testing's `.timeLimit` trait.
     ///

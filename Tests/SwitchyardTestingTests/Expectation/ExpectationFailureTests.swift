@@ -3,14 +3,14 @@ import SwitchyardTesting
 import Testing
 
 /// Over-fulfillment and inverted expectations.
-@Suite("Expectation: over-fulfillment and inverted expectations", .timeLimit(.minutes(1)))
+@Suite("CallbackExpectation: over-fulfillment and inverted expectations", .timeLimit(.minutes(1)))
 struct ExpectationFailureTests {
     // MARK: Over-fulfillment
 
     @Test("Over-fulfillment during a wait ends the wait and is reported")
     func overFulfilledDuringWait() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("saved", expectedCount: 2)
+        let expectation = CallbackExpectation("saved", expectedCount: 2)
         try await withKnownIssue {
             async let result = expectation.fulfillment(within: .seconds(1), clock: clock)
             try await clock.waitForSleepers(count: 1)
@@ -25,7 +25,7 @@ struct ExpectationFailureTests {
     @Test("Over-fulfillment in the test's context after the wait returned is reported immediately, once")
     func overFulfilledAfterWaitInTestContext() async {
         let clock = ManualClock()
-        let expectation = Expectation("notified")
+        let expectation = CallbackExpectation("notified")
         expectation.fulfill()
         #expect(await expectation.fulfillment(within: .seconds(1), clock: clock) == .satisfied)
         let fulfillLine = #line + 2
@@ -42,7 +42,7 @@ struct ExpectationFailureTests {
 
     @Test("A structured child task is a test context too: its over-fulfillment is recorded at once")
     func overFulfilledInChildTask() async {
-        let expectation = Expectation("child")
+        let expectation = CallbackExpectation("child")
         expectation.fulfill()
         await withKnownIssue {
             await withTaskGroup(of: Void.self) { group in
@@ -56,7 +56,7 @@ struct ExpectationFailureTests {
     @Test("Over-fulfillment outside any test context after the wait is reported at the next wait")
     func overFulfilledAfterWaitOutsideTestContext() async {
         let clock = ManualClock()
-        let expectation = Expectation("late extra")
+        let expectation = CallbackExpectation("late extra")
         expectation.fulfill()
         #expect(await expectation.fulfillment(within: .seconds(1), clock: clock) == .satisfied)
         await Task.detached { expectation.fulfill() }.value  // detached: Test.current == nil
@@ -72,7 +72,7 @@ struct ExpectationFailureTests {
 
     @Test("Unreported over-fulfillment is reported when the expectation is released in the test")
     func overFulfilledReportedAtDeinit() async {
-        let holder = Holder(Expectation("dropped"))
+        let holder = Holder(CallbackExpectation("dropped"))
         await onDispatchThread {
             // The only strong reference taken here ends before this closure returns.
             holder.expectation?.fulfill(2)
@@ -89,7 +89,7 @@ struct ExpectationFailureTests {
     @Test("An unfulfilled inverted expectation passes after the whole timeout")
     func invertedUnfulfilled() async throws {
         let clock = ManualClock()
-        let crash = Expectation("crashed", inverted: true)
+        let crash = CallbackExpectation("crashed", inverted: true)
         async let result = crash.fulfillment(within: .seconds(3), clock: clock)
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(2))
@@ -101,7 +101,7 @@ struct ExpectationFailureTests {
     @Test("Fulfilling an inverted expectation during the wait fails it at once")
     func invertedFulfilledDuringWait() async throws {
         let clock = ManualClock()
-        let crash = Expectation("crashed", inverted: true)
+        let crash = CallbackExpectation("crashed", inverted: true)
         try await withKnownIssue {
             async let result = crash.fulfillment(within: .seconds(3), clock: clock)
             try await clock.waitForSleepers(count: 1)
@@ -115,7 +115,7 @@ struct ExpectationFailureTests {
 
     @Test("An inverted expectation fulfilled before the wait fails without waiting")
     func invertedFulfilledBeforeWait() async {
-        let retried = Expectation("retried", inverted: true)
+        let retried = CallbackExpectation("retried", inverted: true)
         retried.fulfill()
         await withKnownIssue {
             #expect(await retried.fulfillment(within: .seconds(60), clock: ManualClock()) == .invertedFulfilled)
@@ -127,7 +127,7 @@ struct ExpectationFailureTests {
     @Test("An inverted expectation with a count tolerates fulfillments below that count")
     func invertedWithCount() async throws {
         let clock = ManualClock()
-        let warnings = Expectation("three warnings", expectedCount: 3, inverted: true)
+        let warnings = CallbackExpectation("three warnings", expectedCount: 3, inverted: true)
         warnings.fulfill(2)
         async let result = warnings.fulfillment(within: .seconds(1), clock: clock)
         try await clock.waitForSleepers(count: 1)
@@ -144,13 +144,13 @@ struct ExpectationFailureTests {
 
 /// Holds the only strong reference to an expectation, so a test controls where it is released.
 private final class Holder: Sendable {
-    private let storage: Mutex<SwitchyardTesting.Expectation?>
+    private let storage: Mutex<CallbackExpectation?>
 
-    init(_ expectation: SwitchyardTesting.Expectation) {
+    init(_ expectation: CallbackExpectation) {
         storage = Mutex(expectation)
     }
 
-    var expectation: SwitchyardTesting.Expectation? {
+    var expectation: CallbackExpectation? {
         storage.withLock { $0 }
     }
 

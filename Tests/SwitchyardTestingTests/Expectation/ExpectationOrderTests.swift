@@ -2,15 +2,15 @@ import SwitchyardTesting
 import Testing
 
 /// Waiting on several expectations, with and without order enforcement.
-@Suite("Expectation: waiting on several", .timeLimit(.minutes(1)))
+@Suite("CallbackExpectation: waiting on several", .timeLimit(.minutes(1)))
 struct ExpectationOrderTests {
     @Test("Expectations satisfied in the listed order pass with enforceOrder")
     func inOrder() async throws {
         let clock = ManualClock()
-        let opened = Expectation("opened")
-        let written = Expectation("written", expectedCount: 2...3)
-        let closed = Expectation("closed")
-        async let result = Expectation.fulfillment(
+        let opened = CallbackExpectation("opened")
+        let written = CallbackExpectation("written", expectedCount: 2...3)
+        let closed = CallbackExpectation("closed")
+        async let result = CallbackExpectation.fulfillment(
             of: [opened, written, closed], within: .seconds(1), enforceOrder: true, clock: clock
         )
         try await clock.waitForSleepers(count: 1)
@@ -28,10 +28,10 @@ struct ExpectationOrderTests {
     @Test("Expectations whose count starts at 0 take no part in ordering but are still checked for over-fulfilment")
     func zeroLowerBoundIgnoredForOrder() async throws {
         let clock = ManualClock()
-        let request = Expectation("request sent")
-        let retries = Expectation("retried", expectedCount: 0...2)
-        let response = Expectation("response received")
-        async let result = Expectation.fulfillment(
+        let request = CallbackExpectation("request sent")
+        let retries = CallbackExpectation("retried", expectedCount: 0...2)
+        let response = CallbackExpectation("response received")
+        async let result = CallbackExpectation.fulfillment(
             of: [request, retries, response], within: .seconds(1), enforceOrder: true, clock: clock
         )
         try await clock.waitForSleepers(count: 1)
@@ -46,10 +46,11 @@ struct ExpectationOrderTests {
     @Test("Without enforceOrder, any order passes")
     func anyOrder() async throws {
         let clock = ManualClock()
-        let first = Expectation("first")
-        let second = Expectation("second")
-        let third = Expectation("third")
-        async let result = Expectation.fulfillment(of: [first, second, third], within: .seconds(1), clock: clock)
+        let first = CallbackExpectation("first")
+        let second = CallbackExpectation("second")
+        let third = CallbackExpectation("third")
+        async let result = CallbackExpectation.fulfillment(of: [first, second, third],
+            within: .seconds(1), clock: clock)
         try await clock.waitForSleepers(count: 1)
         third.fulfill()
         Task.detached { first.fulfill() }
@@ -60,10 +61,10 @@ struct ExpectationOrderTests {
     @Test("Satisfying a later expectation before an earlier one is reported as an order violation")
     func orderViolationDuringWait() async throws {
         let clock = ManualClock()
-        let request = Expectation("request sent")
-        let response = Expectation("response received")
+        let request = CallbackExpectation("request sent")
+        let response = CallbackExpectation("response received")
         try await withKnownIssue {
-            async let result = Expectation.fulfillment(
+            async let result = CallbackExpectation.fulfillment(
                 of: [request, response], within: .seconds(1), enforceOrder: true, clock: clock
             )
             try await clock.waitForSleepers(count: 1)
@@ -80,15 +81,15 @@ struct ExpectationOrderTests {
 
     @Test("The satisfaction order is recorded even before the wait starts")
     func orderViolationBeforeWait() async {
-        let a = Expectation("a")
-        let b = Expectation("b", expectedCount: 2)
-        let c = Expectation("c")
+        let a = CallbackExpectation("a")
+        let b = CallbackExpectation("b", expectedCount: 2)
+        let c = CallbackExpectation("c")
         a.fulfill()
         b.fulfill()
         c.fulfill()
         b.fulfill()  // b reaches its required count after c
         await withKnownIssue {
-            let result = await Expectation.fulfillment(
+            let result = await CallbackExpectation.fulfillment(
                 of: [a, b, c], within: .seconds(1), enforceOrder: true, clock: ManualClock()
             )
             #expect(result == .outOfOrder)
@@ -97,7 +98,8 @@ struct ExpectationOrderTests {
         }
         // The same expectations in the order they were satisfied pass.
         #expect(
-            await Expectation.fulfillment(of: [a, c, b], within: .zero, enforceOrder: true, clock: ManualClock())
+            await CallbackExpectation.fulfillment(of: [a, c, b],
+                within: .zero, enforceOrder: true, clock: ManualClock())
                 == .satisfied
         )
     }
@@ -105,10 +107,10 @@ struct ExpectationOrderTests {
     @Test("An inverted expectation in the list makes the wait last the whole timeout")
     func mixedWithInverted() async throws {
         let clock = ManualClock()
-        let saved = Expectation("saved")
-        let failed = Expectation("failed", inverted: true)
+        let saved = CallbackExpectation("saved")
+        let failed = CallbackExpectation("failed", inverted: true)
         saved.fulfill()
-        async let result = Expectation.fulfillment(of: [saved, failed], within: .seconds(2), clock: clock)
+        async let result = CallbackExpectation.fulfillment(of: [saved, failed], within: .seconds(2), clock: clock)
         try await clock.waitForSleepers(count: 1)
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(2))
@@ -117,14 +119,15 @@ struct ExpectationOrderTests {
 
     @Test("Every problem is reported; the result is the first kind")
     func severalProblems() async {
-        let over = Expectation("over")
-        let inverted = Expectation("must not happen", inverted: true)
+        let over = CallbackExpectation("over")
+        let inverted = CallbackExpectation("must not happen", inverted: true)
         await onDispatchThread {
             over.fulfill(2)
             inverted.fulfill()
         }
         await withKnownIssue {
-            let result = await Expectation.fulfillment(of: [over, inverted], within: .seconds(1), clock: ManualClock())
+            let result = await CallbackExpectation.fulfillment(of: [over, inverted],
+                within: .seconds(1), clock: ManualClock())
             #expect(result == .overFulfilled)
         } matching: { issue in
             mentions("\"over\" was over-fulfilled")(issue) || mentions("\"must not happen\" was fulfilled")(issue)
@@ -134,8 +137,8 @@ struct ExpectationOrderTests {
     @Test("Concurrent waits on the same expectation all return")
     func concurrentWaits() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("shared")
-        let results = await withTaskGroup(of: Expectation.WaitResult.self) { group in
+        let expectation = CallbackExpectation("shared")
+        let results = await withTaskGroup(of: CallbackExpectation.WaitResult.self) { group in
             for _ in 0..<8 {
                 group.addTask { await expectation.fulfillment(within: .seconds(1), clock: clock) }
             }

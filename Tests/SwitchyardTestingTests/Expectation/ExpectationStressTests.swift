@@ -5,7 +5,7 @@ import Testing
 /// Randomized, bounded stress of concurrent fulfillments against exact counts.
 ///
 /// Each run prints its seed; to replay a failure, run with `SWITCHYARD_SEED=<printed seed>`.
-@Suite("Expectation: stress", .timeLimit(.minutes(1)))
+@Suite("CallbackExpectation: stress", .timeLimit(.minutes(1)))
 struct ExpectationStressTests {
     @Test("Concurrent fulfills from tasks and threads reach exact counts, never more")
     func concurrentFulfills() async {
@@ -19,8 +19,8 @@ struct ExpectationStressTests {
             }
             let useDispatch = (0..<producers).map { _ in Bool.random(using: &random) }
             let total = chunks.joined().reduce(0, +)
-            let expectation = Expectation("round \(round) (seed \(seed))", expectedCount: .exactly(total))
-            let companion = Expectation("round \(round) companion", expectedCount: .exactly(producers))
+            let expectation = CallbackExpectation("round \(round) (seed \(seed))", expectedCount: .exactly(total))
+            let companion = CallbackExpectation("round \(round) companion", expectedCount: .exactly(producers))
 
             for producer in 0..<producers {
                 let work: @Sendable () -> Void = {
@@ -36,7 +36,7 @@ struct ExpectationStressTests {
                 }
             }
 
-            let result = await Expectation.fulfillment(of: [expectation, companion], within: .seconds(30))
+            let result = await CallbackExpectation.fulfillment(of: [expectation, companion], within: .seconds(30))
             #expect(result == .satisfied, "seed \(seed), round \(round)")
             #expect(expectation.fulfillmentCount == total, "seed \(seed), round \(round)")
             #expect(companion.fulfillmentCount == producers, "seed \(seed), round \(round)")
@@ -49,8 +49,8 @@ struct ExpectationStressTests {
 
         for round in 0..<10 {
             let expected = Int.random(in: 10...300, using: &random)
-            let expectation = Expectation("surplus \(round)", expectedCount: .exactly(expected))
-            let done = Expectation("surplus \(round) producers done", expectedCount: .exactly(expected + 1))
+            let expectation = CallbackExpectation("surplus \(round)", expectedCount: .exactly(expected))
+            let done = CallbackExpectation("surplus \(round) producers done", expectedCount: .exactly(expected + 1))
             for _ in 0...expected {  // one fulfill too many, raced from detached tasks
                 Task.detached {
                     expectation.fulfill()
@@ -60,7 +60,7 @@ struct ExpectationStressTests {
             await withKnownIssue {
                 // `done` completes only after every fulfill of `expectation`, so this wait always ends
                 // over-fulfilled, whether the surplus came before or during it. Reported once.
-                let result = await Expectation.fulfillment(of: [done, expectation], within: .seconds(30))
+                let result = await CallbackExpectation.fulfillment(of: [done, expectation], within: .seconds(30))
                 #expect(result == .overFulfilled)
                 #expect(await expectation.fulfillment(within: .zero) == .overFulfilled)
             } matching: { issue in

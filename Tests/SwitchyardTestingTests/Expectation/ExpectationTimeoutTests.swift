@@ -2,12 +2,12 @@ import SwitchyardTesting
 import Testing
 
 /// Timeouts, driven by a `ManualClock` (never by real time), and cancellation of waits.
-@Suite("Expectation: timeouts and cancellation", .timeLimit(.minutes(1)))
+@Suite("CallbackExpectation: timeouts and cancellation", .timeLimit(.minutes(1)))
 struct ExpectationTimeoutTests {
     @Test("A timeout fails the running test with the description, the counts and the timeout")
     func timeoutFailsTheTest() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("upload acknowledged", expectedCount: 2)
+        let expectation = CallbackExpectation("upload acknowledged", expectedCount: 2)
         expectation.fulfill()
         try await withKnownIssue {
             async let result = expectation.fulfillment(within: .seconds(5), clock: clock)
@@ -29,7 +29,7 @@ struct ExpectationTimeoutTests {
     @Test("The wait does not time out one instant early")
     func noEarlyTimeout() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("in time")
+        let expectation = CallbackExpectation("in time")
         async let result = expectation.fulfillment(within: .seconds(10), clock: clock)
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(10) - .nanoseconds(1))
@@ -41,7 +41,7 @@ struct ExpectationTimeoutTests {
     @Test("The failure is attributed to the wait's source location")
     func failureSourceLocation() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("located")
+        let expectation = CallbackExpectation("located")
         let waitLine = #line + 2
         try await withKnownIssue {
             async let result = expectation.fulfillment(within: .seconds(1), clock: clock)
@@ -57,7 +57,7 @@ struct ExpectationTimeoutTests {
 
     @Test("A zero timeout checks once and fails if the expectation is not satisfied yet")
     func zeroTimeout() async {
-        let expectation = Expectation("instant")
+        let expectation = CallbackExpectation("instant")
         await withKnownIssue {
             #expect(await expectation.fulfillment(within: .zero, clock: ManualClock()) == .timedOut)
         } matching: { issue in
@@ -68,7 +68,7 @@ struct ExpectationTimeoutTests {
     @Test("Cancelling the waiting task ends the wait promptly without reporting a failure")
     func cancellationWithManualClock() async throws {
         let clock = ManualClock()
-        let expectation = Expectation("never")
+        let expectation = CallbackExpectation("never")
         let waiter = Task { await expectation.fulfillment(within: .seconds(60), clock: clock) }
         try await clock.waitForSleepers(count: 1)
         waiter.cancel()
@@ -79,7 +79,7 @@ struct ExpectationTimeoutTests {
 
     @Test("Cancelling a wait on the continuous clock ends it long before its hour-long timeout")
     func cancellationWithContinuousClock() async {
-        let expectation = Expectation("never either")
+        let expectation = CallbackExpectation("never either")
         let waiter = Task { await expectation.fulfillment(within: .seconds(3_600)) }
         waiter.cancel()
         #expect(await waiter.value == .cancelled)
@@ -87,7 +87,7 @@ struct ExpectationTimeoutTests {
 
     @Test("A wait started in an already cancelled task returns the decided outcome if there is one")
     func cancelledButSatisfied() async {
-        let expectation = Expectation("done before")
+        let expectation = CallbackExpectation("done before")
         expectation.fulfill()
         let waiter = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -99,13 +99,14 @@ struct ExpectationTimeoutTests {
     @Test("A multi-expectation timeout names only the unsatisfied expectations")
     func multiTimeout() async throws {
         let clock = ManualClock()
-        let connected = Expectation("connected")
-        let synced = Expectation("synced", expectedCount: .atLeast(2))
-        let closed = Expectation("closed")
+        let connected = CallbackExpectation("connected")
+        let synced = CallbackExpectation("synced", expectedCount: .atLeast(2))
+        let closed = CallbackExpectation("closed")
         connected.fulfill()
         synced.fulfill()
         try await withKnownIssue {
-            async let result = Expectation.fulfillment(of: [connected, synced, closed], within: .seconds(2), clock: clock)
+            async let result = CallbackExpectation.fulfillment(of: [connected, synced, closed],
+                within: .seconds(2), clock: clock)
             try await clock.waitForSleepers(count: 1)
             clock.advance(by: .seconds(3))
             #expect(await result == .timedOut)

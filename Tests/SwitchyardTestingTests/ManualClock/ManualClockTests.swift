@@ -42,7 +42,7 @@ struct ManualClockTests {
     @Test("A sleeper is resumed exactly when time reaches its deadline")
     func resumesExactlyAtDeadline() async throws {
         let clock = ManualClock()
-        let woke = Expectation("woke")
+        let woke = CallbackExpectation("woke")
         let sleeper = Task {
             try await clock.sleep(until: .zero + .seconds(10))
             woke.fulfill()
@@ -151,7 +151,7 @@ struct ManualClockTests {
     @Test("waitForSleepers is resumed by the registration of the N-th sleeper")
     func waitForSleepersResumedByRegistration() async throws {
         let clock = ManualClock()
-        let waited = Expectation("three sleepers seen")
+        let waited = CallbackExpectation("three sleepers seen")
         let watcher = Task {
             try await clock.waitForSleepers(count: 3)
             #expect(clock.sleeperCount >= 3)

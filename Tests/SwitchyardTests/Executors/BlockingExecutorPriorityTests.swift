@@ -11,7 +11,7 @@ struct BlockingExecutorPriorityTests {
     private func heldExecutor(_ name: String) async -> (BlockingExecutor, ThreadGate, Task<Void, any Error>) {
         let executor = BlockingExecutor(name: name, maximumThreads: 1)
         let gate = ThreadGate()
-        let blocked = Expectation("the only thread is busy")
+        let blocked = CallbackExpectation("the only thread is busy")
         let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
         await blocked.fulfillment(within: .seconds(30))
         return (executor, gate, holder)
@@ -25,7 +25,7 @@ struct BlockingExecutorPriorityTests {
     func priorityOrder() async throws {
         let (executor, gate, holder) = await heldExecutor("test-prio")
         let order = Log<String>()
-        let ran = Expectation("all ran", expectedCount: .exactly(5))
+        let ran = CallbackExpectation("all ran", expectedCount: .exactly(5))
         var runs: [Task<Void, any Error>] = []
         for (name, priority) in [("bg1", TaskPriority.background), ("bg2", .background), ("high", .high),
                                  ("medium", .medium)] {
@@ -88,7 +88,7 @@ struct BlockingExecutorPriorityTests {
     @Test("a task resumed inside enqueueing(for:) is recorded in the ticket, and escalating the ticket moves it up")
     func ticketFollowsAResumedTask() async throws {
         let executor = BlockingExecutor(name: "test-ticket", maximumThreads: 1)
-        let suspended = Expectation("the task waits on its continuation")
+        let suspended = CallbackExpectation("the task waits on its continuation")
         let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
         let order = Log<String>()
         let resumed = Task(executorPreference: executor, priority: .background) {
@@ -100,7 +100,7 @@ struct BlockingExecutorPriorityTests {
         }
         await suspended.fulfillment(within: .seconds(30))
         let gate = ThreadGate()
-        let blocked = Expectation("the only thread is busy")
+        let blocked = CallbackExpectation("the only thread is busy")
         let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
         await blocked.fulfillment(within: .seconds(30))
         for index in 0..<2 {

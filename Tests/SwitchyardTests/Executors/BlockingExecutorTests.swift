@@ -14,7 +14,7 @@ struct BlockingExecutorTests {
         let blockedCount = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
         let executor = BlockingExecutor(name: "test-blk", maximumThreads: blockedCount)
         let gate = ThreadGate(waiters: blockedCount)
-        let allBlocked = Expectation("all blocking jobs are blocked", expectedCount: .exactly(blockedCount))
+        let allBlocked = CallbackExpectation("all blocking jobs are blocked", expectedCount: .exactly(blockedCount))
         let jobs = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<blockedCount {
@@ -44,11 +44,11 @@ struct BlockingExecutorTests {
     func boundedThreadsAndFIFO() async throws {
         let executor = BlockingExecutor(name: "test-fifo", maximumThreads: 1)
         let gate = ThreadGate()
-        let blocked = Expectation("first job blocked")
+        let blocked = CallbackExpectation("first job blocked")
         let order = Isolated([Int](), label: "start order")
         let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
         await blocked.fulfillment(within: .seconds(30))
-        let finished = Expectation("queued jobs ran", expectedCount: .exactly(5))
+        let finished = CallbackExpectation("queued jobs ran", expectedCount: .exactly(5))
         for index in 0..<5 {
             executor.execute {
                 order.withValueBlocking { $0.append(index) }
@@ -69,11 +69,11 @@ struct BlockingExecutorTests {
     func refusedThreadStart() async throws {
         let executor = BlockingExecutor(name: "test-refused", maximumThreads: 4)
         let gate = ThreadGate()
-        let blocked = Expectation("first job blocked")
+        let blocked = CallbackExpectation("first job blocked")
         let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
         await blocked.fulfillment(within: .seconds(30))
         executor.refuseThreadStarts(1)
-        let ran = Expectation("queued job ran")
+        let ran = CallbackExpectation("queued job ran")
         executor.execute { ran.fulfill() }  // needs a second thread, whose start is refused
         let stats = executor.statistics
         #expect(stats.threads == 1 && stats.busy == 1 && stats.queued == 1, "nothing lost, nothing run: \(stats)")
@@ -83,7 +83,7 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.completed == 2)
         // Starts are no longer refused: work that needs a second thread gets one again.
         let secondGate = ThreadGate()
-        let secondBlocked = Expectation("blocker running")
+        let secondBlocked = CallbackExpectation("blocker running")
         let blocker = Task { try await executor.run { secondBlocked.fulfill(); secondGate.wait() } }
         await secondBlocked.fulfillment(within: .seconds(30))
         #expect(try await executor.run { 5 } == 5)
@@ -149,7 +149,7 @@ struct BlockingExecutorTests {
     func cancellationWhileQueued() async throws {
         let executor = BlockingExecutor(name: "test-cancel", maximumThreads: 1)
         let gate = ThreadGate()
-        let blocked = Expectation("blocker running")
+        let blocked = CallbackExpectation("blocker running")
         let bodyRan = SharedFlag()
         let blocker = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
         await blocked.fulfillment(within: .seconds(30))
@@ -198,11 +198,11 @@ struct BlockingExecutorTests {
     @Test("work whose captured object's deinit submits more work to the same executor does not deadlock")
     func deinitOfCapturedObjectSubmits() async throws {
         let executor = BlockingExecutor(name: "deinit", maximumThreads: 1)
-        let submitted = SwitchyardTesting.Expectation("the deinit's work ran")
+        let submitted = CallbackExpectation("the deinit's work ran")
         final class SubmitsOnDeinit: Sendable {
             let executor: BlockingExecutor
-            let submitted: SwitchyardTesting.Expectation
-            init(_ executor: BlockingExecutor, _ submitted: SwitchyardTesting.Expectation) {
+            let submitted: CallbackExpectation
+            init(_ executor: BlockingExecutor, _ submitted: CallbackExpectation) {
                 self.executor = executor
                 self.submitted = submitted
             }

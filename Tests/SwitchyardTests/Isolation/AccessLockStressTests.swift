@@ -33,7 +33,7 @@ struct AccessLockStressTests {
         let occupancy = Occupancy()
         let operations = 4_000
         let writes = SharedCounter()
-        let enqueuedDone = Expectation("enqueued writes", expectedCount: .exactly(operations / 4))
+        let enqueuedDone = CallbackExpectation("enqueued writes", expectedCount: .exactly(operations / 4))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(3) { index in
@@ -86,7 +86,7 @@ struct AccessLockStressTests {
         let value = Isolated(0, label: "stress")
         let occupancy = Occupancy()
         let operations = 4_000
-        let enqueuedDone = Expectation("enqueued", expectedCount: .exactly(operations / 4))
+        let enqueuedDone = CallbackExpectation("enqueued", expectedCount: .exactly(operations / 4))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(3) { index in

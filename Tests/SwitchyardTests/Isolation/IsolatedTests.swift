@@ -13,7 +13,7 @@ struct IsolatedTests {
         let count = 50
         // A thread holds the value while the tasks queue up one after another.
         let holder = await holdOnThread { stay in log.withValueBlocking { _ in stay() } }
-        let done = Expectation("all accesses ran", expectedCount: .exactly(count))
+        let done = CallbackExpectation("all accesses ran", expectedCount: .exactly(count))
         await Sequencer().start(count: count, log: log, done: done, release: holder)
         await done.fulfillment(within: .seconds(30))
         let order = await log.read { $0 }
@@ -25,7 +25,7 @@ struct IsolatedTests {
         let counter = Isolated(0, label: "enqueue order")
         let delivered = Isolated([Int](), label: "delivered")
         let count = 200
-        let all = Expectation("all delivered", expectedCount: .exactly(count))
+        let all = CallbackExpectation("all delivered", expectedCount: .exactly(count))
         let queue = DispatchQueue(label: "delivery")
         for _ in 0..<count {
             counter.enqueue({ value -> Int in value += 1; return value }, deliveringOn: .queue(queue)) { result in
@@ -40,7 +40,7 @@ struct IsolatedTests {
     @Test("enqueue from inside an access of the same instance is safe")
     func enqueueInsideAccess() async {
         let value = Isolated(0, label: "nested enqueue")
-        let ran = Expectation("inner ran")
+        let ran = CallbackExpectation("inner ran")
         await value.withValue { number in
             number = 1
             value.enqueue { number in number *= 10; ran.fulfill() }
@@ -66,7 +66,7 @@ struct IsolatedTests {
     func enqueuedBurstSharesTasks() async {
         let value = Isolated([Int](), label: "burst")
         let stream = value.values(bufferingPolicy: .unbounded)
-        let ran = Expectation("enqueued accesses ran", expectedCount: .exactly(100))
+        let ran = CallbackExpectation("enqueued accesses ran", expectedCount: .exactly(100))
         // Queued while this access holds the value, so all 100 wait in line before the first one runs.
         await value.withValue { _ in
             for index in 0..<100 {
@@ -97,7 +97,7 @@ struct IsolatedTests {
         for index in 0..<10 { value.enqueue { $0.append(index) } }
         let waiter = Task { await value.withValue { $0.append(-1) } }
         while !value.debugDescription.contains("11 waiting") { await Task.yield() }
-        let ran = Expectation("enqueued after the task ran")
+        let ran = CallbackExpectation("enqueued after the task ran")
         for index in 10..<20 {
             value.enqueue { list in
                 list.append(index)
@@ -154,11 +154,11 @@ struct IsolatedTests {
 /// just before it queues: the next cannot start until this one has suspended in the queue (the actor is serial
 /// and the access does not leave it before queueing). The last one opens the holder's gate.
 private actor Sequencer {
-    func start(count: Int, log: Isolated<[Int]>, done: SwitchyardTesting.Expectation, release holder: ThreadGate) {
+    func start(count: Int, log: Isolated<[Int]>, done: CallbackExpectation, release holder: ThreadGate) {
         launch(0, count: count, log: log, done: done, release: holder)
     }
 
-    private func launch(_ index: Int, count: Int, log: Isolated<[Int]>, done: SwitchyardTesting.Expectation,
+    private func launch(_ index: Int, count: Int, log: Isolated<[Int]>, done: CallbackExpectation,
                         release holder: ThreadGate) {
         Task {
             if index + 1 < count {

@@ -26,7 +26,7 @@ struct IsolationContentionStressTests {
     func exactUnderMixedForms() async {
         let perForm = 5_000
         let counter = Isolated(0, label: "mixed")
-        let enqueued = Expectation("enqueued writes ran", expectedCount: .exactly(perForm))
+        let enqueued = CallbackExpectation("enqueued writes ran", expectedCount: .exactly(perForm))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(2) { _ in

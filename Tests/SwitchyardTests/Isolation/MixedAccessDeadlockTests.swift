@@ -34,7 +34,7 @@ struct MixedAccessDeadlockTests {
                                hold: { stay in value.withValueBlocking { _ in stay() } },
                                queued: [],
                                blocking: { value.enqueue { $0 += 1 }; bump(value) }, waitersPerBlocker: 2) else { return }
-        let total = Expectation("enqueued accesses ran")
+        let total = CallbackExpectation("enqueued accesses ran")
         value.enqueue({ $0 }, deliveringOn: .task()) { _ in total.fulfill() }
         await total.fulfillment(within: .seconds(20))
         #expect(await value.withValue { $0 } == 2 * Self.threads(width))
@@ -55,7 +55,7 @@ struct MixedAccessDeadlockTests {
         let value = Isolated(0, label: "actor")
         let actor = PinnedActor()
         let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
-        let done = Expectation("both accesses finished", expectedCount: .exactly(2))
+        let done = CallbackExpectation("both accesses finished", expectedCount: .exactly(2))
         Task { await actor.run { _ in await value.withValue { $0 += 1 }; done.fulfill() } }
         #expect(await arrange("the actor's await queues") { value.lock.waitingTotal == 1 })
         Task { await actor.run { _ in bump(value); done.fulfill() } }
@@ -68,7 +68,7 @@ struct MixedAccessDeadlockTests {
     @Test("Isolated: four tasks loop enqueue + synchronous helper on the global pool (the reported shape)")
     func isolatedEnqueueLoop() async {
         let value = Isolated(0, label: "loop")
-        let done = Expectation("every task finished", expectedCount: .exactly(4))
+        let done = CallbackExpectation("every task finished", expectedCount: .exactly(4))
         for _ in 0..<4 {
             Task.detached {
                 for _ in 0..<500 {
@@ -113,7 +113,7 @@ struct MixedAccessDeadlockTests {
                                queued: [],
                                blocking: { value.enqueueWrite { $0 += 1 }; value.writeBlocking { $0 += 1 } },
                                waitersPerBlocker: 2) else { return }
-        let total = Expectation("enqueued writes ran")
+        let total = CallbackExpectation("enqueued writes ran")
         value.enqueueWrite({ $0 }, deliveringOn: .task()) { _ in total.fulfill() }
         await total.fulfillment(within: .seconds(20))
         #expect(await value.read { $0 } == 2 * Self.threads(width))
@@ -167,7 +167,7 @@ private func expectNoDeadlockOnWatchdog(
     let pool: any TaskExecutor = NarrowPool(width: width, name: "narrow pool")
     let width = MixedAccessDeadlockTests.threads(width)
     let holder = await holdOnThread(hold)
-    let done = Expectation("every access finished", expectedCount: .exactly(queued.count + width))
+    let done = CallbackExpectation("every access finished", expectedCount: .exactly(queued.count + width))
     var expected = 0
     for (waiters, access) in queued {
         Task.detached(executorPreference: pool) {

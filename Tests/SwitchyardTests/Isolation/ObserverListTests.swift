@@ -9,8 +9,8 @@ struct ObserverListTests {
         let list = ObserverList<Int>()
         let delivered = Log<Int>()
         let total = 4 * ObserverList<Int>.drainRounds + 1  // the writer's share, then three tasks' worth
-        let done = Expectation("all values delivered")
-        let later = Expectation("a value written after the drain")
+        let done = CallbackExpectation("all values delivered")
+        let later = CallbackExpectation("a value written after the drain")
         // Each delivery queues the next value, as other writers would while this thread drains.
         // The observer captures the list: it is removed at the end, or the two would keep each other alive.
         let observer = list.add(ObserverList<Int>.Observer(
@@ -28,11 +28,11 @@ struct ObserverListTests {
         #expect(list.enqueue(0))
         list.drainQueued()  // returns after `drainRounds` batches instead of delivering them all
         #expect(delivered.all.count <= ObserverList<Int>.drainRounds)
-        await Expectation.fulfillment(of: [done], within: .seconds(30))
+        await CallbackExpectation.fulfillment(of: [done], within: .seconds(30))
         #expect(delivered.all == Array(0..<total))
         // A later value is delivered too, by its writer or by the task if it is still finishing its last round.
         if list.enqueue(total) { list.drainQueued() }
-        await Expectation.fulfillment(of: [later], within: .seconds(30))
+        await CallbackExpectation.fulfillment(of: [later], within: .seconds(30))
         #expect(delivered.all == Array(0...total))
         list.remove(observer)
     }

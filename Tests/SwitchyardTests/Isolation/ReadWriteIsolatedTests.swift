@@ -11,7 +11,7 @@ struct ReadWriteIsolatedTests {
         let value = ReadWriteIsolated(0, label: "overlap")
         let inside = SharedCounter()
         let maximumInside = SharedCounter()
-        let bothInside = Expectation("both readers inside at the same time")
+        let bothInside = CallbackExpectation("both readers inside at the same time")
         let release = ThreadGate(waiters: 2)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -36,8 +36,8 @@ struct ReadWriteIsolatedTests {
     func writersAreNotStarved() async {
         let value = ReadWriteIsolated(0, label: "hammered")
         let stop = SharedFlag()
-        let readersRunning = Expectation("readers running", expectedCount: .exactly(4))
-        let wrote = Expectation("100 writes finished")
+        let readersRunning = CallbackExpectation("readers running", expectedCount: .exactly(4))
+        let wrote = CallbackExpectation("100 writes finished")
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(5) { index in
@@ -63,7 +63,7 @@ struct ReadWriteIsolatedTests {
         let value = ReadWriteIsolated(0, label: "preference")
         let log = Isolated([String](), label: "preference log")
         let holder = await holdOnThread { stay in value.readBlocking { _ in stay() } }
-        let done = Expectation("writer and late reader ran", expectedCount: .exactly(2))
+        let done = CallbackExpectation("writer and late reader ran", expectedCount: .exactly(2))
         // Queued in this order while the first read is held: writer W, then reader R.
         await PreferenceSequencer().start(value: value, log: log, done: done, release: holder)
         await done.fulfillment(within: .seconds(30))
@@ -75,7 +75,7 @@ struct ReadWriteIsolatedTests {
         let value = ReadWriteIsolated(0, label: "phases")
         let log = Isolated([String](), label: "phase log")
         let holder = await holdOnThread { stay in value.writeBlocking { _ in stay() } }
-        let done = Expectation("all ran", expectedCount: .exactly(3))
+        let done = CallbackExpectation("all ran", expectedCount: .exactly(3))
         // Queued in this order: reader R1, writer W2, reader R2.
         await PhaseSequencer().start(value: value, log: log, done: done, release: holder)
         await done.fulfillment(within: .seconds(30))
@@ -88,7 +88,7 @@ struct ReadWriteIsolatedTests {
     @Test("enqueued writes in line share tasks, 32 in a row; a reader queued during a run gets its phase next")
     func enqueuedBurstSharesTasks() async {
         let value = ReadWriteIsolated([Int](), label: "burst")
-        let ran = Expectation("enqueued accesses ran", expectedCount: .exactly(101))
+        let ran = CallbackExpectation("enqueued accesses ran", expectedCount: .exactly(101))
         let seenByRead = Isolated(-1, label: "read count")
         await value.write { _ in
             for index in 0..<100 {
@@ -121,7 +121,7 @@ struct ReadWriteIsolatedTests {
         for index in 0..<100 { await value.write { $0.append(index) } }
         let queue = DispatchQueue(label: "rw delivery")
         let delivered = Isolated([Int](), label: "delivered")
-        let all = Expectation("delivered", expectedCount: .exactly(100))
+        let all = CallbackExpectation("delivered", expectedCount: .exactly(100))
         for index in 100..<200 {
             value.enqueueWrite({ list -> Int in list.append(index); return index }, deliveringOn: .queue(queue)) { result in
                 if case .success(let index) = result { delivered.withValueBlocking { $0.append(index) } }
@@ -131,7 +131,7 @@ struct ReadWriteIsolatedTests {
         await all.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == Array(0..<200))
         #expect(await delivered.read { $0 } == Array(100..<200))
-        let read = Expectation("enqueued read delivered")
+        let read = CallbackExpectation("enqueued read delivered")
         value.enqueueRead({ $0.count }, deliveringOn: .task()) { result in
             if case .success(let count) = result { #expect(count == 200) }
             read.fulfill()
@@ -169,7 +169,7 @@ struct ReadWriteIsolatedTests {
 /// Queues R1, W2, R2 in that order on one actor while a writer holds the value, then lets the holder go. Each
 /// task creates the next just before it queues, so the queue order is the creation order (see `Sequencer`).
 private actor PhaseSequencer {
-    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: SwitchyardTesting.Expectation,
+    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
                release: ThreadGate) {
         // Each body logs while it holds the value, so the log is the order of entry.
         Task {
@@ -191,7 +191,7 @@ private actor PhaseSequencer {
 /// Queues a writer, then a reader, on one actor while a reader holds the value, then releases the holder
 /// (chained as in `PhaseSequencer`).
 private actor PreferenceSequencer {
-    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: SwitchyardTesting.Expectation,
+    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
                release: ThreadGate) {
         Task {
             Task {

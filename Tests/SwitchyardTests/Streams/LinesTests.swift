@@ -195,7 +195,7 @@ struct LinesTests {
         let file = try TemporaryFile(blocks: 16) { _ in Array(String(repeating: "line\n", count: 2000).utf8) }
         defer { file.remove() }
         let options = LineOptions(chunkSize: 1024)
-        let started = Expectation("first line read")
+        let started = CallbackExpectation("first line read")
         let task = Task {
             var count = 0
             for try await _ in Lines(file.input, options: options) {

@@ -48,7 +48,7 @@ final class ThreadGate: Sendable {
 /// once the thread is inside. Usage: `let holder = await holdOnThread { stay in value.withValue { _ in stay() } }`.
 func holdOnThread(_ enter: @escaping @Sendable (_ stayInside: () -> Void) -> Void) async -> ThreadGate {
     let gate = ThreadGate()
-    let inside = Expectation("holding thread is inside the access")
+    let inside = CallbackExpectation("holding thread is inside the access")
     Thread.detachNewThread {
         enter {
             inside.fulfill()

@@ -12,7 +12,7 @@ struct CoalescerKeyTests {
         let id: Int
         let blocking: Bool
         let gate: ThreadGate
-        let entered: SwitchyardTesting.Expectation
+        let entered: CallbackExpectation
 
         func hash(into hasher: inout Hasher) {
             if blocking { entered.fulfill(); gate.wait() }
@@ -28,7 +28,7 @@ struct CoalescerKeyTests {
     @Test("a key whose hash or == blocks does not stall an unrelated queue")
     func slowKeyStallsNothingElse() async throws {
         let gate = ThreadGate(waiters: 4)
-        let entered = Expectation("the key's hash ran", expectedCount: .atLeast(1))
+        let entered = CallbackExpectation("the key's hash ran", expectedCount: .atLeast(1))
         let coalescer = Coalescer<SlowKey, Int>(queue: WorkQueue(name: "slow keys"))
         let unrelated = WorkQueue(name: "unrelated")
         let requester = NarrowPool(width: 1, name: "slow key requester")
@@ -38,7 +38,7 @@ struct CoalescerKeyTests {
         let ran = await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) { () async -> Bool in
             guard await entered.fulfillment(within: .seconds(10)).isSuccess else { return false }
             // The key is blocked inside its hash: another queue still runs jobs.
-            let job = Expectation("the unrelated job ran")
+            let job = CallbackExpectation("the unrelated job ran")
             Task.detached { _ = try? await unrelated.submit("unrelated") { 2 }; job.fulfill() }
             return await job.fulfillment(within: .seconds(10)).isSuccess
         }
@@ -50,8 +50,8 @@ struct CoalescerKeyTests {
     /// Submits a job to `queue` from its `deinit`, and fulfills `released` when that job ran.
     final class Token: Sendable {
         let queue: WorkQueue
-        let released: SwitchyardTesting.Expectation
-        init(queue: WorkQueue, released: SwitchyardTesting.Expectation) {
+        let released: CallbackExpectation
+        init(queue: WorkQueue, released: CallbackExpectation) {
             self.queue = queue
             self.released = released
         }
@@ -72,9 +72,9 @@ struct CoalescerKeyTests {
     func keyDeinitSubmits() async throws {
         let queue = WorkQueue(name: "token keys", width: 2)
         let coalescer = Coalescer<TokenKey, Int>(queue: queue)
-        let released = Expectation("both callers' keys submitted a job from deinit", expectedCount: .exactly(2))
+        let released = CallbackExpectation("both callers' keys submitted a job from deinit", expectedCount: .exactly(2))
         let gate = AsyncGate()
-        let probes = Expectation("probe keys released", expectedCount: .atLeast(0))
+        let probes = CallbackExpectation("probe keys released", expectedCount: .atLeast(0))
         func probe() -> TokenKey { TokenKey(id: 1, token: Token(queue: queue, released: probes)) }
         // The first caller's key is the one stored; it leaves (cancelled) while a second caller keeps the job, so
         // the stored key's last copy goes when the job finishes and the key is forgotten.

@@ -206,7 +206,7 @@ struct IntrospectionTests {
             for index in 1...100 { JobContext.current?.reportProgress(completed: Int64(index), total: 100) }
         }
         let finished = await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) { () async -> Bool in
-            let done = Expectation("the job finished")
+            let done = CallbackExpectation("the job finished")
             Task.detached { try? await job.value; done.fulfill() }
             return await done.fulfillment(within: .seconds(30)).isSuccess
         }

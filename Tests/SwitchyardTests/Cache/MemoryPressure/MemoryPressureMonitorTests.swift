@@ -11,7 +11,7 @@ struct MemoryPressureMonitorTests {
         let clock = ManualClock()
         let monitor: MemoryPressureMonitor
         /// Fulfilled when the polling task stops (set anew by each `stop`).
-        private let stopped = TestMutex<SwitchyardTesting.Expectation?>(nil)
+        private let stopped = TestMutex<CallbackExpectation?>(nil)
 
         init(current: UInt64 = 100, renotifyInterval: Duration = .seconds(10)) throws {
             tree = try FakeFileTree()
@@ -34,7 +34,7 @@ struct MemoryPressureMonitorTests {
         /// Unregisters `responders` and lets the polling task wake, find no responder, and end without reading.
         func stopPolling(unregistering responders: RecordingResponder...) async throws {
             for responder in responders { monitor.unregister(responder) }
-            let expectation = Expectation("polling stopped")
+            let expectation = CallbackExpectation("polling stopped")
             stopped.withLock { $0 = expectation }
             try await clock.waitForSleepers(count: 1)
             let reading = monitor.lastReading

@@ -8,14 +8,14 @@
 ///
 /// ```swift
 /// @Test func downloadCompletes() async {
-///     let finished = Expectation("download finished")
+///     let finished = CallbackExpectation("download finished")
 ///     downloader.start { _ in finished.fulfill() }        // called later, on any thread
 ///     await finished.fulfillment(within: .seconds(5))
 /// }
 ///
 /// @Test func heartbeatBeatsOncePerSecond() async throws {
 ///     let clock = ManualClock()
-///     let beat = Expectation("heartbeat", expectedCount: 3)
+///     let beat = CallbackExpectation("heartbeat", expectedCount: 3)
 ///     let heart = Heartbeat(interval: .seconds(1), clock: clock) { beat.fulfill() }
 ///     for _ in 1...3 {
 ///         try await clock.waitForSleepers(count: 1)      // the heartbeat is sleeping
@@ -57,15 +57,15 @@
 /// wait, and the expectation outlives the test), the over-fulfillment is not reported.
 ///
 /// ## Name clash with Swift Testing
-/// Swift Testing also declares a type named `Expectation` (what `#expect` records). In a file that
-/// imports both modules, expressions such as `Expectation("…")` and
-/// `Expectation.fulfillment(of:within:)` resolve to this type, but type annotations are ambiguous:
-/// spell them `SwitchyardTesting.Expectation` (for example `[SwitchyardTesting.Expectation]`).
+/// Swift Testing also declares a type named `CallbackExpectation` (what `#expect` records). In a file that
+/// imports both modules, expressions such as `CallbackExpectation("…")` and
+/// `CallbackExpectation.fulfillment(of:within:)` resolve to this type, but type annotations are ambiguous:
+/// spell them `CallbackExpectation` (for example `[CallbackExpectation]`).
 ///
 /// ## Thread safety
 /// All state is protected by a `Synchronization.Mutex`; every member may be used concurrently from
 /// any thread or task. `fulfill` never suspends and only holds the lock for a few instructions.
-public final class Expectation: Sendable, CustomStringConvertible {
+public final class CallbackExpectation: Sendable, CustomStringConvertible {
     /// The human-readable description given at creation, quoted in every failure message.
     public let expectationDescription: String
 
@@ -200,14 +200,15 @@ public final class Expectation: Sendable, CustomStringConvertible {
     }
 
     /// The description and counts, such as
-    /// `Expectation "download finished": fulfilled 0 times, expected exactly 1 fulfillment` or
+    /// `CallbackExpectation "download finished": fulfilled 0 times, expected exactly 1 fulfillment` or
     /// `Inverted expectation "no crash": fulfilled 0 times, must not be fulfilled`.
     public var description: String {
         let count = fulfillmentCount
         if isInverted {
             return "Inverted expectation \"\(expectationDescription)\": fulfilled \(Self.times(count)), \(invertedLimit)"
         }
-        return "Expectation \"\(expectationDescription)\": fulfilled \(Self.times(count)), expected \(expectedCount)"
+        return "CallbackExpectation \"\(expectationDescription)\""
+            + ": fulfilled \(Self.times(count)), expected \(expectedCount)"
     }
 
     // MARK: - Internal interface for waits
@@ -242,7 +243,7 @@ public final class Expectation: Sendable, CustomStringConvertible {
 
     /// The failure message for a count above the upper bound.
     func overFulfilledMessage(count: Int) -> String {
-        "Expectation \"\(expectationDescription)\" was over-fulfilled: expected \(expectedCount), "
+        "CallbackExpectation \"\(expectationDescription)\" was over-fulfilled: expected \(expectedCount), "
             + "but it was fulfilled \(Self.times(count))."
     }
 
@@ -291,3 +292,7 @@ public final class Expectation: Sendable, CustomStringConvertible {
         var observers: [UInt64: @Sendable () -> Void] = [:]
     }
 }
+
+/// The former name of ``CallbackExpectation``; it clashed with Swift Testing's `Expectation`.
+@available(*, deprecated, renamed: "CallbackExpectation")
+public typealias Expectation = CallbackExpectation

@@ -1,4 +1,4 @@
-extension Expectation {
+extension CallbackExpectation {
     /// Waits until this expectation is satisfied, failing the running test if it is not satisfied
     /// within `timeout`.
     ///
@@ -17,11 +17,11 @@ extension Expectation {
     ///   `clock.sleep` honoring cancellation; ``ManualClock`` and the standard clocks do.
     ///
     /// Failures are attributed to this call's source location and reported from the calling task;
-    /// see "Reporting" on ``Expectation``.
+    /// see "Reporting" on ``CallbackExpectation``.
     ///
     /// ```swift
     /// let clock = ManualClock()
-    /// let crashed = Expectation("crashed", inverted: true)
+    /// let crashed = CallbackExpectation("crashed", inverted: true)
     /// async let result = crashed.fulfillment(within: .seconds(5), clock: clock)
     /// try await clock.waitForSleepers(count: 1)   // the wait's timer is armed
     /// clock.advance(by: .seconds(5))              // ends the wait, deterministically
@@ -88,7 +88,7 @@ extension Expectation {
     /// - Returns: How the wait ended; ``WaitResult/isSuccess`` tells whether it passed.
     @discardableResult
     public static func fulfillment(
-        of expectations: [Expectation],
+        of expectations: [CallbackExpectation],
         within timeout: Duration,
         enforceOrder: Bool = false,
         clock: some Clock<Duration> = ContinuousClock(),
@@ -125,7 +125,7 @@ extension Expectation {
     /// over-fulfillment is seen either by this evaluation or by `fulfill` (which then handles it
     /// itself): it cannot fall between the two.
     private static func wait<C: Clock>(
-        for expectations: [Expectation],
+        for expectations: [CallbackExpectation],
         within timeout: Duration,
         enforceOrder: Bool,
         clock: C,

@@ -1,7 +1,7 @@
-extension Expectation {
+extension CallbackExpectation {
     /// Creates an expectation satisfied by any count in `expectedCount`, such as `2...5`.
     ///
-    /// Equivalent to `Expectation(description, expectedCount: ExpectedCount(expectedCount))`.
+    /// Equivalent to `CallbackExpectation(description, expectedCount: ExpectedCount(expectedCount))`.
     public convenience init(
         _ description: String,
         expectedCount: ClosedRange<Int>,
@@ -20,7 +20,7 @@ extension Expectation {
     /// Creates an expectation satisfied by any count of at least `expectedCount.lowerBound`,
     /// such as `2...`.
     ///
-    /// Equivalent to `Expectation(description, expectedCount: .atLeast(expectedCount.lowerBound))`.
+    /// Equivalent to `CallbackExpectation(description, expectedCount: .atLeast(expectedCount.lowerBound))`.
     public convenience init(
         _ description: String,
         expectedCount: PartialRangeFrom<Int>,
