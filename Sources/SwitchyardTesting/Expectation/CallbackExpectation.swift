@@ -56,11 +56,9 @@
 /// If none of these happens (for example the extra `fulfill` runs on a detached task after the last
 /// wait, and the expectation outlives the test), the over-fulfillment is not reported.
 ///
-/// ## Name clash with Swift Testing
-/// Swift Testing also declares a type named `CallbackExpectation` (what `#expect` records). In a file that
-/// imports both modules, expressions such as `CallbackExpectation("…")` and
-/// `CallbackExpectation.fulfillment(of:within:)` resolve to this type, but type annotations are ambiguous:
-/// spell them `CallbackExpectation` (for example `[CallbackExpectation]`).
+/// ## Former name
+/// This type was called `Expectation`, which clashed with Swift Testing's type of that name in every file
+/// importing both modules; `Expectation` remains as a deprecated alias for one release.
 ///
 /// ## Thread safety
 /// All state is protected by a `Synchronization.Mutex`; every member may be used concurrently from
