@@ -44,7 +44,7 @@ final class EnqueueTicket: @unchecked Sendable {
 }
 
 extension BlockingExecutor {
-    /// The ticket of the tagged section running on this thread (``enqueueing(for:_:)``), unretained.
+    /// The ticket armed on this thread (``arm(_:)``), retained until an enqueue takes it or ``disarm()``.
     private static let ticketKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
@@ -55,10 +55,25 @@ extension BlockingExecutor {
     /// Runs `body`, which creates or resumes one task that prefers this executor, recording the enqueue of that task
     /// (made synchronously on this thread) in `ticket`. Enqueues made elsewhere, or none, leave the ticket as it was.
     func enqueueing<Result>(for ticket: EnqueueTicket, _ body: () -> Result) -> Result {
+        arm(ticket)
+        defer { disarm() }
+        return body()
+    }
+
+    /// Records the next enqueue on this executor from this thread in `ticket`: for a task that yields, whose
+    /// enqueue happens inside `Task.yield()`, on the yielding thread. The thread keeps a retain of the ticket until
+    /// that enqueue takes it or ``disarm()`` runs on it.
+    func arm(_ ticket: EnqueueTicket) {
+        disarm()
+        pthread_setspecific(BlockingExecutor.ticketKey, Unmanaged.passRetained(ticket).toOpaque())
+    }
+
+    /// Ends what ``arm(_:)`` began on this thread, if an enqueue did not take the ticket.
+    func disarm() {
         let key = BlockingExecutor.ticketKey
-        pthread_setspecific(key, Unmanaged.passUnretained(ticket).toOpaque())
-        defer { pthread_setspecific(key, nil) }
-        return withExtendedLifetime(ticket) { body() }
+        guard let raw = pthread_getspecific(key) else { return }
+        pthread_setspecific(key, nil)
+        Unmanaged<EnqueueTicket>.fromOpaque(raw).release()
     }
 
     /// The ticket for an enqueue on this executor from this thread, if it runs inside ``enqueueing(for:_:)``; the
@@ -66,9 +81,9 @@ extension BlockingExecutor {
     func takeTicket() -> EnqueueTicket? {
         let key = BlockingExecutor.ticketKey
         guard let raw = pthread_getspecific(key) else { return nil }
-        let ticket = Unmanaged<EnqueueTicket>.fromOpaque(raw).takeUnretainedValue()
-        guard ticket.executor === self else { return nil }
+        let armed = Unmanaged<EnqueueTicket>.fromOpaque(raw)
+        guard armed.takeUnretainedValue().executor === self else { return nil }
         pthread_setspecific(key, nil)
-        return ticket
+        return armed.takeRetainedValue()
     }
 }

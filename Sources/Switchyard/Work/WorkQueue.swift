@@ -113,7 +113,9 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     ///   - whenFull: what `submit` does at the bound.
     ///   - propagating: task-locals carried from submitter to job (see ``TaskLocalPropagation``).
     ///   - blockingExecutor: where blocking jobs run; by default ``BlockingExecutor/shared``. An executor of its
-    ///     own keeps this queue's blocking work from competing for the shared threads, and the reverse.
+    ///     own keeps this queue's blocking work from competing for the shared threads, and the reverse. Idle
+    ///     workers are kept for the shared executor only: on another one, a blocking job that does not follow
+    ///     another directly starts a task of its own.
     /// - Precondition: `width >= 1`, `weight >= 1`, `maximumPending >= 1`.
     public init(
         name: String, width: Int = WorkQueue.defaultWidth, limit: LimitDomain? = nil, weight: Int = 1,

@@ -58,7 +58,8 @@
 ///
 /// ## Former name
 /// This type was called `Expectation`, which clashed with Swift Testing's type of that name in every file
-/// importing both modules; `Expectation` remains as a deprecated alias for one release.
+/// importing both modules; `Expectation` remains as a deprecated alias for one release (while it exists, the name
+/// `Expectation` stays ambiguous in such files: write `CallbackExpectation`).
 ///
 /// ## Thread safety
 /// All state is protected by a `Synchronization.Mutex`; every member may be used concurrently from

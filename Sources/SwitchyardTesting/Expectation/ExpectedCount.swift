@@ -1,4 +1,4 @@
-/// How many times an ``CallbackExpectation`` must be fulfilled: an exact count or a range of counts.
+/// How many times a ``CallbackExpectation`` must be fulfilled: an exact count or a range of counts.
 ///
 /// An expected count is a closed range `lowerBound...upperBound` of acceptable fulfillment counts,
 /// where `upperBound` may be unbounded (`nil`). An expectation is *satisfied* once its count lies

@@ -195,7 +195,7 @@ public final class ManualClock: Clock, Sendable {
     /// `Task.yield` loops. Sleepers resumed or cancelled before this call do not count.
     ///
     /// Typical use: start the code under test, `try await clock.waitForSleepers(count: 1)` to know
-    /// that it reached its `sleep`, then `advance`. Note that a wait on an ``CallbackExpectation`` with
+    /// that it reached its `sleep`, then `advance`. Note that a wait on a ``CallbackExpectation`` with
     /// `clock: thisClock` registers a sleeper too. If the code never sleeps, this never returns;
     /// bound such tests with Swift Testing's `.timeLimit` trait.
     ///

@@ -343,12 +343,14 @@ public final class GTFSImporter: Sendable {
         } catch let error as SQLiteError {
             throw ImportError(.database, "\(databasePath): \(error)")
         }
+        #if SWITCHYARD_TEST_HOOKS
         var batches = 0
+        #endif
         while let batch = try channel.receiveBlocking() {
             #if SWITCHYARD_TEST_HOOKS
             if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
-            #endif
             batches += 1
+            #endif
             do {
                 try writer.write(batch)
             } catch let error as SQLiteError {

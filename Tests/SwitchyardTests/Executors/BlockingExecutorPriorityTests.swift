@@ -85,6 +85,50 @@ struct BlockingExecutorPriorityTests {
         #expect(order.all.first == "escalated", "\(order.all)")
     }
 
+    @Test("a blocking job escalated while its worker's task waits after yielding between jobs overtakes background work")
+    func escalatedAfterYieldOvertakes() async throws {
+        let executor = BlockingExecutor(name: "test-yield-escal", maximumThreads: 1)
+        let queue = WorkQueue(name: "yielding", width: 1, blockingExecutor: executor)
+        let order = Log<String>()
+        let firstRunning = CallbackExpectation("the first job runs")
+        let release = ThreadGate()
+        let first = try await queue.submitBlocking("first", priority: .background) {
+            firstRunning.fulfill()
+            release.wait()
+            // Past the worker's run quantum (1 ms), so it yields before taking its next job.
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .milliseconds(2) {}
+        }
+        await firstRunning.fulfillment(within: .seconds(30))
+        let second = try await queue.submitBlocking("second", priority: .background) { order.append("second") }
+        let holderRunning = CallbackExpectation("the first background item runs")
+        let holderGate = ThreadGate()
+        let backgroundRan = CallbackExpectation("the background items ran", expectedCount: 3)
+        executor.execute(priority: .background) {
+            holderRunning.fulfill()
+            holderGate.wait()
+            order.append("background 0")
+            backgroundRan.fulfill()
+        }
+        for index in 1...2 {
+            executor.execute(priority: .background) {
+                order.append("background \(index)")
+                backgroundRan.fulfill()
+            }
+        }
+        await waitUntilQueued(executor, 3)
+        release.open()
+        // The worker yielded behind the three items; the first of them now holds the thread.
+        await holderRunning.fulfillment(within: .seconds(30))
+        await waitUntilQueued(executor, 3)
+        second.priority = .userInitiated
+        holderGate.open()
+        try await first.value
+        try await second.value
+        await backgroundRan.fulfillment(within: .seconds(30))
+        #expect(order.all == ["background 0", "second", "background 1", "background 2"], "\(order.all)")
+    }
+
     @Test("a task resumed inside enqueueing(for:) is recorded in the ticket, and escalating the ticket moves it up")
     func ticketFollowsAResumedTask() async throws {
         let executor = BlockingExecutor(name: "test-ticket", maximumThreads: 1)

@@ -26,7 +26,7 @@ struct ImportStateTests {
             try ImportStatus.read(database)
         } throws: { error in
             let error = try #require(error as? ImportError)
-            return error.kind == .database && "\(error)".contains("unknown state \"paused\"")
+            return error.kind == .database && "\(error)".contains("\(database): the import record holds an unknown state \"paused\"")
         }
     }
 }

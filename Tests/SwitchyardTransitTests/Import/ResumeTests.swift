@@ -146,6 +146,7 @@ struct ResumeTests {
         #expect(try DatabaseContent(database) == reference)
     }
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test("a step failing after the load is reported with its own error and state failed, not as an interruption")
     func failureWhileIndexing() async throws {
         let scratch = ScratchFolder()
@@ -169,7 +170,9 @@ struct ResumeTests {
         }
         #expect(try ImportStatus.read(database).state == .failed)
     }
+    #endif
 
+    #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
     @Test(
         "cancelled as the stop_times index starts: the index statement stops, the import is interrupted, a resume finishes it",
         .timeLimit(.minutes(1)))
@@ -213,6 +216,7 @@ struct ResumeTests {
         #expect(try indexes().first?.first?.integer == 1, "the resume built the index")
         #expect(try DatabaseContent(database) == reference)
     }
+    #endif
 
     @Test("a reader during the import sees monotonically growing, batch-sized counts and never an error",
           .timeLimit(.minutes(1)))

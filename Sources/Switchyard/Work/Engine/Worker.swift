@@ -6,7 +6,8 @@
 /// width); only the task that carries it out is reused. A worker goes on only if:
 /// - the job it ran was never cancelled or timed out (a `Task.cancel()` issued for that job may still be on its way
 ///   and must not hit the next one);
-/// - the next job has the same priority level and the same kind (async or blocking) as the worker's task.
+/// - the next job has the same priority level and the same kind (async or blocking) as the worker's task, and a
+///   blocking job runs on the same executor (its queue's ``WorkQueue/blockingExecutor``).
 ///
 /// Between jobs there is no suspension point, so a long run would hold its thread: once a run has lasted
 /// ``Worker/quantum``, the worker calls `Task.yield()` before the next job it takes itself, letting the tasks
@@ -17,7 +18,9 @@
 /// running, and a cancellation reaches it) while the worker waits its turn. Yielding keeps the worker's task:
 /// handing the next job to another task instead would cost a wake-up of a parked task each time. Blocking workers
 /// yield too, so that other work waiting for the blocking executor's threads gets a turn; with jobs of a
-/// millisecond or more that costs one thread hand-over per job, small beside the job.
+/// millisecond or more that costs one thread hand-over per job, small beside the job. A blocking worker's task is
+/// created, woken and yields inside its ``EnqueueTicket``, so an escalation of its job while the task waits for a
+/// thread moves it up in the executor's queue.
 ///
 /// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the lock of the
 /// worker's region is held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
@@ -132,7 +135,7 @@ extension Engine {
     }
 
     /// A worker's task: detached (no task-locals or actor context leak in from whoever dispatched it), at the
-    /// job's effective priority, on the blocking executor for blocking jobs.
+    /// job's effective priority, on its queue's blocking executor for blocking jobs.
     private static func makeTask(for worker: Worker) -> Task<Void, Never> {
         let priority = JobPriority(level: worker.level).taskPriority
         if let ticket = worker.ticket {
@@ -141,6 +144,16 @@ extension Engine {
             }
         }
         return Task.detached(priority: priority) { await runWorker(worker) }
+    }
+
+    /// Lets other work run before the worker's next job. A blocking worker's task waits in its executor's queue
+    /// meanwhile: `Task.yield()` enqueues it there from this thread, inside the worker's ticket (see
+    /// ``EnqueueTicket``), so an escalation of the job while it waits moves it up.
+    private static func yield(_ worker: Worker) async {
+        guard let ticket = worker.ticket else { return await Task.yield() }
+        ticket.executor.arm(ticket)
+        await Task.yield()
+        ticket.executor.disarm()  // on the thread the task resumed on: the yield's enqueue took it already
     }
 
     private static func runWorker(_ worker: Worker) async {
@@ -152,7 +165,7 @@ extension Engine {
             switch endAttempt(of: job, end: end, retryAllowed: retryAllowed, on: worker) {
             case .next(let next, let yieldFirst):
                 job = next
-                if yieldFirst { await Task.yield() }
+                if yieldFirst { await yield(worker) }
             case .park:
                 guard let next = await park(worker, after: consume job) else { return }
                 job = next
