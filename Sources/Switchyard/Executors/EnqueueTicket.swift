@@ -10,9 +10,10 @@ import Darwin
 /// up when the task is escalated.
 ///
 /// The runtime tells a task executor of no escalation of a task it has queued. The work engine, which escalates its
-/// workers' tasks itself, gives each blocking worker a ticket: the enqueue that creating or resuming the worker's task
-/// causes is recorded in it (``BlockingExecutor/enqueueing(for:_:)``), and escalating the worker moves that work up
-/// (``escalate(to:)``). An escalation that comes before the enqueue is kept as a floor the enqueue applies.
+/// workers' tasks itself, gives each blocking worker a ticket: the enqueue that creating, resuming or yielding the
+/// worker's task causes is recorded in it (``BlockingExecutor/enqueueing(for:_:)``, ``BlockingExecutor/arm(_:)``),
+/// and escalating the worker moves that work up (``escalate(to:)``). An escalation that comes before the enqueue is
+/// kept as a floor the enqueue applies.
 ///
 /// Unchecked-Sendable invariant: `work` and `floor` are read and written only while `executor`'s lock is held.
 /// Exercised under Thread Sanitizer by `BlockingExecutorPriorityTests` (escalated blocking jobs).
