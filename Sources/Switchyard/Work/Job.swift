@@ -12,6 +12,10 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
 
     /// The job's process-unique identifier (increasing in submission order).
     public var identifier: UInt64 { node.identifier }
+    /// The job's number in its queue, as snapshots and events show it: 1 for the queue's first job, then
+    /// increasing in submission order (jobs submitted at once from several threads are numbered in the order they
+    /// reached the queue). A barrier's stand-in, which a snapshot may list, takes a number too.
+    public var number: UInt64 { node.number }
     /// The job's name.
     public var name: String { node.name }
     /// The queue the job was submitted to.
@@ -148,7 +152,7 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     public static func == (lhs: Job, rhs: Job) -> Bool { lhs.node === rhs.node }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(node)) }
 
-    public var description: String { "Job \"\(name)\" #\(identifier) (\(state))" }
+    public var description: String { "Job \"\(name)\" #\(number) of \"\(queue.name)\" (\(state))" }
 }
 
 extension Engine {

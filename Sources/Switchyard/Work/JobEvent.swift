@@ -20,6 +20,8 @@ public struct JobEvent: Sendable, CustomStringConvertible {
 
     /// The job's process-unique identifier.
     public let jobIdentifier: UInt64
+    /// The job's number in its queue (``Job/number``).
+    public let jobNumber: UInt64
     /// The job's name.
     public let jobName: String
     /// The queue's name.
@@ -36,6 +38,7 @@ public struct JobEvent: Sendable, CustomStringConvertible {
     /// Built under the engine lock.
     init(job: JobNode, kind: Kind) {
         jobIdentifier = job.identifier
+        jobNumber = job.number
         jobName = job.name
         queueName = job.queue.name
         self.kind = kind
@@ -45,7 +48,7 @@ public struct JobEvent: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(queueName)/\(jobName) #\(jobIdentifier): \(kind) → \(state) at \(effectivePriority)"
+        "\(queueName)/\(jobName) #\(jobNumber): \(kind) → \(state) at \(effectivePriority)"
     }
 }
 

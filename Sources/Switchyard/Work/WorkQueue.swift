@@ -1,4 +1,5 @@
 import DequeModule
+import Synchronization
 
 /// A queue of jobs: async or blocking closures with names, priorities, typed results, dependencies, a width limit,
 /// cancellation, back-pressure, progress and live introspection. `OperationQueue` rethought for async/await.
@@ -81,6 +82,8 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     public let blockingExecutor: BlockingExecutor
 
     let scheduler: SchedulerNode
+    /// The number of the last job created for this queue (``Job/number``).
+    let jobNumbers = Atomic<UInt64>(0)
     /// The region whose lock guards the queue (its scheduler tree's; see ``EngineRegion``).
     let region: EngineRegion
     let propagation: [TaskLocalPropagation]

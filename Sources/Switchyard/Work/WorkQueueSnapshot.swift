@@ -48,6 +48,8 @@ public struct JobReference: Sendable, Hashable {
 public struct JobSnapshot: Sendable, Hashable {
     /// The job's process-unique identifier.
     public let identifier: UInt64
+    /// The job's number in its queue (``Job/number``): what the snapshot's table shows.
+    public let number: UInt64
     /// The job's name.
     public let name: String
     /// The job's state.
@@ -111,7 +113,7 @@ public struct WorkQueueSnapshot: Sendable, CustomStringConvertible {
                 ? "\(job.completedUnits)/\(job.totalUnits) units\(job.isCancelRequested ? ", cancelling" : "")"
                 : job.waitingReasons.map(\.description).joined(separator: "; ")
             rows.append([
-                "\(job.identifier)", job.name, "\(job.state)", priority, Self.format(age), detail,
+                "\(job.number)", job.name, "\(job.state)", priority, Self.format(age), detail,
             ])
         }
         let widths = header.indices.map { column in
@@ -206,7 +208,7 @@ extension Engine {
     /// One job's snapshot. Lock held.
     static func snapshot(of job: JobNode) -> JobSnapshot {
         JobSnapshot(
-            identifier: job.identifier, name: job.name, state: JobState(job), waitingReasons: waitingReasons(of: job),
+            identifier: job.identifier, number: job.number, name: job.name, state: JobState(job), waitingReasons: waitingReasons(of: job),
             requestedPriority: JobPriority(level: job.requestedLevel),
             effectivePriority: JobPriority(level: job.effectiveLevel), submittedAt: EngineClock.instant(job.submittedAt),
             startedAt: job.startedAt.map(EngineClock.instant), attempts: job.attempts, completedUnits: job.progressCompleted,

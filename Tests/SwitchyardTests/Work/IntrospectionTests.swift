@@ -4,6 +4,24 @@ import Testing
 
 @Suite("Snapshots, lifecycle events and progress")
 struct IntrospectionTests {
+    @Test("jobs are numbered per queue from 1, and snapshots, events and descriptions show that number")
+    func perQueueNumbers() async throws {
+        _ = try WorkQueue(name: "elsewhere", width: 1).trySubmit("unrelated") {}
+        let queue = WorkQueue(name: "numbered", width: 1)
+        let gate = AsyncGate()
+        let first = try queue.trySubmit("first") { await gate.wait() }
+        let second = try queue.trySubmit("second") {}
+        #expect(first.number == 1 && second.number == 2)
+        #expect(second.identifier > first.identifier)
+        #expect(second.description.hasPrefix("Job \"second\" #2 of \"numbered\""))
+        let snapshot = queue.snapshot()
+        #expect(snapshot.jobs.map(\.number).sorted() == [1, 2])
+        #expect(snapshot.description.split(separator: "\n").contains { $0.contains("2") && $0.contains("second") })
+        gate.open()
+        try await first.value
+        try await second.value
+    }
+
     @Test("snapshot times: submitted and started instants fall between readings of the clock around them")
     func snapshotTimes() async throws {
         let queue = WorkQueue(name: "times", width: 1)

@@ -95,6 +95,8 @@ class JobNode: @unchecked Sendable {
     static var progressShareUnit: Int64 { 1 << 32 }
 
     let identifier: UInt64
+    /// The job's number in its queue (``Job/number``).
+    let number: UInt64
     let name: String
     let queue: WorkQueue
     /// When the job was submitted (see ``EngineClock``).
@@ -158,6 +160,7 @@ class JobNode: @unchecked Sendable {
         isBarrier: Bool
     ) {
         self.identifier = identifier
+        number = queue.jobNumbers.wrappingAdd(1, ordering: .relaxed).newValue
         self.name = name
         self.queue = queue
         self.isBlocking = isBlocking
