@@ -69,3 +69,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// DocC, for CI's documentation step (`SWITCHYARD_DOCC=1 swift package generate-documentation --target NAME`). Off by
+// default, so that a package depending on Switchyard resolves no documentation tooling.
+if Context.environment["SWITCHYARD_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
+

@@ -86,6 +86,8 @@ extension Cache {
     /// Stores `value` for `key`, replacing (and notifying) any previous value, then evicts until the limits hold.
     ///
     /// - Parameters:
+    ///   - value: the value to store.
+    ///   - key: its key.
     ///   - cost: the entry's cost; by default the cache's `cost` function of the value, or 0.
     ///   - timeToLive: how long the entry stays; by default the cache's `timeToLive`.
     ///   - isDiscardable: whether the entry goes first under memory pressure.

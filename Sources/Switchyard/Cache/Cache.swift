@@ -41,14 +41,14 @@ import Synchronization
 ///   entries with a time-to-live); ``removeAll()`` and ``trim(toFraction:)`` are O(n).
 ///
 /// Unchecked-Sendable invariant: `policy` and `removalCounts` are read and written only while `policyMutex` is
-/// held; each stripe's state only while that stripe's mutex is held (see ``CacheStripe``); every other stored
-/// property is immutable or atomic. Entries live in the policy's ``CacheEntryStore``; a reader reaches an entry
+/// held; each stripe's state only while that stripe's mutex is held (see `CacheStripe`); every other stored
+/// property is immutable or atomic. Entries live in the policy's `CacheEntryStore`; a reader reaches an entry
 /// through its stripe's index and the store address in `publishedEntries`. An entry's key, value, expiry and
 /// generation change only while both the policy lock and the lock of the stripe that indexes it are held, so a
 /// reader holding the stripe lock alone sees them whole; a store that grows frees its old buffer only after taking
 /// and releasing every stripe lock, so no reader still uses it. Lock order: policy, then one stripe; a thread
 /// holding a stripe lock only ever *tries* the policy lock. Exercised under Thread Sanitizer (and Address
-/// Sanitizer) by `CacheStressTests`. The lock-guarded stored properties here and in ``CacheStripe`` are
+/// Sanitizer) by `CacheStressTests`. The lock-guarded stored properties here and in `CacheStripe` are
 /// `@exclusivity(unchecked)`: the locks make every access exclusive, and the dynamic checks (a thread-local
 /// lookup per access) cost half of a get/set.
 public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
@@ -83,7 +83,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     @exclusivity(unchecked) var policy: Policy
     @usableFromInline
     @exclusivity(unchecked) var removalCounts = CacheRemovalCounts()
-    /// Frequency-aware mode: reads always buffer their accesses and apply them in batches (see ``CacheStripe``).
+    /// Frequency-aware mode: reads always buffer their accesses and apply them in batches (see `CacheStripe`).
     @usableFromInline
     let buffersReads: Bool
     /// Whether operations keep what they remove until after the locks (see ``CacheChanges``): there is a removal
@@ -119,6 +119,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     ///   - timeToLive: how long entries stored without their own time-to-live stay; nil for ever.
     ///   - clock: the clock time-to-live and load times are measured on.
     ///   - cost: the cost of a value stored without an explicit cost (and of loaded values); by default 0.
+    ///   - name: shown in `description`, in diagnostics, and in the name of the default load queue.
     ///   - memoryPressure: the monitor the cache registers with (weakly); nil for none.
     ///   - pressureTrimFraction: the fraction of count and cost kept on a memory-pressure warning.
     ///   - loadQueue: where `value(forKey:orLoad:)` runs loads; by default a queue of its own named

@@ -125,8 +125,10 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs blocking `body` on one of this executor's threads and returns its result; the calling task suspends
     /// meanwhile, and no cooperative thread is held.
     ///
-    /// - Parameter priority: the priority it waits at when every thread is busy; by default the task's. It moves
-    ///   up if the task is escalated while it waits.
+    /// - Parameters:
+    ///   - priority: the priority it waits at when every thread is busy; by default the task's. It moves up if the
+    ///     task is escalated while it waits.
+    ///   - body: the blocking work.
     /// - Throws: `body`'s error, or `CancellationError` if the task is cancelled before `body` starts.
     public func run<Result: Sendable>(
         priority: TaskPriority? = nil, _ body: @escaping @Sendable () throws -> Result
@@ -169,7 +171,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs `body` on one of this executor's threads, later, and returns at once (fire and forget).
-    /// - Parameter priority: the priority it waits at when every thread is busy.
+    /// - Parameters:
+    ///   - priority: the priority it waits at when every thread is busy.
+    ///   - body: the blocking work.
     public func execute(priority: TaskPriority = .medium, _ body: @escaping @Sendable () -> Void) {
         submit(PendingWork(.closure(body), priority: priority))
     }

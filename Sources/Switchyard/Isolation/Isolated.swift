@@ -71,7 +71,11 @@ public final class Isolated<Value>: @unchecked Sendable {
 
     /// Creates an isolation holding `value`.
     ///
-    /// - Parameter label: a name for diagnostics; defaults to the file and line of the call.
+    /// - Parameters:
+    ///   - value: the initial value.
+    ///   - label: a name for diagnostics; defaults to the file and line of the call.
+    ///   - fileID: the default label's file.
+    ///   - line: the default label's line.
     public init(_ value: sending Value, label: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)

@@ -69,7 +69,11 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
 
     /// Creates an isolation holding `value`.
     ///
-    /// - Parameter label: a name for diagnostics; defaults to the file and line of the call.
+    /// - Parameters:
+    ///   - value: the initial value.
+    ///   - label: a name for diagnostics; defaults to the file and line of the call.
+    ///   - fileID: the default label's file.
+    ///   - line: the default label's line.
     public init(_ value: Value, label: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         self.value = value
         self.label = label ?? "\(fileID):\(line)"

@@ -50,7 +50,10 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     ///
     /// Never waits for room: on a bounded queue that is full, a new key fails with ``JobError/failed(_:)`` wrapping
     /// ``SubmissionError``.
-    /// - Parameter priority: the priority this request lends the job; by default the current task's.
+    /// - Parameters:
+    ///   - key: what identifies the work: callers with equal keys share one job while it is unfinished.
+    ///   - priority: the priority this request lends the job; by default the current task's.
+    ///   - load: the work, run as the job's body when no unfinished job has this key.
     /// - Throws: ``JobError/cancelled`` when this caller's task is cancelled (or the job was cancelled), otherwise
     ///   the job's error.
     public func value(

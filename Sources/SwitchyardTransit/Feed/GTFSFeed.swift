@@ -10,7 +10,7 @@ import Switchyard
 /// A GTFS feed on disk — a `.zip` archive or a folder — and which of its files Switchyard imports.
 ///
 /// Opening reads only the archive's central directory or the folder's listing; file contents are streamed later,
-/// one file at a time, in fixed memory (``input(for:counter:)``).
+/// one file at a time, in fixed memory (`input(for:counter:)`).
 ///
 /// - **Which folder**: the top level when it holds any GTFS file; else the one sub-folder (at any depth in a zip,
 ///   up to three levels in a folder) that does (`feed.zip/gtfs/stops.txt`). When several sub-folders hold GTFS

@@ -16,10 +16,10 @@ import Switchyard
 /// ```
 ///
 /// ## The pipeline
-/// Jobs on one ``WorkQueue`` (named `import <database>`, visible in its snapshot):
+/// Jobs on one `WorkQueue` (named `import <database>`, visible in its snapshot):
 /// `prepare` (opens the database, creates or checks the import record) → one `read <file>` blocking job per file,
 /// each after the previous one, streaming the file's records out of the zip in fixed memory and converting them
-/// into batches of `batchSize` rows → a ``BoundedChannel`` of `bufferedBatches` batches (back-pressure: the reader
+/// into batches of `batchSize` rows → a `BoundedChannel` of `bufferedBatches` batches (back-pressure: the reader
 /// waits while the writer is behind) → one `write` blocking job committing each batch in its own transaction →
 /// `index` → `check`. Reading the next file overlaps writing the previous one's last batches.
 ///
