@@ -84,8 +84,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Idle timeouts longer than this (about a century) are taken as this one: "never" without overflowing a deadline.
     private static let longestIdleTimeout = Duration.seconds(3_000_000_000)
     var busy = 0
-    private var completed: UInt64 = 0
-    private var peakThreads = 0
+    var completed: UInt64 = 0
+    var peakThreads = 0
     private var threadsEverStarted = 0
     #if SWITCHYARD_TEST_HOOKS
     /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
@@ -176,35 +176,6 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     ///   - body: the blocking work.
     public func execute(priority: TaskPriority = .medium, _ body: @escaping @Sendable () -> Void) {
         submit(PendingWork(.closure(body), priority: priority))
-    }
-
-    // MARK: Introspection
-
-    /// A consistent snapshot of the executor's load.
-    public struct Statistics: Sendable, Hashable, CustomStringConvertible {
-        /// Threads alive now (including ones just created that have not started running yet).
-        public var threads: Int
-        /// Threads running work now.
-        public var busy: Int
-        /// Work waiting for a thread.
-        public var queued: Int
-        /// Pieces of work finished since creation (a `run` cancelled before its body started is not counted).
-        public var completed: UInt64
-        /// The most threads alive at once since creation.
-        public var peakThreads: Int
-
-        /// One line for logs: `threads: 8 (peak 8), busy: 3, queued: 0, completed: 120`.
-        public var description: String {
-            "threads: \(threads) (peak \(peakThreads)), busy: \(busy), queued: \(queued), completed: \(completed)"
-        }
-    }
-
-    /// The current load. O(1); takes the executor's lock briefly.
-    public var statistics: Statistics {
-        withLock {
-            Statistics(threads: threads, busy: busy, queued: pending.count, completed: completed,
-                       peakThreads: peakThreads)
-        }
     }
 
     // MARK: Workers

@@ -63,45 +63,63 @@ struct AccessWaitersTests {
         #expect(wakes.jobs.isEmpty)
         #expect(!waiters.mayClaimExclusive(.task, woken: false, held: .free))
     }
+}
 
+/// The model of `AccessLock` (below) explored: every state of small configurations, and random schedules of larger
+/// ones. Each exploration runs on the blocking executor, off the cooperative pool.
+@Suite("AccessWaiters: model")
+struct AccessWaitersModelTests {
     @Test("model, exhaustive: every schedule of two or three agents of every form, pool width 1 and 2, can finish")
-    func exhaustiveExploration() {
-        var states = 0
-        var configurations = 0
-        for model in LockModel.smallConfigurations() {
-            configurations += 1
-            switch model.exploreAll() {
-            case .success(let count): states += count
-            case .failure(let failure):
-                Issue.record("\(failure.description)\n\(failure.trace.suffix(30).joined(separator: "\n"))")
-                return
+    func exhaustiveExploration() async throws {
+        // On the blocking executor: the exploration keeps its thread busy for seconds (more under Thread
+        // Sanitizer), which on the cooperative pool would starve the tests running alongside.
+        let outcome = try await BlockingExecutor.shared.run { () -> Result<(Int, Int), LockModel.Failure> in
+            var states = 0
+            let configurations = LockModel.smallConfigurations()
+            for model in configurations {
+                switch model.exploreAll() {
+                case .success(let count): states += count
+                case .failure(let failure): return .failure(failure)
+                }
             }
+            return .success((configurations.count, states))
         }
-        print("AccessWaiters model: \(configurations) configurations, \(states) states, all schedules finish")
+        switch outcome {
+        case .success(let (configurations, states)):
+            print("AccessWaiters model: \(configurations) configurations, \(states) states, all schedules finish")
+        case .failure(let failure):
+            Issue.record("\(failure.description)\n\(failure.trace.suffix(30).joined(separator: "\n"))")
+        }
     }
 
     @Test("model, exhaustive: threads that wait for a woken task's reservation hang a narrow pool (caught)")
-    func exhaustiveExplorationCatchesHandOff() {
-        let caught = LockModel.smallConfigurations().contains { model in
-            var mutated = model
-            mutated.threadsWaitForTaskReservations = true
-            guard case .failure(let failure) = mutated.exploreAll() else { return false }
-            return failure.description.hasPrefix("deadlock") || failure.description.hasPrefix("livelock")
+    func exhaustiveExplorationCatchesHandOff() async throws {
+        let caught = try await BlockingExecutor.shared.run {
+            LockModel.smallConfigurations().contains { model in
+                var mutated = model
+                mutated.threadsWaitForTaskReservations = true
+                guard case .failure(let failure) = mutated.exploreAll() else { return false }
+                return failure.description.hasPrefix("deadlock") || failure.description.hasPrefix("livelock")
+            }
         }
         #expect(caught)
     }
 
     @Test("model: random schedules of up to six agents finish, holds never conflict")
-    func modelExploration() {
-        var random = SeededRandomNumberGenerator.forTest("AccessWaitersTests.modelExploration")
-        for round in 0..<3_000 {
-            var model = LockModel.random(using: &random)
-            let outcome = model.run(using: &random)
-            guard outcome == nil else {
-                Issue.record("seed \(random.seed), round \(round): \(outcome!)\n\(model.trace.suffix(30).joined(separator: "\n"))")
-                return
+    func modelExploration() async throws {
+        let start = SeededRandomNumberGenerator.forTest("AccessWaitersTests.modelExploration")
+        let failure = try await BlockingExecutor.shared.run { () -> String? in  // off the cooperative pool
+            var random = start
+            for round in 0..<3_000 {
+                var model = LockModel.random(using: &random)
+                if let outcome = model.run(using: &random) {
+                    return "seed \(random.seed), round \(round): \(outcome)\n"
+                        + model.trace.suffix(30).joined(separator: "\n")
+                }
             }
+            return nil
         }
+        if let failure { Issue.record("\(failure)") }
     }
 }
 

@@ -1,3 +1,4 @@
+import Switchyard
 import Testing
 
 /// The engine's intake protocol (``IntakeProtocolModel``), checked exhaustively: every interleaving of each
@@ -64,8 +65,12 @@ struct IntakeProtocolModelTests {
     ]
 
     @Test("every interleaving keeps properties 1 to 5", arguments: configurations)
-    func protocolHolds(_ configuration: Configuration) {
-        let exploration = Model(configuration.roles, maximumPasses: configuration.maximumPasses).explore()
+    func protocolHolds(_ configuration: Configuration) async throws {
+        // On the blocking executor: an exploration keeps its thread busy for seconds (more under Thread
+        // Sanitizer), which on the cooperative pool would starve the tests running alongside.
+        let exploration = try await BlockingExecutor.shared.run {
+            Model(configuration.roles, maximumPasses: configuration.maximumPasses).explore()
+        }
         print("IntakeProtocolModelTests: \(configuration.name): \(exploration.states) states, "
             + "\(exploration.transitions) transitions, \(exploration.finalStates) final")
         for (property, trace) in exploration.violations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -92,9 +97,11 @@ struct IntakeProtocolModelTests {
     @Test(
         "each deliberate break of the protocol is caught",
         arguments: [Model.Mutation.skipSuccessorCheck, .keepAbsorbedIntake])
-    func mutationsAreCaught(_ mutation: Model.Mutation) {
+    func mutationsAreCaught(_ mutation: Model.Mutation) async throws {
         let roles: [Model.Role] = [.submitter(.a, index: 0), .holder(.b), .merger]
-        let exploration = Model(roles, maximumPasses: 1, mutation: mutation).explore()
+        let exploration = try await BlockingExecutor.shared.run {
+            Model(roles, maximumPasses: 1, mutation: mutation).explore()
+        }
         print("IntakeProtocolModelTests: mutation \(mutation): \(exploration.states) states, violated "
             + exploration.violations.keys.map(\.rawValue).sorted().joined(separator: "; "))
         #expect(exploration.violations[.exactlyOnce] != nil, "a job left in A's intake")
