@@ -131,7 +131,7 @@ struct Transaction {
         }
     }
     /// Parked workers to resume with the job handed to them (and, for a blocking worker, its ticket).
-    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, EnqueueTicket?)] {
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, Worker)] {
         get { rare?.wakeUps ?? [] }
         _modify {
             makeRare()
@@ -177,7 +177,7 @@ final class RareEffects {
     var resumptions: [CheckedContinuation<Bool, Never>] = []
     var actions: [() -> Void] = []
     var discardedValues: [Any] = []
-    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, EnqueueTicket?)] = []
+    var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, Worker)] = []
 }
 
 extension Transaction {
@@ -297,7 +297,7 @@ enum Engine {
             if let continuation = worker.continuation {
                 worker.runStartedAt = now  // it was suspended: its thread was free, a new run begins
                 worker.continuation = nil
-                transaction.wakeUps.append((continuation, job, worker.ticket))
+                transaction.wakeUps.append((continuation, job, worker))
             } else {
                 // Still on its way to park, on the thread it has been holding: its run goes on.
                 worker.handoff = job
@@ -312,8 +312,9 @@ enum Engine {
     /// released twice. Lock not held.
     static func carryOut(_ transaction: Transaction) {
         if transaction.hasRareEffects {
-            for (continuation, job, ticket) in transaction.wakeUps {
-                if let ticket {  // the resumed task is enqueued on its executor here: see ``EnqueueTicket``
+            for (continuation, job, worker) in transaction.wakeUps {
+                worker.wakeFence.store(true, ordering: .releasing)  // see ``Worker/wakeFence``
+                if let ticket = worker.ticket {  // the resumed task is enqueued on its executor here: see ``EnqueueTicket``
                     ticket.executor.enqueueing(for: ticket) { continuation.resume(returning: job) }
                 } else {
                     continuation.resume(returning: job)

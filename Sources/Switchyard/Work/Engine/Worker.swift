@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The task that runs jobs' attempts, one at a time.
 ///
 /// A worker is created for a job that starts when no worker is free. When its attempt ends, the worker asks the
@@ -57,6 +59,11 @@ final class Worker: @unchecked Sendable {
     @exclusivity(unchecked) var continuation: CheckedContinuation<JobNode?, Never>?
     /// A job handed to the worker while it was on its way to park.
     @exclusivity(unchecked) var handoff: JobNode?
+    /// Stored (releasing) by the thread that wakes the parked task, loaded (acquiring) by the task once resumed:
+    /// orders everything the dispatcher and the job's submitter wrote (the job's fields, its start state) before
+    /// the task's reads for Thread Sanitizer, which does not see the ordering a continuation's resumption gives on
+    /// this toolchain. One store and one load per wake-up.
+    let wakeFence = Atomic<Bool>(false)
 
     /// The job the worker was created for, until its task takes it (then nil: a parked worker keeps no job).
     @exclusivity(unchecked) var first: JobNode?
@@ -200,10 +207,7 @@ extension Engine {
             }
         }
         guard let job else { return nil }
-        // The dispatcher wrote the job's start state under the lock before resuming us; taking the lock once
-        // orders those writes before this task's reads for ThreadSanitizer, which does not model continuation
-        // resumption on this toolchain.
-        unlock(job.queue.region.lockCurrent().takeUnretainedValue())
+        _ = worker.wakeFence.load(ordering: .acquiring)
         return job
     }
 
