@@ -3,8 +3,10 @@
 // Switchyard: background work for Swift 6, Linux first.
 //
 // Layers (see ARCHITECTURE.md): the core `Switchyard` module depends on the toolchain and on single
-// swift-collections modules only; `SwitchyardTesting` is test support; the `switchyard` CLI and
-// `switchyard-bench` sit on top. Nothing below imports anything above it.
+// swift-collections modules only; `SwitchyardTesting` is test support; `SwitchyardTransit` is the GTFS import's
+// library and `SwitchyardSampleFeeds` the synthetic feeds its tests and demos use. The command-line tools
+// (`switchyard`, `switchyard-bench`) and the packages only they need live in the nested package `Tools/`, so that
+// a package depending on Switchyard resolves swift-collections and nothing else.
 
 import PackageDescription
 
@@ -18,15 +20,11 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
-        .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
-        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+        .library(name: "SwitchyardTransit", targets: ["SwitchyardTransit"]),
+        .library(name: "SwitchyardSampleFeeds", targets: ["SwitchyardSampleFeeds"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
     ],
     targets: [
         .target(
@@ -36,36 +34,23 @@ let package = Package(
         ),
         .target(name: "SwitchyardTesting"),
         // System C libraries (Debian: libsqlite3-dev, zlib1g-dev; `Scripts/install-system-packages.sh`).
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CSwitchyardSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CSwitchyardZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // GTFS transit feeds into SQLite: the `switchyard import` job's library (zip reading, the GTFS model,
-        // the SQLite writer, the import pipeline on the work engine, sample feeds).
-        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSQLite", "CZlib"], swiftSettings: testHooks),
-        .executableTarget(
-            name: "SwitchyardCLI",
-            dependencies: [
-                "Switchyard",
-                "SwitchyardTransit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "SwitchyardBench",
-            dependencies: [
-                "Switchyard",
-                "SwitchyardTransit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
-                .product(name: "CSV", package: "CSV.swift"),
-            ]
-        ),
+        // the SQLite writer, the import pipeline on the work engine).
+        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSwitchyardSQLite", "CSwitchyardZlib"], swiftSettings: testHooks),
+        // Synthetic GTFS feeds shaped like real ones (and the zip writer that packs them): fixtures for tests,
+        // benchmarks and `switchyard import --sample`, kept out of the import library.
+        .target(name: "SwitchyardSampleFeeds", dependencies: ["SwitchyardTransit", "CSwitchyardZlib"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"], swiftSettings: testHooks),
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
         .testTarget(
-            name: "SwitchyardTransitTests", dependencies: ["SwitchyardTransit", "SwitchyardTesting"],
+            name: "SwitchyardTransitTests",
+            dependencies: ["SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting"],
+            exclude: ["Zip/Fixtures"],  // archives written by Python's zipfile, and their generator
             swiftSettings: testHooks
         ),
-        .testTarget(name: "SwitchyardCLITests", dependencies: ["SwitchyardCLI", "SwitchyardTransit"]),
+        .testTarget(name: "SwitchyardSampleFeedsTests", dependencies: ["SwitchyardSampleFeeds", "SwitchyardTransit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Switchyard builds and benchmarks with, if they are missing:
-#   libsqlite3-dev  SQLite for `switchyard import` (the CSQLite system library target)
-#   zlib1g-dev      zlib for reading and writing zip archives (the CZlib system library target)
+#   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
+#   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail

@@ -76,7 +76,7 @@ final class PlainFileSource: ByteSource {
 }
 
 /// `strerror` as a `String`.
-func systemMessage(_ code: Int32) -> String {
+package func systemMessage(_ code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(cString: text)
 }

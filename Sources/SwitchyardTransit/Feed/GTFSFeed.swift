@@ -362,6 +362,6 @@ private func lastComponent(_ path: String) -> String {
     return String(path[path.index(after: slash)...])
 }
 
-func joined(_ folder: String, _ name: String) -> String {
+package func joined(_ folder: String, _ name: String) -> String {
     folder.hasSuffix("/") ? folder + name : folder + "/" + name
 }

@@ -1,4 +1,4 @@
-import CSQLite
+import CSwitchyardSQLite
 
 /// The writer side of an import: one SQLite connection, one transaction per ``RowBatch`` — the rows, their
 /// problems, and the file's import record, committed together or not at all.

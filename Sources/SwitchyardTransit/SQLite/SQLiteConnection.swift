@@ -1,4 +1,4 @@
-import CSQLite
+import CSwitchyardSQLite
 
 /// One connection to an SQLite database: the thin layer the importer writes and reads through.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import CSwitchyardSQLite
 
 /// An SQLite call that failed: the result code, SQLite's message, and the statement or action it concerned.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {

@@ -1,4 +1,4 @@
-import CSQLite
+import CSwitchyardSQLite
 
 /// A compiled SQLite statement. Owned by the thread that owns its connection; finalized when released.
 ///

@@ -1,9 +1,9 @@
-import CZlib
+import CSwitchyardZlib
 
 /// CRC-32 (the zip / gzip polynomial) through zlib's `crc32`, for inputs of any length.
-enum ZipCRC32 {
+package enum ZipCRC32 {
     /// Returns `crc` updated with `bytes`; start from 0. O(`bytes.count`), no allocation.
-    static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard var address = bytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return crc }
         var value = uLong(crc)
         var remaining = bytes.count

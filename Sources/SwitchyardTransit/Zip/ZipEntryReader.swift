@@ -1,4 +1,4 @@
-import CZlib
+import CSwitchyardZlib
 
 /// Streams one entry's uncompressed bytes out of a zip archive: copies stored data, inflates deflated data.
 ///

@@ -35,7 +35,7 @@ public struct ZipError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The system's message for `code` with the number, e.g. `No such file or directory (errno 2)`.
-    static func systemMessage(_ code: Int32) -> String {
+    package static func systemMessage(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return "\(String(cString: text)) (errno \(code))"
     }

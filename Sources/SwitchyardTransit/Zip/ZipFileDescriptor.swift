@@ -8,19 +8,19 @@ import Darwin
 
 /// An open POSIX file descriptor for one archive, closed when released. Every call blocks on the file system and
 /// retries `EINTR`; failures become ``ZipError``s naming the archive. Used by one thread at a time.
-final class ZipFileDescriptor {
-    let descriptor: Int32
-    let archive: String
+package final class ZipFileDescriptor {
+    package let descriptor: Int32
+    package let archive: String
     private var isOpen = true
 
     /// Opens `path` read-only. Throws `cannot open: <strerror>`.
-    init(readingFrom path: String) throws(ZipError) {
+    package init(readingFrom path: String) throws(ZipError) {
         descriptor = try Self.open(path, flags: O_RDONLY | O_CLOEXEC)
         archive = path
     }
 
     /// Creates or truncates `path` for writing (mode 0644 before the umask). Throws `cannot create: <strerror>`.
-    init(writingTo path: String) throws(ZipError) {
+    package init(writingTo path: String) throws(ZipError) {
         descriptor = try Self.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, verb: "create")
         archive = path
     }
@@ -41,14 +41,14 @@ final class ZipFileDescriptor {
     }
 
     /// The file's current size in bytes (`fstat`).
-    func size() throws(ZipError) -> UInt64 {
+    package func size() throws(ZipError) -> UInt64 {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("cannot stat", errno) }
         return UInt64(max(0, status.st_size))
     }
 
     /// Reads from `offset` until `buffer` is full or the file ends; returns how many bytes were read.
-    func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+    package func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
@@ -65,7 +65,7 @@ final class ZipFileDescriptor {
     }
 
     /// Reads exactly `count` bytes at `offset`; throws `<what> is truncated` if the file ends first.
-    func readExactly(_ count: Int, at offset: UInt64, what: String, entry: String? = nil) throws(ZipError) -> [UInt8] {
+    package func readExactly(_ count: Int, at offset: UInt64, what: String, entry: String? = nil) throws(ZipError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let done = try bytes.withUnsafeMutableBytes { buffer in
             Result { () throws(ZipError) in try readFully(into: buffer, at: offset) }
@@ -77,7 +77,7 @@ final class ZipFileDescriptor {
     }
 
     /// Writes all of `bytes` at the current offset.
-    func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
@@ -91,7 +91,7 @@ final class ZipFileDescriptor {
     }
 
     /// Closes the descriptor and reports a failed close (which can mean lost writes). Later calls do nothing.
-    func closeReportingErrors() throws(ZipError) {
+    package func closeReportingErrors() throws(ZipError) {
         guard isOpen else { return }
         isOpen = false
         // EINTR from close leaves the descriptor closed on Linux; retrying could close someone else's descriptor.
@@ -99,7 +99,7 @@ final class ZipFileDescriptor {
     }
 
     /// Tells the kernel the file is read front to back (Linux only; no effect elsewhere).
-    func adviseSequential() {
+    package func adviseSequential() {
         #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif

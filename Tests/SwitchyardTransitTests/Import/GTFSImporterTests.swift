@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
+import Testing
 
 @Suite("Importing a GTFS feed")
 struct GTFSImporterTests {

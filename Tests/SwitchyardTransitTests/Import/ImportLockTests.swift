@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
+import Testing
 
 @Suite("One import per database: the import lock")
 struct ImportLockTests {

@@ -1,6 +1,7 @@
 import Switchyard
-import Testing
+@testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
+import Testing
 
 /// The README's `GTFSImporter` example, on the tiny sample feed.
 @Suite("README: the import example")

@@ -1,6 +1,7 @@
-import Testing
+@testable import SwitchyardSampleFeeds
 import SwitchyardTesting
 @testable import SwitchyardTransit
+import Testing
 
 @Suite("Import states")
 struct ImportStateTests {

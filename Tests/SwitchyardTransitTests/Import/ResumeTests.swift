@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
+@testable import SwitchyardSampleFeeds
 import SwitchyardTesting
 @testable import SwitchyardTransit
+import Synchronization
+import Testing
 
 @Suite("Interrupting and resuming an import")
 struct ResumeTests {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
 
 /// A small hand-written feed with the quirks real feeds have: a byte-order mark, CRLF line endings, quoted fields

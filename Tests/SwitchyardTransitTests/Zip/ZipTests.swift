@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-
+@testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
+import Testing
 
 @Suite("Zip archives")
 struct ZipTests {

@@ -1,0 +1,67 @@
+// swift-tools-version: 6.2
+//
+// Switchyard's command-line tools, apart from the library package (`..`) so that the packages only they need
+// (swift-argument-parser; the benchmark's anchor CSV parsers) never reach a package that depends on Switchyard.
+//
+// - `switchyard`: the GTFS import (`switchyard import`), its status, sample feeds and stream commands.
+// - `switchyard-bench`: every speed and memory goal, each measured against its anchor in the same run.
+
+import PackageDescription
+
+let package = Package(
+    name: "SwitchyardTools",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+    ],
+    dependencies: [
+        .package(name: "Switchyard", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // Tests only: archives written and read by another implementation, to cross-check Switchyard's zip code.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SwitchyardCLI",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "SwitchyardBench",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardCLITests",
+            dependencies: [
+                "SwitchyardCLI",
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "SwitchyardTesting", package: "Switchyard"),
+            ]
+        ),
+        .testTarget(
+            name: "ZipInteropTests",
+            dependencies: [
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
