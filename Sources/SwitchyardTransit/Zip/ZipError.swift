@@ -14,7 +14,7 @@ import Darwin
 /// `feed.zip: stop_times.txt: CRC-32 mismatch (corrupt entry)`, so a failure can be printed as is.
 /// A plain value: `Sendable`, comparable, safe to pass between threads.
 public struct ZipError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The archive's path, as given to ``ZipArchive/init(path:)`` or ``ZipWriter/init(path:compressionLevel:)``.
+    /// The archive's path, as given to ``ZipArchive/init(path:)`` or `ZipWriter` (SwitchyardSampleFeeds).
     public let archive: String
     /// The entry's path inside the archive, when the failure concerns one entry.
     public let entry: String?
