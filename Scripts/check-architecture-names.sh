@@ -4,7 +4,7 @@
 # or a module folder; or one of the toolchain's names listed below. Exits 1 naming the stale ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-external="Atomic Mutex Task DequeModule Synchronization Dispatch Foundation Glibc Darwin Testing XCTest"
+external="Atomic Mutex Task DequeModule Synchronization Dispatch Foundation Glibc Darwin Testing XCTest Encodable"
 stale=()
 for name in $(grep -oE '`[A-Z][A-Za-z0-9]+([+.(][^`]*)?`' ARCHITECTURE.md | sed -E 's/^`([A-Za-z0-9]+).*/\1/' | sort -u); do
     case " $external " in *" $name "*) continue ;; esac

@@ -57,13 +57,38 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// `{"state": "failed", "database": …, "error": {"kind": …, "message": …, "file": …, "line": …},
     /// "files": {…}}`, the files as far as `status` (the import record) has them, `{}` without one.
     public func summaryJSON(database: String, status: ImportStatus?) -> String {
-        var out = "{\"state\": \"failed\", \"database\": \(jsonString(database)), \"error\": {"
-        out += "\"kind\": \(jsonString(kind.rawValue)), \"message\": \(jsonString(message)), "
-        out += "\"file\": \(file.map(jsonString) ?? "null"), \"line\": \(line.map(String.init) ?? "null")}"
-        let files = status?.files.map { file in
-            "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.rows), "
-                + "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.state == .complete)}"
-        } ?? []
-        return out + ", \"files\": {\(files.joined(separator: ", "))}}"
+        // Strings, integers and booleans only: never throws.
+        (try? JSONLineEncoder.encode(FailedImport(error: self, database: database, status: status))) ?? "{}"
+    }
+}
+
+/// The last line of `--progress json` when an import fails (see ``ImportError/summaryJSON(database:status:)``).
+private struct FailedImport: Encodable {
+    var error: ImportError
+    var database: String
+    var status: ImportStatus?
+
+    private enum CodingKeys: String, CodingKey { case state, database, error, files }
+    private enum ErrorKeys: String, CodingKey { case kind, message, file, line }
+    private enum FileKeys: String, CodingKey { case records, imported, skipped, warnings, complete }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ImportState.failed.rawValue, forKey: .state)
+        try container.encode(database, forKey: .database)
+        var details = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
+        try details.encode(error.kind.rawValue, forKey: .kind)
+        try details.encode(error.message, forKey: .message)
+        try details.encode(error.file, forKey: .file)  // null when none
+        try details.encode(error.line, forKey: .line)
+        var files = container.nestedContainer(keyedBy: NamedKey.self, forKey: .files)
+        for file in status?.files ?? [] {
+            var entry = files.nestedContainer(keyedBy: FileKeys.self, forKey: NamedKey(file.name))
+            try entry.encode(file.records, forKey: .records)
+            try entry.encode(file.rows, forKey: .imported)
+            try entry.encode(file.skipped, forKey: .skipped)
+            try entry.encode(file.warnings, forKey: .warnings)
+            try entry.encode(file.state == .complete, forKey: .complete)
+        }
     }
 }

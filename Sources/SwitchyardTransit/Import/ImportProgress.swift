@@ -64,18 +64,39 @@ public struct ImportProgress: Sendable, Hashable {
     }
 
     /// One JSON object, on one line: `{"progress": {"phase": …, "fraction": …, "seconds": …, "files": {…}}}`, a
-    /// file's name as its key (escaped like every string: the names come from the feed's archive). What
-    /// `switchyard import --progress json` prints per update.
+    /// file's name as its key (escaped like every string: the names come from the feed's archive), `"outcome"`
+    /// after the phase once finished. What `switchyard import --progress json` prints per update.
     public var json: String {
-        let entries = files.map { file in
-            "\(jsonString(file.name)): {\"bytes\": \(file.bytesRead), \"total_bytes\": \(file.totalBytes), "
-                + "\"rows\": \(file.rowsCommitted), \"records\": \(file.recordsRead), \"skipped\": \(file.skipped), "
-                + "\"warnings\": \(file.warnings), \"complete\": \(file.isComplete)}"
+        (try? JSONLineEncoder.encode(self)) ?? "{}"  // strings, integers, booleans, fixed-point numbers: never throws
+    }
+}
+
+extension ImportProgress: Encodable {
+    private enum CodingKeys: String, CodingKey { case progress }
+    private enum BodyKeys: String, CodingKey { case phase, outcome, fraction, seconds, files }
+    private enum FileKeys: String, CodingKey {
+        case bytes, totalBytes = "total_bytes", rows, records, skipped, warnings, complete
+    }
+
+    /// The members of ``json``, in its order: the fraction to 4 decimals, seconds to 3.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var body = container.nestedContainer(keyedBy: BodyKeys.self, forKey: .progress)
+        try body.encode(phase.rawValue, forKey: .phase)
+        if let outcome { try body.encode(outcome.rawValue, forKey: .outcome) }
+        try body.encode(FixedDecimal(value: fraction, decimals: 4), forKey: .fraction)
+        try body.encode(FixedDecimal(value: seconds, decimals: 3), forKey: .seconds)
+        var files = body.nestedContainer(keyedBy: NamedKey.self, forKey: .files)
+        for file in self.files {
+            var entry = files.nestedContainer(keyedBy: FileKeys.self, forKey: NamedKey(file.name))
+            try entry.encode(file.bytesRead, forKey: .bytes)
+            try entry.encode(file.totalBytes, forKey: .totalBytes)
+            try entry.encode(file.rowsCommitted, forKey: .rows)
+            try entry.encode(file.recordsRead, forKey: .records)
+            try entry.encode(file.skipped, forKey: .skipped)
+            try entry.encode(file.warnings, forKey: .warnings)
+            try entry.encode(file.isComplete, forKey: .complete)
         }
-        let outcome = self.outcome.map { ", \"outcome\": \(jsonString($0.rawValue))" } ?? ""
-        return "{\"progress\": {\"phase\": \(jsonString(phase.rawValue))\(outcome), "
-            + "\"fraction\": \(formatted(fraction, decimals: 4)), \"seconds\": \(formatted(seconds, decimals: 3)), "
-            + "\"files\": {\(entries.joined(separator: ", "))}}}"
     }
 }
 

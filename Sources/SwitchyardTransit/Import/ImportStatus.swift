@@ -64,11 +64,30 @@ public struct ImportStatus: Sendable, Hashable {
         }
     }
 
-    /// One line of JSON: `{"state": …, "feed": …, "files": {"stops.txt": {"state": …, "rows": N, …}, …}}`.
+    /// One line of JSON: `{"state": …, "feed": …, "files": {"stops.txt": {"state": …, "rows": N, "records": N,
+    /// "skipped": N, "warnings": N}, …}}`, members in that order, escaped as ``ImportSummary/json`` is.
     public var json: String {
-        let entries = files.map { file in
-            "\(jsonString(file.name)): {\"state\": \(jsonString(file.state.rawValue)), \"rows\": \(file.rows), \"records\": \(file.records), \"skipped\": \(file.skipped), \"warnings\": \(file.warnings)}"
+        (try? JSONLineEncoder.encode(self)) ?? "{}"  // strings and integers only: never throws
+    }
+}
+
+extension ImportStatus: Encodable {
+    private enum CodingKeys: String, CodingKey { case state, feed, files }
+    private enum FileKeys: String, CodingKey { case state, rows, records, skipped, warnings }
+
+    /// The members of ``json``, in its order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encode(feed, forKey: .feed)
+        var files = container.nestedContainer(keyedBy: NamedKey.self, forKey: .files)
+        for file in self.files {
+            var entry = files.nestedContainer(keyedBy: FileKeys.self, forKey: NamedKey(file.name))
+            try entry.encode(file.state.rawValue, forKey: .state)
+            try entry.encode(file.rows, forKey: .rows)
+            try entry.encode(file.records, forKey: .records)
+            try entry.encode(file.skipped, forKey: .skipped)
+            try entry.encode(file.warnings, forKey: .warnings)
         }
-        return "{\"state\": \(jsonString(state.rawValue)), \"feed\": \(jsonString(feed)), \"files\": {\(entries.joined(separator: ", "))}}"
     }
 }

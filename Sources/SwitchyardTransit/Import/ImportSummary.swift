@@ -68,38 +68,93 @@ public struct ImportSummary: Sendable, Hashable {
     /// Warnings over all files.
     public var warnings: Int { files.reduce(0) { $0 + $1.warnings } }
 
-    /// The summary as one line of JSON: `{"state": "complete", "files": {"stop_times.txt": {"records": N,
-    /// "imported": N, "skipped": N, "warnings": N, …}, …}, "seconds": S, …}`; `"problems"` lists a file's first
-    /// skipped records, `"warnings_by_kind"` counts its warnings by kind with a first example each.
+    /// The summary as one line of JSON: `{"state": "complete", "database": …, "files": {"stop_times.txt":
+    /// {"records": N, "imported": N, "skipped": N, "warnings": N, "complete": true, …}, …}, "ignored_files": […],
+    /// "checks": {…}, "seconds": S}`. A file's `"problems"` lists its first skipped records, `"warnings_by_kind"`
+    /// counts its warnings by kind with a first example each, `"ignored_columns"` names header fields not imported
+    /// (each only when not empty). Members in that order, text a terminal could act on escaped as `\uXXXX`.
+    /// Through another encoder (`JSONEncoder`), the same keys, in that encoder's order and escapes.
     public var json: String {
-        var out = "{\"state\": \(jsonString(state.rawValue)), \"database\": \(jsonString(database)), \"files\": {"
-        out += files.map { file in
-            var entry = "\(jsonString(file.name)): {\"records\": \(file.records), \"imported\": \(file.imported), "
-            entry += "\"skipped\": \(file.skipped), \"warnings\": \(file.warnings), \"complete\": \(file.isComplete)"
-            if !file.problems.isEmpty {
-                entry += ", \"problems\": [" + file.problems.map { problem in
-                    "{\"line\": \(problem.line), \"field\": \(problem.field.map(jsonString) ?? "null"), \"kind\": \(jsonString(problem.kind.rawValue)), \"reason\": \(jsonString(problem.reason))}"
-                }.joined(separator: ", ") + "]"
-            }
-            let warnings = file.counts.filter { $0.kind.severity == .warning }
-            if !warnings.isEmpty {
-                entry += ", \"warnings_by_kind\": {" + warnings.map { count in
-                    var item = "\(jsonString(count.kind.rawValue)): {\"count\": \(count.count)"
-                    if let example = count.example {
-                        item += ", \"example\": {\"line\": \(example.line), \"field\": \(example.field.map(jsonString) ?? "null"), \"reason\": \(jsonString(example.reason))}"
-                    }
-                    return item + "}"
-                }.joined(separator: ", ") + "}"
-            }
-            if !file.ignoredColumns.isEmpty { entry += ", \"ignored_columns\": \(jsonString(file.ignoredColumns))" }
-            return entry + "}"
-        }.joined(separator: ", ")
-        out += "}, \"ignored_files\": [" + ignoredFiles.map(jsonString).joined(separator: ", ") + "]"
-        out += ", \"checks\": {" + checks.map { check in
-            "\(jsonString(check.name)): {\"count\": \(check.count), \"examples\": [\(check.examples.map(jsonString).joined(separator: ", "))]}"
-        }.joined(separator: ", ") + "}"
-        out += ", \"seconds\": \(formatted(seconds, decimals: 3))}"
-        return out
+        // Every member encodes: strings, integers, booleans and finite fixed-point numbers.
+        (try? JSONLineEncoder.encode(self)) ?? "{}"
+    }
+}
+
+extension ImportSummary: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case state, database, files, ignoredFiles = "ignored_files", checks, seconds
+    }
+
+    /// The members of ``json``, in its order; `seconds` as a number rounded to milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encode(database, forKey: .database)
+        try container.encode(NamedMembers(files.map { ($0.name, $0) }), forKey: .files)
+        try container.encode(ignoredFiles, forKey: .ignoredFiles)
+        try container.encode(NamedMembers(checks.map { ($0.name, $0) }), forKey: .checks)
+        try container.encode(FixedDecimal(value: seconds, decimals: 3), forKey: .seconds)
+    }
+}
+
+extension ImportSummary.File: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case records, imported, skipped, warnings, complete, problems, warningsByKind = "warnings_by_kind"
+        case ignoredColumns = "ignored_columns"
+    }
+
+    /// A skipped record as the summary lists it.
+    private struct Problem: Encodable {
+        var problem: ImportProblem
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: NamedKey.self)
+            try container.encode(problem.line, forKey: NamedKey("line"))
+            try container.encode(problem.field, forKey: NamedKey("field"))  // null when none
+            try container.encode(problem.kind.rawValue, forKey: NamedKey("kind"))
+            try container.encode(problem.reason, forKey: NamedKey("reason"))
+        }
+    }
+
+    /// A warning kind's count, with its first example (line, field, reason) when one is listed.
+    private struct WarningCount: Encodable {
+        var count: ImportSummary.Count
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: NamedKey.self)
+            try container.encode(count.count, forKey: NamedKey("count"))
+            guard let example = count.example else { return }
+            var nested = container.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("example"))
+            try nested.encode(example.line, forKey: NamedKey("line"))
+            try nested.encode(example.field, forKey: NamedKey("field"))
+            try nested.encode(example.reason, forKey: NamedKey("reason"))
+        }
+    }
+
+    /// The members of ``ImportSummary/json``'s file entries, in its order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(records, forKey: .records)
+        try container.encode(imported, forKey: .imported)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(isComplete, forKey: .complete)
+        if !problems.isEmpty { try container.encode(problems.map(Problem.init), forKey: .problems) }
+        let warningCounts = counts.filter { $0.kind.severity == .warning }
+        if !warningCounts.isEmpty {
+            let byKind = NamedMembers(warningCounts.map { ($0.kind.rawValue, WarningCount(count: $0)) })
+            try container.encode(byKind, forKey: .warningsByKind)
+        }
+        if !ignoredColumns.isEmpty { try container.encode(ignoredColumns, forKey: .ignoredColumns) }
+    }
+}
+
+extension ImportSummary.Check: Encodable {
+    private enum CodingKeys: String, CodingKey { case count, examples }
+
+    /// `{"count": N, "examples": […]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+        try container.encode(examples, forKey: .examples)
     }
 }
 
