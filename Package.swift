@@ -38,11 +38,14 @@ let package = Package(
         .systemLibrary(name: "CSwitchyardZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // GTFS transit feeds into SQLite: the `switchyard import` job's library (zip reading, the GTFS model,
         // the SQLite writer, the import pipeline on the work engine).
-        .target(name: "SwitchyardTransit", dependencies: ["Switchyard", "CSwitchyardSQLite", "CSwitchyardZlib"], swiftSettings: testHooks),
+        .target(
+            name: "SwitchyardTransit", dependencies: ["Switchyard", "CSwitchyardSQLite", "CSwitchyardZlib"],
+            swiftSettings: testHooks),
         // Synthetic GTFS feeds shaped like real ones (and the zip writer that packs them): fixtures for tests,
         // benchmarks and `switchyard import --sample`, kept out of the import library.
         .target(name: "SwitchyardSampleFeeds", dependencies: ["SwitchyardTransit", "CSwitchyardZlib"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"], swiftSettings: testHooks),
+        .testTarget(
+            name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"], swiftSettings: testHooks),
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
         .testTarget(
             name: "SwitchyardTransitTests",
@@ -60,4 +63,3 @@ let package = Package(
 if Context.environment["SWITCHYARD_DOCC"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }
-

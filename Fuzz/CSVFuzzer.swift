@@ -13,7 +13,8 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 1 else { return 0 }
-    let control = data[0], more = data[1]
+    let control = data[0]
+    let more = data[1]
     let text = Array(UnsafeBufferPointer(start: data + 2, count: size - 2))
     let delimiters: [UInt8] = [UInt8(ascii: ","), 0x09, UInt8(ascii: ";"), UInt8(ascii: "|")]
     let options = CSVOptions(
@@ -56,18 +57,24 @@ private func parse(_ text: [UInt8], _ options: CSVOptions) -> (header: CSVHeader
                 precondition(line >= 1)
                 var row: [[UInt8]] = []
                 // Decoding into UTF-8 makes a field at most three times longer.
-                precondition(view.reduce(0) { $0 + $1.bytes.count } <= 3 * options.maximumRecordLength,
-                             "a record longer than the limit was accepted")
-                precondition(view.quirks.contains(.missingFields) == (view.fieldsRead < view.count),
-                             "padding and its quirk disagree")
+                precondition(
+                    view.reduce(0) { $0 + $1.bytes.count } <= 3 * options.maximumRecordLength,
+                    "a record longer than the limit was accepted")
+                precondition(
+                    view.quirks.contains(.missingFields) == (view.fieldsRead < view.count),
+                    "padding and its quirk disagree")
                 for field in view {
-                    let start = UnsafeRawPointer(field.wasTranscoded ? UnsafeMutableRawPointer(framer.arena) : framer.window.base)
+                    let start = UnsafeRawPointer(
+                        field.wasTranscoded ? UnsafeMutableRawPointer(framer.arena) : framer.window.base)
                     let capacity = field.wasTranscoded ? 3 * options.maximumRecordLength + 9 : framer.window.capacity
-                    precondition(field.bytes.isEmpty || (field.bytes.baseAddress! >= start
-                        && field.bytes.baseAddress! + field.bytes.count <= start + capacity),
+                    precondition(
+                        field.bytes.isEmpty
+                            || (field.bytes.baseAddress! >= start
+                                && field.bytes.baseAddress! + field.bytes.count <= start + capacity),
                         "a field lies outside the buffer")
                     if field.wasTranscoded {
-                        precondition(UTF8Validation.firstInvalidOffset(in: field.bytes) == nil, "a decoded field is not UTF-8")
+                        precondition(
+                            UTF8Validation.firstInvalidOffset(in: field.bytes) == nil, "a decoded field is not UTF-8")
                     }
                     row.append(Array(field.bytes))
                     _ = field.string
@@ -79,13 +86,16 @@ private func parse(_ text: [UInt8], _ options: CSVOptions) -> (header: CSVHeader
                 let space = try framer.spaceForRead()
                 let count = min(space.count, text.count - offset)
                 if count > 0 {
-                    text.withUnsafeBytes { space.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+                    text.withUnsafeBytes {
+                        space.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count)
+                    }
                 }
                 offset += count
                 framer.didRead(count)
             }
-            precondition(framer.window.capacity <= Swift.max(options.chunkSize, options.maximumRecordLength + 3),
-                         "the buffer grew past the record limit")
+            precondition(
+                framer.window.capacity <= Swift.max(options.chunkSize, options.maximumRecordLength + 3),
+                "the buffer grew past the record limit")
         }
     } catch is StreamError {
         return nil
@@ -112,8 +122,10 @@ private func encode(_ fields: [[UInt8]], delimiter: UInt8) -> [UInt8] {
 
 /// Lines from `LineFramer` (BOM kept, no length limit hit) against a plain split at `\n`.
 private func checkLines(_ text: [UInt8], chunkSize: Int, stripsByteOrderMark: Bool) {
-    var framer = LineFramer(options: LineOptions(chunkSize: chunkSize, maximumLineLength: 1 << 16,
-                                                 stripsByteOrderMark: stripsByteOrderMark), input: "fuzz")
+    var framer = LineFramer(
+        options: LineOptions(
+            chunkSize: chunkSize, maximumLineLength: 1 << 16,
+            stripsByteOrderMark: stripsByteOrderMark), input: "fuzz")
     var offset = 0
     var lines: [[UInt8]] = []
     loop: while true {

@@ -105,7 +105,8 @@ struct CSVTextWriter: ~Copyable {
     /// Appends a static string's UTF-8 verbatim (no quoting): headers, constant fields.
     @inlinable
     mutating func append(ascii text: StaticString) {
-        precondition(text.hasPointerRepresentation, "CSVTextWriter.append(ascii:): the text must not be a scalar literal")
+        precondition(
+            text.hasPointerRepresentation, "CSVTextWriter.append(ascii:): the text must not be a scalar literal")
         append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -175,7 +176,8 @@ struct CSVTextWriter: ~Copyable {
     /// (`fixedPoint: 525200123, fractionDigits: 7` → `52.5200123`; `-5, 1` → `-0.5`). `fractionDigits` in 0...18.
     @inlinable
     mutating func append(fixedPoint value: Int, fractionDigits: Int) {
-        precondition((0...18).contains(fractionDigits), "CSVTextWriter: fractionDigits must be in 0...18, got \(fractionDigits)")
+        precondition(
+            (0...18).contains(fractionDigits), "CSVTextWriter: fractionDigits must be in 0...18, got \(fractionDigits)")
         if value < 0 { append(UInt8(ascii: "-")) }
         let magnitude = UInt64(value.magnitude)
         guard fractionDigits > 0 else { return append(magnitude) }
@@ -212,7 +214,8 @@ struct CSVTextWriter: ~Copyable {
 
     /// Whether a field with these bytes must be quoted: it contains `,`, `"`, CR or LF. O(n).
     static func needsQuotes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        for byte in bytes where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        for byte in bytes where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+        {
             return true
         }
         return false

@@ -25,8 +25,10 @@ struct SampleCalendar {
     ].map { dayNumber(year: 2025, month: $0.0, day: $0.1) }
 
     /// The weekday masks services cycle through: Mo–Fr, Sa, Su, Mo–Th, Fr, Sa–Su, daily, Mo–Sa.
-    private static let masks: [UInt8] = [0b001_1111, 0b010_0000, 0b100_0000, 0b000_1111, 0b001_0000, 0b110_0000,
-                                         0b111_1111, 0b011_1111]
+    private static let masks: [UInt8] = [
+        0b001_1111, 0b010_0000, 0b100_0000, 0b000_1111, 0b001_0000, 0b110_0000,
+        0b111_1111, 0b011_1111,
+    ]
 
     private(set) var services: [Service] = []
 

@@ -17,8 +17,9 @@ extension SampleFeedGenerator {
     static func writeAgencies<Sink: SampleFeedSink>(
         _ network: SampleNetwork, to out: inout SampleFeedOutput, sink: inout Sink
     ) throws {
-        try out.begin("agency.txt", header: "agency_id,agency_name,agency_url,agency_timezone,agency_lang,agency_phone",
-                      sink: &sink)
+        try out.begin(
+            "agency.txt", header: "agency_id,agency_name,agency_url,agency_timezone,agency_lang,agency_phone",
+            sink: &sink)
         for index in 0..<network.profile.agencies {
             var name: String
             var url: String
@@ -48,7 +49,8 @@ extension SampleFeedGenerator {
     ) throws {
         try out.begin(
             "stops.txt",
-            header: "stop_id,stop_code,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding,platform_code",
+            header:
+                "stop_id,stop_code,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding,platform_code",
             sink: &sink)
         for (index, stop) in network.stops.enumerated() {
             let station = network.stations[stop.station]

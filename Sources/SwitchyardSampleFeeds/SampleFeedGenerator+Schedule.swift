@@ -7,7 +7,8 @@ extension SampleFeedGenerator {
     ) throws {
         try out.begin(
             "trips.txt",
-            header: "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id,wheelchair_accessible,bikes_allowed",
+            header:
+                "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id,wheelchair_accessible,bikes_allowed",
             sink: &sink)
         for (routeIndex, route) in network.routes.enumerated() {
             var timetable = SampleTimetable(network: network, route: routeIndex)
@@ -46,7 +47,8 @@ extension SampleFeedGenerator {
     ) throws {
         try out.begin(
             "stop_times.txt",
-            header: "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type,stop_headsign,shape_dist_traveled",
+            header:
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type,stop_headsign,shape_dist_traveled",
             sink: &sink)
         for routeIndex in network.routes.indices {
             var timetable = SampleTimetable(network: network, route: routeIndex)
@@ -61,8 +63,10 @@ extension SampleFeedGenerator {
     /// The stop times of one trip: arrival at each stop is the pattern's run time scaled by the trip's pace and
     /// rounded to the minute, plus the dwell at the stops before; departure adds this stop's dwell. Returns the
     /// number of rows. Not generic, so the hot loop is specialized whatever the sink.
-    static func writeStopTimes(of trip: SampleTimetable.Trip, network: SampleNetwork,
-                               to writer: inout CSVTextWriter) -> Int {
+    static func writeStopTimes(
+        of trip: SampleTimetable.Trip, network: SampleNetwork,
+        to writer: inout CSVTextWriter
+    ) -> Int {
         let pattern = network.patterns[trip.pattern]
         let first = pattern.stops.lowerBound
         let last = pattern.stops.count - 1
@@ -96,8 +100,9 @@ extension SampleFeedGenerator {
     static func writeShapes<Sink: SampleFeedSink>(
         _ network: SampleNetwork, to out: inout SampleFeedOutput, sink: inout Sink
     ) throws {
-        try out.begin("shapes.txt", header: "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled",
-                      sink: &sink)
+        try out.begin(
+            "shapes.txt", header: "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled",
+            sink: &sink)
         for patternIndex in network.patterns.indices {
             var shape = network.shape(of: patternIndex)
             var sequence = 1

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SwitchyardTransit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes generated sample feeds to disk: a folder of `.txt` files, or a `.zip` archive.
 public enum SampleFeedFiles {
@@ -66,11 +67,11 @@ private struct FolderSink: SampleFeedSink {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             #elseif canImport(Musl)
-            let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             #else
-            let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             #endif
             if written < 0 {
                 if errno == EINTR { continue }

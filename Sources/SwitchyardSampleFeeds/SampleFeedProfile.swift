@@ -113,7 +113,9 @@ public struct SampleFeedProfile: Sendable, Hashable {
             services: max(3, min(800, routes / 2)))
         let measured = SampleFeedGenerator.expectedRecords(for: profile)["stop_times.txt"] ?? count
         if measured > 0 {
-            let scale = { (value: Int) in max(1, Int((Int64(value) * Int64(count) + Int64(measured / 2)) / Int64(measured))) }
+            let scale = { (value: Int) in
+                max(1, Int((Int64(value) * Int64(count) + Int64(measured / 2)) / Int64(measured)))
+            }
             let lower = scale(profile.tripsPerRoute.lowerBound)
             profile.tripsPerRoute = lower...max(lower, scale(profile.tripsPerRoute.upperBound))
         }

@@ -58,7 +58,8 @@ public struct SampleFeedMemorySink: SampleFeedSink, Sendable {
 
     /// Starts collecting `name`. Traps if a file is still open or the feed is finished.
     public mutating func beginFile(_ name: String) throws {
-        precondition(!isOpen && !isFinished, "SampleFeedMemorySink: beginFile(\(name)) while a file is open or after finish")
+        precondition(
+            !isOpen && !isFinished, "SampleFeedMemorySink: beginFile(\(name)) while a file is open or after finish")
         files.append(File(name: name, bytes: []))
         isOpen = true
     }

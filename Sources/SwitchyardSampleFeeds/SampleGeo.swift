@@ -70,15 +70,15 @@ enum SampleGeo {
     /// Berlin and towns around it; the remaining weight scatters stations over the whole box.
     static let towns: [Town] = [
         Town(lat: 525_200_000, lon: 134_050_000, weight: 640, radius: 170_000),  // Berlin
-        Town(lat: 525_360_000, lon: 132_000_000, weight: 50, radius: 40_000),    // Spandau
-        Town(lat: 523_950_000, lon: 131_300_000, weight: 60, radius: 50_000),    // Potsdam
-        Town(lat: 525_600_000, lon: 131_500_000, weight: 30, radius: 30_000),    // Falkensee
-        Town(lat: 526_850_000, lon: 132_500_000, weight: 30, radius: 30_000),    // Oranienburg
-        Town(lat: 526_750_000, lon: 135_900_000, weight: 30, radius: 30_000),    // Bernau
-        Town(lat: 525_780_000, lon: 136_800_000, weight: 20, radius: 25_000),    // Strausberg
-        Town(lat: 524_250_000, lon: 136_800_000, weight: 20, radius: 25_000),    // Erkner
-        Town(lat: 523_150_000, lon: 136_300_000, weight: 30, radius: 30_000),    // Königs Wusterhausen
-        Town(lat: 523_950_000, lon: 132_500_000, weight: 30, radius: 30_000),    // Teltow
+        Town(lat: 525_360_000, lon: 132_000_000, weight: 50, radius: 40_000),  // Spandau
+        Town(lat: 523_950_000, lon: 131_300_000, weight: 60, radius: 50_000),  // Potsdam
+        Town(lat: 525_600_000, lon: 131_500_000, weight: 30, radius: 30_000),  // Falkensee
+        Town(lat: 526_850_000, lon: 132_500_000, weight: 30, radius: 30_000),  // Oranienburg
+        Town(lat: 526_750_000, lon: 135_900_000, weight: 30, radius: 30_000),  // Bernau
+        Town(lat: 525_780_000, lon: 136_800_000, weight: 20, radius: 25_000),  // Strausberg
+        Town(lat: 524_250_000, lon: 136_800_000, weight: 20, radius: 25_000),  // Erkner
+        Town(lat: 523_150_000, lon: 136_300_000, weight: 30, radius: 30_000),  // Königs Wusterhausen
+        Town(lat: 523_950_000, lon: 132_500_000, weight: 30, radius: 30_000),  // Teltow
     ]
     /// Per mille of stations placed anywhere in the box.
     static let scatteredWeight = 60
@@ -96,10 +96,10 @@ enum SampleGeo {
         if absNorth * 5 < absEast * 2 { return east > 0 ? 12064 : 12069 }  // Märkisch-Oderland, Potsdam-Mittelmark
         if absEast * 5 < absNorth * 2 { return north > 0 ? 12065 : 12061 }  // Oberhavel, Dahme-Spreewald
         switch (north > 0, east > 0) {
-        case (true, true): return 12060    // Barnim
-        case (false, true): return 12067   // Oder-Spree
+        case (true, true): return 12060  // Barnim
+        case (false, true): return 12067  // Oder-Spree
         case (false, false): return 12072  // Teltow-Fläming
-        case (true, false): return 12063   // Havelland
+        case (true, false): return 12063  // Havelland
         }
     }
 }

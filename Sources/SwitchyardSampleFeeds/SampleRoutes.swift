@@ -34,18 +34,22 @@ extension SampleNetwork {
             let sequenceStyle = random.weighted([75, 15, 10])
             let dwell = type == 2 ? 60 : 0
             let firstPattern = patterns.count
-            addPattern(route: index, direction: 0, path: path, slot: index, type: type, sequenceStyle: sequenceStyle,
-                       dwell: dwell, random: &random)
-            addPattern(route: index, direction: 1, path: path.reversed(), slot: index + 1, type: type,
-                       sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+            addPattern(
+                route: index, direction: 0, path: path, slot: index, type: type, sequenceStyle: sequenceStyle,
+                dwell: dwell, random: &random)
+            addPattern(
+                route: index, direction: 1, path: path.reversed(), slot: index + 1, type: type,
+                sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
             if count >= 6 && random.chance(perMille: 500) {
                 let length = max(2, count * random.int(in: 50...80) / 100)
                 let offset = random.chance(perMille: 500) ? 0 : count - length
                 let part = Array(path[offset..<(offset + length)])
-                addPattern(route: index, direction: 0, path: part, slot: index, type: type,
-                           sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
-                addPattern(route: index, direction: 1, path: part.reversed(), slot: index + 1, type: type,
-                           sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+                addPattern(
+                    route: index, direction: 0, path: part, slot: index, type: type,
+                    sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+                addPattern(
+                    route: index, direction: 1, path: part.reversed(), slot: index + 1, type: type,
+                    sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
             }
 
             let shortName = Self.shortName(type: type, isNight: isNight, counters: &counters, random: &random)
@@ -82,12 +86,14 @@ extension SampleNetwork {
             let firstHour = isNight ? 24 : 4 + random.below(3)
             let endHour = isNight ? 29 : 23 + random.below(4)
 
-            routes.append(Route(
-                number: 10_001 + index, type: type, agency: agency, shortName: shortName,
-                longName: hasLongName ? from + " - " + to : "", color: color, textColor: textColor, isNight: isNight,
-                usesBlocks: usesBlocks, hasFrequencies: hasFrequencies, exactTimes: exactTimes,
-                firstHour: firstHour, endHour: endHour, tripCount: routeTrips, firstTrip: tripCount,
-                patterns: firstPattern..<patterns.count))
+            routes.append(
+                Route(
+                    number: 10_001 + index, type: type, agency: agency, shortName: shortName,
+                    longName: hasLongName ? from + " - " + to : "", color: color, textColor: textColor,
+                    isNight: isNight,
+                    usesBlocks: usesBlocks, hasFrequencies: hasFrequencies, exactTimes: exactTimes,
+                    firstHour: firstHour, endHour: endHour, tripCount: routeTrips, firstTrip: tripCount,
+                    patterns: firstPattern..<patterns.count))
             tripCount += routeTrips
         }
     }
@@ -95,14 +101,15 @@ extension SampleNetwork {
     /// A plausible line: from a random station, each next stop the nearest unvisited station about one stop
     /// spacing (by mode) ahead, the heading drifting and bouncing off the box's edges.
     private func walk(count: Int, type: Int, grid: SampleStationGrid, random: inout SampleRandom) -> [Int] {
-        let spacing: ClosedRange<Int> = switch type {
-        case 2: 30_000...80_000
-        case 109: 15_000...30_000
-        case 1: 7_000...11_000
-        case 0: 3_500...6_000
-        case 700: 5_000...15_000
-        default: 3_000...7_000
-        }
+        let spacing: ClosedRange<Int> =
+            switch type {
+            case 2: 30_000...80_000
+            case 109: 15_000...30_000
+            case 1: 7_000...11_000
+            case 0: 3_500...6_000
+            case 700: 5_000...15_000
+            default: 3_000...7_000
+            }
         var path = [random.below(stations.count)]
         path.reserveCapacity(count)
         var heading = random.below(16)
@@ -127,23 +134,28 @@ extension SampleNetwork {
 
     private static func advance(_ lat: Int, _ lon: Int, heading: Int, decimeters: Int) -> (lat: Int, lon: Int) {
         let unit = SampleGeo.headings[heading]
-        return (lat + SampleGeo.latitudeUnits(decimeters: unit.north * decimeters / 1_000),
-                lon + SampleGeo.longitudeUnits(decimeters: unit.east * decimeters / 1_000))
+        return (
+            lat + SampleGeo.latitudeUnits(decimeters: unit.north * decimeters / 1_000),
+            lon + SampleGeo.longitudeUnits(decimeters: unit.east * decimeters / 1_000)
+        )
     }
 
     /// Adds the pattern visiting `path` (stations) at platform `slot` of each, with its stop sequences, shape
     /// distances and run times.
-    private mutating func addPattern(route: Int, direction: Int, path: [Int], slot: Int, type: Int,
-                                     sequenceStyle: Int, dwell: Int, random: inout SampleRandom) {
+    private mutating func addPattern(
+        route: Int, direction: Int, path: [Int], slot: Int, type: Int,
+        sequenceStyle: Int, dwell: Int, random: inout SampleRandom
+    ) {
         let patternIndex = patterns.count
         let first = patternStops.count
         var sequence = sequenceStyle == 1 ? 0 : 1
         for (position, stationIndex) in path.enumerated() {
             let station = stations[stationIndex]
             let stop = station.firstStop + 1 + slot % station.platforms
-            patternStops.append(PatternStop(
-                stop: Int32(stop), sequence: Int32(sequence), time: 0, distance: 0,
-                pickup: position == path.count - 1 ? 1 : 0, dropOff: position == 0 ? 1 : 0))
+            patternStops.append(
+                PatternStop(
+                    stop: Int32(stop), sequence: Int32(sequence), time: 0, distance: 0,
+                    pickup: position == path.count - 1 ? 1 : 0, dropOff: position == 0 ? 1 : 0))
             sequence += sequenceStyle == 2 && random.chance(perMille: 200) ? 2 : 1
         }
         var stopHeadsign = ""
@@ -152,10 +164,11 @@ extension SampleNetwork {
             stopHeadsign = stations[path[path.count - 1]].name + " über " + stations[path[path.count / 2]].name
             stopHeadsignCount = path.count / 2
         }
-        patterns.append(Pattern(
-            route: route, direction: direction, stops: first..<patternStops.count, shapePoints: 0,
-            headsign: path[path.count - 1], stopHeadsign: stopHeadsign, stopHeadsignCount: stopHeadsignCount,
-            dwell: dwell))
+        patterns.append(
+            Pattern(
+                route: route, direction: direction, stops: first..<patternStops.count, shapePoints: 0,
+                headsign: path[path.count - 1], stopHeadsign: stopHeadsign, stopHeadsignCount: stopHeadsignCount,
+                dwell: dwell))
 
         var shape = shape(of: patternIndex)
         var points = 0
@@ -166,14 +179,15 @@ extension SampleNetwork {
         patterns[patternIndex].shapePoints = points
 
         // Base run times: distance along the shape at the mode's average speed, plus time to stop.
-        let (speed, stopping) = switch type {  // dm/s, s
-        case 2: (170, 30)
-        case 109: (120, 20)
-        case 1: (95, 20)
-        case 0: (60, 15)
-        case 700: (75, 15)
-        default: (55, 15)
-        }
+        let (speed, stopping) =
+            switch type {  // dm/s, s
+            case 2: (170, 30)
+            case 109: (120, 20)
+            case 1: (95, 20)
+            case 0: (60, 15)
+            case 700: (75, 15)
+            default: (55, 15)
+            }
         var time = 0
         for position in (first + 1)..<patternStops.count {
             let length = Int(patternStops[position].distance - patternStops[position - 1].distance)
@@ -184,16 +198,19 @@ extension SampleNetwork {
 
     /// The route's `route_short_name`: counters per family (bus, night, metro bus, regional bus, tram, subway,
     /// S-Bahn, rail) number lines like VBB's.
-    private static func shortName(type: Int, isNight: Bool, counters: inout [Int],
-                                  random: inout SampleRandom) -> String {
-        let family: Int = switch type {
-        case 3: isNight ? 1 : (random.chance(perMille: 80) ? 2 : 0)
-        case 700: 3
-        case 0: 4
-        case 1: 5
-        case 109: 6
-        default: 7
-        }
+    private static func shortName(
+        type: Int, isNight: Bool, counters: inout [Int],
+        random: inout SampleRandom
+    ) -> String {
+        let family: Int =
+            switch type {
+            case 3: isNight ? 1 : (random.chance(perMille: 80) ? 2 : 0)
+            case 700: 3
+            case 0: 4
+            case 1: 5
+            case 109: 6
+            default: 7
+            }
         let n = counters[family]
         counters[family] += 1
         switch family {

@@ -57,16 +57,19 @@ struct SampleShapeIterator: IteratorProtocol {
     }
 
     /// Point `inner` of `innerCount` between two stops.
-    private mutating func intermediate(from a: (lat: Int, lon: Int), to b: (lat: Int, lon: Int)) -> (lat: Int, lon: Int) {
+    private mutating func intermediate(from a: (lat: Int, lon: Int), to b: (lat: Int, lon: Int)) -> (lat: Int, lon: Int)
+    {
         let fraction = inner * 1_000 / (innerCount + 1)  // per mille of the way
         let north = SampleGeo.decimeters(latitudeUnits: b.lat - a.lat)
         let east = SampleGeo.decimeters(longitudeUnits: b.lon - a.lon)
         let offset = bulge * fraction * (1_000 - fraction) / 250_000  // per mille of the length, sideways
         let noiseNorth = random.int(in: -15...15)
         let noiseEast = random.int(in: -15...15)
-        let lat = a.lat + (b.lat - a.lat) * fraction / 1_000
+        let lat =
+            a.lat + (b.lat - a.lat) * fraction / 1_000
             + SampleGeo.latitudeUnits(decimeters: east * offset / 1_000 + noiseNorth)
-        let lon = a.lon + (b.lon - a.lon) * fraction / 1_000
+        let lon =
+            a.lon + (b.lon - a.lon) * fraction / 1_000
             + SampleGeo.longitudeUnits(decimeters: -north * offset / 1_000 + noiseEast)
         return (SampleGeo.clampLatitude(lat), SampleGeo.clampLongitude(lon))
     }

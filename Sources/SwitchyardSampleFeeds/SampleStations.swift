@@ -17,8 +17,10 @@ extension SampleNetwork {
             let name = SampleNames.station(&random)
             let hasTransfers = platforms >= 2 && random.chance(perMille: 300)
             let firstStop = stops.count
-            stations.append(Station(lat: lat, lon: lon, name: name, firstStop: firstStop, platforms: platforms,
-                                    hasTransfers: hasTransfers))
+            stations.append(
+                Station(
+                    lat: lat, lon: lon, name: name, firstStop: firstStop, platforms: platforms,
+                    hasTransfers: hasTransfers))
 
             // The station row: VBB-style `de:<district>:900<number>`.
             stops.append(Stop(lat: lat, lon: lon, station: index, platform: -1, code: -1, wheelchair: 0))
@@ -30,8 +32,10 @@ extension SampleNetwork {
                 let platformLon = SampleGeo.clampLongitude(lon + random.int(in: -5_000...5_000))
                 let code = random.chance(perMille: 150) ? 1_000 + random.below(9_000) : -1
                 let wheelchair = random.weighted([20, 70, 10])  // 0 unknown, 1 yes, 2 no
-                stops.append(Stop(lat: platformLat, lon: platformLon, station: index, platform: platform, code: code,
-                                  wheelchair: wheelchair))
+                stops.append(
+                    Stop(
+                        lat: platformLat, lon: platformLon, station: index, platform: platform, code: code,
+                        wheelchair: wheelchair))
                 Self.writeStationID(district: district, number: 100_001 + index, to: &idWriter)
                 idWriter.append(ascii: "::")
                 idWriter.append(platform + 1)

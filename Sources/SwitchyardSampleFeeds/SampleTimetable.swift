@@ -93,16 +93,18 @@ struct SampleTimetable: IteratorProtocol {
         let roll = random.below(100)
         let service = (roll < 45 ? 0 : roll < 60 ? 1 : roll < 75 ? 2 : random.below(services)) % services
         let wheelchair = random.weighted([8, 85, 7])
-        let bikes: Int = switch route.type {
-        case 0, 1, 2, 109: 1
-        default: random.chance(perMille: 700) ? 2 : 0
-        }
+        let bikes: Int =
+            switch route.type {
+            case 0, 1, 2, 109: 1
+            default: random.chance(perMille: 700) ? 2 : 0
+            }
         let startHour = start / 3600
-        let pace = switch startHour {
-        case 7, 8, 15, 16, 17: 1_126
-        case ..<6, 21...: 900
-        default: 1_024
-        }
+        let pace =
+            switch startHour {
+            case 7, 8, 15, 16, 17: 1_126
+            case ..<6, 21...: 900
+            default: 1_024
+            }
         var block = -1
         if route.usesBlocks {
             // The first vehicle waiting at this end of the line, free by departure; else a new one. Blocks never

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 @Suite("Sample feed generator")
 struct SampleFeedTests {
@@ -8,7 +9,7 @@ struct SampleFeedTests {
     /// cases, small enough to generate and parse quickly under Thread Sanitizer.
     static let midsize: SampleFeedProfile = {
         var profile = SampleFeedProfile.stopTimes(25_000)
-        profile.agencies = 8     // every hand-written agency name, quoted ones included
+        profile.agencies = 8  // every hand-written agency name, quoted ones included
         return profile
     }()
 
@@ -36,14 +37,17 @@ struct SampleFeedTests {
     @Test("tiny's bytes are pinned")
     func pinnedOutput() throws {
         let tiny = try Generated(.tiny)
-        #expect(String(tiny.hash, radix: 16) == Self.pinnedTinyHash, "tiny feed changed: \(String(tiny.hash, radix: 16))")
+        #expect(
+            String(tiny.hash, radix: 16) == Self.pinnedTinyHash, "tiny feed changed: \(String(tiny.hash, radix: 16))")
     }
 
     static let pinnedTinyHash = "888ec61d5886d2fa"
 
     // MARK: Shape of the files
 
-    @Test("every file has its header and every row as many fields", arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
+    @Test(
+        "every file has its header and every row as many fields",
+        arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func wellFormed(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         #expect(feed.sink.files.map(\.name) == SampleFeedGenerator.fileNames)
@@ -62,8 +66,9 @@ struct SampleFeedTests {
         #expect(String(validating: bytes, as: UTF8.self) != nil)
     }
 
-    @Test("references resolve, stop times are grouped and ordered, trips follow departure order",
-          arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
+    @Test(
+        "references resolve, stop times are grouped and ordered, trips follow departure order",
+        arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func integrity(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         let agencies = feed.column("agency.txt", "agency_id")
@@ -82,7 +87,11 @@ struct SampleFeedTests {
         var platforms = Set<String>()
         for row in stops.rows {
             let stop = stops.record(row)
-            if stop["location_type"] == "1" { stations.insert(stop["stop_id"]!) } else { platforms.insert(stop["stop_id"]!) }
+            if stop["location_type"] == "1" {
+                stations.insert(stop["stop_id"]!)
+            } else {
+                platforms.insert(stop["stop_id"]!)
+            }
             let lat = try #require(Self.decimal(stop["stop_lat"]!))
             let lon = try #require(Self.decimal(stop["stop_lon"]!))
             #expect(lat >= 52_300_000 && lat <= 52_700_000 && lon >= 13_100_000 && lon <= 13_700_000, "\(row)")
@@ -162,12 +171,15 @@ struct SampleFeedTests {
         #expect(names.contains { $0.contains(",") })
         #expect(names.contains { $0.contains("\"") })
         #expect(feed.column("agency.txt", "agency_name").contains("Verkehrsbetrieb Nord, GmbH"))
-        #expect(feed.column("agency.txt", "agency_name").contains("Regionale Verkehrsgesellschaft \"Dahme-Spreewald\" mbH"))
+        #expect(
+            feed.column("agency.txt", "agency_name").contains("Regionale Verkehrsgesellschaft \"Dahme-Spreewald\" mbH"))
     }
 
     // MARK: Counts
 
-    @Test("statistics count the rows written; expectedRecords predicts them", arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
+    @Test(
+        "statistics count the rows written; expectedRecords predicts them",
+        arguments: [SampleFeedProfile.tiny, SampleFeedTests.midsize])
     func statistics(profile: SampleFeedProfile) throws {
         let feed = try Generated(profile)
         for file in feed.sink.files {
@@ -272,8 +284,9 @@ struct SampleFeedTests {
         #expect(full)
         var text = ""
         writer.drain { text = String(decoding: $0, as: UTF8.self) }
-        #expect(text == "0,-42,-9223372036854775808,18446744073709551615,000007,52.5200123,-0.5,12,00:00:00,25:13:05,"
-            + "123:00:59,plain,\"a, b\",\"Gasthaus \"\"Zum Anker\"\"\",\"two\nlines\",Straße\n")
+        #expect(
+            text == "0,-42,-9223372036854775808,18446744073709551615,000007,52.5200123,-0.5,12,00:00:00,25:13:05,"
+                + "123:00:59,plain,\"a, b\",\"Gasthaus \"\"Zum Anker\"\"\",\"two\nlines\",Straße\n")
         let (count, drained) = (writer.count, !writer.shouldDrain)
         #expect(count == 0 && drained)
     }
@@ -282,30 +295,43 @@ struct SampleFeedTests {
 
     static let headers: [String: [String]] = [
         "agency.txt": ["agency_id", "agency_name", "agency_url", "agency_timezone", "agency_lang", "agency_phone"],
-        "stops.txt": ["stop_id", "stop_code", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
-                      "wheelchair_boarding", "platform_code"],
-        "routes.txt": ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type", "route_color",
-                       "route_text_color"],
-        "trips.txt": ["route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "block_id", "shape_id",
-                      "wheelchair_accessible", "bikes_allowed"],
-        "stop_times.txt": ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence", "pickup_type",
-                           "drop_off_type", "stop_headsign", "shape_dist_traveled"],
-        "calendar.txt": ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-                         "start_date", "end_date"],
+        "stops.txt": [
+            "stop_id", "stop_code", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
+            "wheelchair_boarding", "platform_code",
+        ],
+        "routes.txt": [
+            "route_id", "agency_id", "route_short_name", "route_long_name", "route_type", "route_color",
+            "route_text_color",
+        ],
+        "trips.txt": [
+            "route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "block_id", "shape_id",
+            "wheelchair_accessible", "bikes_allowed",
+        ],
+        "stop_times.txt": [
+            "trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence", "pickup_type",
+            "drop_off_type", "stop_headsign", "shape_dist_traveled",
+        ],
+        "calendar.txt": [
+            "service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+            "start_date", "end_date",
+        ],
         "calendar_dates.txt": ["service_id", "date", "exception_type"],
         "shapes.txt": ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"],
         "frequencies.txt": ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"],
         "transfers.txt": ["from_stop_id", "to_stop_id", "transfer_type", "min_transfer_time"],
-        "feed_info.txt": ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date", "feed_end_date",
-                          "feed_version"],
+        "feed_info.txt": [
+            "feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date", "feed_end_date",
+            "feed_version",
+        ],
     ]
 
     /// `HH:MM:SS` (two or more hour digits) in seconds, or nil.
     static func seconds(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count >= 2, parts[1].count == 2, parts[2].count == 2,
-              let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]),
-              minutes < 60, seconds < 60 else { return nil }
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]),
+            minutes < 60, seconds < 60
+        else { return nil }
         return hours * 3600 + minutes * 60 + seconds
     }
 

@@ -54,11 +54,14 @@ extension Cache {
         var removed = 0
         var scanned = 0  // discardable entries: the node index the scan goes on from
         inChunks { changes in
-            let goal = target ?? (
-                Cache.scaled(policy.count, by: fraction), Cache.scaled(policy.totalCost, by: fraction), policy.count)
+            let goal =
+                target ?? (
+                    Cache.scaled(policy.count, by: fraction), Cache.scaled(policy.totalCost, by: fraction), policy.count
+                )
             target = goal
             func done() -> Bool {
-                (policy.count <= goal.count && policy.totalCost <= goal.cost) || removed + changes.count >= goal.removals
+                (policy.count <= goal.count && policy.totalCost <= goal.cost)
+                    || removed + changes.count >= goal.removals
             }
             let limit = Self.removalsPerHold
             defer { removed += changes.count }

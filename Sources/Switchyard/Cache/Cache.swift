@@ -246,7 +246,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
         let (seconds, attoseconds) = duration.components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
-        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max
+        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+            ? .max
             : scaled + attoseconds / 1_000_000_000
     }
 }

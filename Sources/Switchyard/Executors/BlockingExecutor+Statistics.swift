@@ -23,8 +23,9 @@ extension BlockingExecutor {
     /// The current load. O(1); takes the executor's lock briefly.
     public var statistics: Statistics {
         withLock {
-            Statistics(threads: threads, busy: busy, queued: pending.count, completed: completed,
-                       peakThreads: peakThreads)
+            Statistics(
+                threads: threads, busy: busy, queued: pending.count, completed: completed,
+                peakThreads: peakThreads)
         }
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where blocking work runs: its own named threads, never Swift's cooperative pool.
@@ -88,8 +88,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     var peakThreads = 0
     private var threadsEverStarted = 0
     #if SWITCHYARD_TEST_HOOKS
-    /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
-    private var threadStartsToRefuse = 0
+        /// Thread starts still to be refused as if `pthread_create` had failed (``refuseThreadStarts(_:)``, tests).
+        private var threadStartsToRefuse = 0
     #endif
     /// Threads inside a blocking wait (``releaseSlotForWait()``): their slots are free for replacement threads.
     var threadsInWaits = 0
@@ -210,9 +210,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     var waitingThreadCount: Int { withLock { waiting.count } }
 
     #if SWITCHYARD_TEST_HOOKS
-    /// Makes the next `count` thread starts fail as a refused `pthread_create` does (`EAGAIN`: a pids limit), so
-    /// tests can exercise that path (debug builds only).
-    func refuseThreadStarts(_ count: Int) { withLock { threadStartsToRefuse = count } }
+        /// Makes the next `count` thread starts fail as a refused `pthread_create` does (`EAGAIN`: a pids limit), so
+        /// tests can exercise that path (debug builds only).
+        func refuseThreadStarts(_ count: Int) { withLock { threadStartsToRefuse = count } }
     #endif
 
     /// Counts a new thread in, if pending work outnumbers idle threads and there is room; returns its number, for
@@ -236,24 +236,34 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         // (SQLite, zlib, recursive parsers, debug builds) gets the same room everywhere.
         pthread_attr_setstacksize(&attributes, BlockingExecutor.threadStackSize)
         #if SWITCHYARD_TEST_HOOKS
-        let refused = withLock {
-            guard threadStartsToRefuse > 0 else { return false }
-            threadStartsToRefuse -= 1
-            return true
-        }
+            let refused = withLock {
+                guard threadStartsToRefuse > 0 else { return false }
+                threadStartsToRefuse -= 1
+                return true
+            }
         #else
-        let refused = false
+            let refused = false
         #endif
         #if canImport(Darwin)
-        let result = refused ? EAGAIN : pthread_create(&thread, &attributes, { raw in
-            Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()
-            return nil
-        }, context.toOpaque())
+            let result =
+                refused
+                ? EAGAIN
+                : pthread_create(
+                    &thread, &attributes,
+                    { raw in
+                        Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue().main()
+                        return nil
+                    }, context.toOpaque())
         #else
-        let result = refused ? EAGAIN : pthread_create(&thread, &attributes, { raw in
-            Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue().main()
-            return nil
-        }, context.toOpaque())
+            let result =
+                refused
+                ? EAGAIN
+                : pthread_create(
+                    &thread, &attributes,
+                    { raw in
+                        Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue().main()
+                        return nil
+                    }, context.toOpaque())
         #endif
         guard result == 0 else {
             // EAGAIN: a pids cgroup limit or RLIMIT_NPROC. The work stays queued for the threads there are.
@@ -264,13 +274,14 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
                 return threads == 0
             }
             precondition(
-                !stranded, "BlockingExecutor \"\(name)\": pthread_create failed (\(result)) and no thread is left to run work")
+                !stranded,
+                "BlockingExecutor \"\(name)\": pthread_create failed (\(result)) and no thread is left to run work")
             return
         }
         #if canImport(Darwin) || canImport(Musl)
-        pthread_detach(thread!)  // pthread_t is an optional pointer there; non-nil after success
+            pthread_detach(thread!)  // pthread_t is an optional pointer there; non-nil after success
         #else
-        pthread_detach(thread)
+            pthread_detach(thread)
         #endif
     }
 
@@ -372,9 +383,9 @@ private final class WorkerContext {
     init(executor: BlockingExecutor, name: String, number: Int) {
         self.executor = executor
         #if canImport(Darwin)
-        let limit = 63
+            let limit = 63
         #else
-        let limit = 15
+            let limit = 15
         #endif
         let suffix = Array("-\(number)".utf8)
         var prefix = Array(name.utf8.prefix(max(0, limit - suffix.count)))
@@ -389,14 +400,14 @@ private final class WorkerContext {
 
     func main() {
         #if canImport(Darwin)
-        pthread_setname_np(String(decoding: threadName, as: UTF8.self))
+            pthread_setname_np(String(decoding: threadName, as: UTF8.self))
         #else
-        // Glibc's headers hide pthread_setname_np from Swift; the kernel's own interface does the same job.
-        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
-        if descriptor >= 0 {
-            _ = threadName.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            close(descriptor)
-        }
+            // Glibc's headers hide pthread_setname_np from Swift; the kernel's own interface does the same job.
+            let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+            if descriptor >= 0 {
+                _ = threadName.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+            }
         #endif
         executor.workerLoop()
     }

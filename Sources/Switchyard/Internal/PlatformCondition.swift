@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pthread mutex with one condition variable, for *threads* that must sleep until told (never for tasks).
@@ -29,13 +29,13 @@ final class PlatformCondition: @unchecked Sendable {
     /// step (NTP, a resumed VM) neither ends every wait at once nor stretches it.
     private static func initialize(_ condition: UnsafeMutablePointer<pthread_cond_t>) {
         #if os(Linux)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        precondition(pthread_cond_init(condition, &attributes) == 0, "pthread_cond_init failed")
-        pthread_condattr_destroy(&attributes)
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            precondition(pthread_cond_init(condition, &attributes) == 0, "pthread_cond_init failed")
+            pthread_condattr_destroy(&attributes)
         #else
-        precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+            precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
         #endif
     }
 
@@ -69,9 +69,9 @@ final class PlatformCondition: @unchecked Sendable {
     private static func deadline(after timeout: Duration) -> timespec {
         var now = timespec()
         #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC, &now)
+            clock_gettime(CLOCK_MONOTONIC, &now)
         #else
-        clock_gettime(CLOCK_REALTIME, &now)
+            clock_gettime(CLOCK_REALTIME, &now)
         #endif
         let (seconds, attoseconds) = max(.zero, min(timeout, .seconds(86_400))).components
         var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bare pthread mutex with `lock`, `tryLock` and `unlock`, for hot paths that lock and unlock in different
@@ -27,7 +27,7 @@ final class RawMutex: @unchecked Sendable {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         #if canImport(Glibc)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
         #endif
         precondition(pthread_mutex_init(mutex, &attributes) == 0, "pthread_mutex_init failed")
         pthread_mutexattr_destroy(&attributes)

@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A test-and-test-and-set lock for critical sections of tens of nanoseconds that never block: the cache's
@@ -33,7 +33,9 @@ struct SpinLock: ~Copyable, Sendable {
     func lock() {
         if word.compareExchange(expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed)
             .exchanged
-        { return }
+        {
+            return
+        }
         lockContended()
     }
 
@@ -59,7 +61,9 @@ struct SpinLock: ~Copyable, Sendable {
             }
             if word.compareExchange(
                 expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
-            ).exchanged { return }
+            ).exchanged {
+                return
+            }
         }
     }
 }

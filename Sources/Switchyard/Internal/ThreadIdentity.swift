@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A cheap, non-zero identifier of the calling OS thread (the `pthread_t` bit pattern).
@@ -12,9 +12,9 @@ import Darwin
 @inlinable @inline(__always)
 func currentThreadIdentity() -> UInt {
     #if canImport(Darwin) || canImport(Musl)
-    UInt(bitPattern: pthread_self())  // pthread_t is a pointer
+        UInt(bitPattern: pthread_self())  // pthread_t is a pointer
     #else
-    UInt(pthread_self())  // pthread_t is an integer
+        UInt(pthread_self())  // pthread_t is an integer
     #endif
 }
 

@@ -74,8 +74,10 @@ struct AccessLock: ~Copyable, Sendable {
     /// Takes the lock if it is free and nobody waits. Never blocks.
     @inlinable @inline(__always)
     func tryLockExclusive() -> Bool {
-        state.compareExchange(expected: 0, desired: Self.exclusiveBit,
-                              successOrdering: .acquiring, failureOrdering: .relaxed).exchanged
+        state.compareExchange(
+            expected: 0, desired: Self.exclusiveBit,
+            successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged
     }
 
     /// Blocks the calling thread until it holds the lock exclusively. Spins briefly before queueing.
@@ -136,8 +138,12 @@ struct AccessLock: ~Copyable, Sendable {
     /// and nobody else is due: then the hold passes to that access without being released, and its body is
     /// returned for the caller (which is running) to run.
     private func unlockExclusiveOrTakeNextJob() -> (@Sendable () -> Void)? {
-        if state.compareExchange(expected: Self.exclusiveBit, desired: 0,
-                                 successOrdering: .releasing, failureOrdering: .relaxed).exchanged { return nil }
+        if state.compareExchange(
+            expected: Self.exclusiveBit, desired: 0,
+            successOrdering: .releasing, failureOrdering: .relaxed
+        ).exchanged {
+            return nil
+        }
         var next: (@Sendable () -> Void)?
         slowPath { waiters in
             let job = waiters.takeNextInline { if case .job(_, _?) = $0 { true } else { false } }
@@ -152,8 +158,12 @@ struct AccessLock: ~Copyable, Sendable {
 
     @inlinable @inline(__always)
     func unlockExclusive() {
-        if state.compareExchange(expected: Self.exclusiveBit, desired: 0,
-                                 successOrdering: .releasing, failureOrdering: .relaxed).exchanged { return }
+        if state.compareExchange(
+            expected: Self.exclusiveBit, desired: 0,
+            successOrdering: .releasing, failureOrdering: .relaxed
+        ).exchanged {
+            return
+        }
         unlockExclusiveSlow()
     }
 
@@ -228,7 +238,8 @@ struct AccessLock: ~Copyable, Sendable {
             text = "free"
         }
         if threads + tasks > 0 {
-            text += ", \(threads + tasks) waiting (\(threads) blocked \(threads == 1 ? "thread" : "threads"), "
+            text +=
+                ", \(threads + tasks) waiting (\(threads) blocked \(threads == 1 ? "thread" : "threads"), "
                 + "\(tasks) suspended or enqueued)"
         }
         return text
@@ -284,15 +295,19 @@ struct AccessLock: ~Copyable, Sendable {
             let observed = Self.held(word)
             if exclusive {
                 guard waiters.mayClaimExclusive(party, woken: woken, held: observed) else { return false }
-                if state.compareExchange(expected: word, desired: word | Self.exclusiveBit,
-                                         ordering: .acquiringAndReleasing).exchanged {
+                if state.compareExchange(
+                    expected: word, desired: word | Self.exclusiveBit,
+                    ordering: .acquiringAndReleasing
+                ).exchanged {
                     waiters.claimed(exclusive: true)
                     return true
                 }
             } else {
                 guard waiters.mayClaimShared(party, woken: woken, held: observed) else { return false }
-                if state.compareExchange(expected: word, desired: word &+ Self.readerUnit,
-                                         ordering: .acquiringAndReleasing).exchanged {
+                if state.compareExchange(
+                    expected: word, desired: word &+ Self.readerUnit,
+                    ordering: .acquiringAndReleasing
+                ).exchanged {
                     waiters.claimed(exclusive: false)
                     return true
                 }
@@ -327,8 +342,11 @@ struct AccessLock: ~Copyable, Sendable {
             for _ in 0..<Self.bargingSpinLimit {
                 let current = state.load(ordering: .relaxed)
                 if current & Self.exclusiveBit == 0, current < Self.readerUnit,
-                   state.compareExchange(expected: current, desired: current | Self.exclusiveBit,
-                                         successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+                    state.compareExchange(
+                        expected: current, desired: current | Self.exclusiveBit,
+                        successOrdering: .acquiring, failureOrdering: .relaxed
+                    ).exchanged
+                {
                     return true
                 }
             }

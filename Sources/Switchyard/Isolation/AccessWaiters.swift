@@ -168,7 +168,8 @@ struct AccessWaiters<Thread, Job> {
     /// owed its read phase, nobody holds a reservation).
     mutating func takeNextInline(where isInline: (Job) -> Bool) -> Job? {
         guard !threadsPending, taskReaders.isEmpty, !wokenTaskWriter, wokenTaskReaders == 0,
-              let head = taskWriters.first, isInline(head) else { return nil }
+            let head = taskWriters.first, isInline(head)
+        else { return nil }
         lastPhaseWasWrite = true
         return taskWriters.removeFirst()
     }
@@ -206,8 +207,10 @@ struct AccessWaiters<Thread, Job> {
         _ writers: inout Deque<Waiter>, _ readers: inout Deque<Waiter>, _ wokenWriter: inout Bool,
         _ wokenReaders: inout Int, readersHold: Bool, lastPhaseWasWrite: Bool, into woken: inout [Waiter]
     ) {
-        switch nextPhase(writers: writers.count, readers: readers.count, readersHold: readersHold,
-                         lastPhaseWasWrite: lastPhaseWasWrite) {
+        switch nextPhase(
+            writers: writers.count, readers: readers.count, readersHold: readersHold,
+            lastPhaseWasWrite: lastPhaseWasWrite)
+        {
         case .writer:
             wokenWriter = true
             woken.append(writers.removeFirst())

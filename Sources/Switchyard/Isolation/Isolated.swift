@@ -62,8 +62,8 @@ public final class Isolated<Value>: @unchecked Sendable {
     @usableFromInline let lock = AccessLock(threadsBarge: true)
     @usableFromInline let observers = ObserverList<Value>()
     #if SWITCHYARD_TEST_HOOKS
-    /// Tasks started to run enqueued accesses (tests of their sharing; debug builds only).
-    let enqueuedTasksStarted = Atomic<Int>(0)
+        /// Tasks started to run enqueued accesses (tests of their sharing; debug builds only).
+        let enqueuedTasksStarted = Atomic<Int>(0)
     #endif
 
     /// The name shown in `description` and in every diagnostic about this instance.
@@ -139,20 +139,24 @@ public final class Isolated<Value>: @unchecked Sendable {
     /// `body` runs in the caller's isolation, in FIFO order with other asynchronous and enqueued accesses.
     /// On a free value it runs at once, without suspending. Waiting is not cancellable (as with an actor hop);
     /// check `Task.isCancelled` inside `body` if it matters.
-    @inlinable nonisolated(nonsending)
-    public func withValue<Result, Failure: Error>(
-        _ body: (inout sending Value) throws(Failure) -> sending Result
-    ) async throws(Failure) -> sending Result {
+    @inlinable
+    nonisolated(nonsending)
+        public func withValue<Result, Failure: Error>(
+            _ body: (inout sending Value) throws(Failure) -> sending Result
+        ) async throws(Failure) -> sending Result
+    {
         await enterSuspending()
         defer { leave(emitting: true) }
         return try body(&storage.pointee)
     }
 
     /// Runs `body` with exclusive, read-only access, suspending (never blocking) while the value is held.
-    @inlinable nonisolated(nonsending)
-    public func read<Result, Failure: Error>(
-        _ body: (borrowing Value) throws(Failure) -> sending Result
-    ) async throws(Failure) -> sending Result {
+    @inlinable
+    nonisolated(nonsending)
+        public func read<Result, Failure: Error>(
+            _ body: (borrowing Value) throws(Failure) -> sending Result
+        ) async throws(Failure) -> sending Result
+    {
         await enterSuspending()
         defer { leave(emitting: false) }
         return try withBorrow(&storage.pointee, body)
@@ -195,7 +199,7 @@ public final class Isolated<Value>: @unchecked Sendable {
     private func enqueueAccess(_ access: @escaping @Sendable () -> Void) {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
             #if SWITCHYARD_TEST_HOOKS
-            enqueuedTasksStarted.add(1, ordering: .relaxed)
+                enqueuedTasksStarted.add(1, ordering: .relaxed)
             #endif
             Task.detached {
                 await self.lock.claimWokenExclusive()
@@ -219,8 +223,10 @@ public final class Isolated<Value>: @unchecked Sendable {
         lock.exclusiveOwner.store(me, ordering: .relaxed)
     }
 
-    @inlinable nonisolated(nonsending)
-    func enterSuspending() async {
+    @inlinable
+    nonisolated(nonsending)
+        func enterSuspending() async
+    {
         if !lock.tryLockExclusive() { await lock.lockExclusiveSuspending() }
         lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
     }

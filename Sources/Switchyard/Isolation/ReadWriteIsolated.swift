@@ -60,8 +60,8 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = AccessLock(threadsBarge: false)
     @usableFromInline let observers = ObserverList<Value>()
     #if SWITCHYARD_TEST_HOOKS
-    /// Tasks started to run enqueued writes (tests of their sharing; debug builds only).
-    let enqueuedTasksStarted = Atomic<Int>(0)
+        /// Tasks started to run enqueued writes (tests of their sharing; debug builds only).
+        let enqueuedTasksStarted = Atomic<Int>(0)
     #endif
 
     /// The name shown in `description` and in every diagnostic about this instance.
@@ -141,10 +141,12 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with shared, read-only access, suspending (never blocking) while a writer holds or waits for
     /// the value. `body` runs in the caller's isolation; on a free value it runs at once. Not cancellable while
     /// waiting.
-    @inlinable nonisolated(nonsending)
-    public func read<Result, Failure: Error>(
-        _ body: (borrowing Value) throws(Failure) -> Result
-    ) async throws(Failure) -> Result {
+    @inlinable
+    nonisolated(nonsending)
+        public func read<Result, Failure: Error>(
+            _ body: (borrowing Value) throws(Failure) -> Result
+        ) async throws(Failure) -> Result
+    {
         await lock.lockSharedSuspending()  // tries the fast path first
         defer { lock.unlockShared() }
         return try ReadFrames.reading(instance, on: ReadFrames.innermost) { () throws(Failure) -> Result in
@@ -154,10 +156,12 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive, mutable access, suspending (never blocking) while the value is held.
     /// `body` runs in the caller's isolation; on a free value it runs at once. Not cancellable while waiting.
-    @inlinable nonisolated(nonsending)
-    public func write<Result, Failure: Error>(
-        _ body: (inout Value) throws(Failure) -> Result
-    ) async throws(Failure) -> Result {
+    @inlinable
+    nonisolated(nonsending)
+        public func write<Result, Failure: Error>(
+            _ body: (inout Value) throws(Failure) -> Result
+        ) async throws(Failure) -> Result
+    {
         if !lock.tryLockExclusive() { await lock.lockExclusiveSuspending() }
         lock.exclusiveOwner.store(currentThreadIdentity(), ordering: .relaxed)
         defer { leaveExclusive() }
@@ -211,7 +215,7 @@ public final class ReadWriteIsolated<Value: Sendable>: @unchecked Sendable {
     private func enqueueWriteAccess(_ access: @escaping @Sendable () -> Void) {
         lock.lockExclusiveEnqueued(inline: access) { [self] in
             #if SWITCHYARD_TEST_HOOKS
-            enqueuedTasksStarted.add(1, ordering: .relaxed)
+                enqueuedTasksStarted.add(1, ordering: .relaxed)
             #endif
             Task.detached {
                 await self.lock.claimWokenExclusive()

@@ -99,12 +99,16 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     public var priority: JobPriority {
         get { Engine.perform(in: node.queue.region) { _ in JobPriority(level: node.requestedLevel) } }
         nonmutating set {
-            Engine.perform(in: node.queue.region) { transaction in Engine.setRequestedPriority(node, newValue, &transaction) }
+            Engine.perform(in: node.queue.region) { transaction in
+                Engine.setRequestedPriority(node, newValue, &transaction)
+            }
         }
     }
 
     /// The priority the engine uses for the job: the maximum of its own and everything waiting on it.
-    public var effectivePriority: JobPriority { Engine.perform(in: node.queue.region) { _ in JobPriority(level: node.effectiveLevel) } }
+    public var effectivePriority: JobPriority {
+        Engine.perform(in: node.queue.region) { _ in JobPriority(level: node.effectiveLevel) }
+    }
 
     /// Adds a dependency before the job starts (typically to a job submitted with ``JobOptions/isHeld``).
     ///

@@ -268,7 +268,8 @@ extension Engine {
         guard word & JobNode.progressPendingBit != 0, job.phase != .finished else { return }
         let total = word & ~JobNode.progressPendingBit
         let completed = min(job.reportedCompleted.load(ordering: .relaxed), total)
-        let share = total == 0
+        let share =
+            total == 0
             ? job.progressShare
             : max(job.progressShare, Int64(Double(completed) / Double(total) * Double(JobNode.progressShareUnit)))
         let deltaCompleted = completed - job.progressCompleted

@@ -192,7 +192,8 @@ extension Engine {
     static func progressStream<C: Clock>(
         of aggregate: ProgressAggregate, interval: Duration, minimumChange: Double, clock: C
     ) -> AsyncStream<WorkProgress> where C.Duration == Duration {
-        let (stream, continuation) = AsyncStream.makeStream(of: WorkProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: WorkProgress.self, bufferingPolicy: .bufferingNewest(64))
         let observer = ProgressObserver(
             interval: interval, minimumChange: minimumChange, clock: clock, region: aggregate.region,
             continuation: continuation)
@@ -208,10 +209,13 @@ extension Engine {
     /// One job's snapshot. Lock held.
     static func snapshot(of job: JobNode) -> JobSnapshot {
         JobSnapshot(
-            identifier: job.identifier, number: job.number, name: job.name, state: JobState(job), waitingReasons: waitingReasons(of: job),
+            identifier: job.identifier, number: job.number, name: job.name, state: JobState(job),
+            waitingReasons: waitingReasons(of: job),
             requestedPriority: JobPriority(level: job.requestedLevel),
-            effectivePriority: JobPriority(level: job.effectiveLevel), submittedAt: EngineClock.instant(job.submittedAt),
-            startedAt: job.startedAt.map(EngineClock.instant), attempts: job.attempts, completedUnits: job.progressCompleted,
+            effectivePriority: JobPriority(level: job.effectiveLevel),
+            submittedAt: EngineClock.instant(job.submittedAt),
+            startedAt: job.startedAt.map(EngineClock.instant), attempts: job.attempts,
+            completedUnits: job.progressCompleted,
             totalUnits: job.progressTotal, isCancelRequested: job.cancelRequested)
     }
 

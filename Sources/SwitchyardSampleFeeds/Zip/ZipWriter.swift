@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSwitchyardZlib
 import SwitchyardTransit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a zip archive front to back, deflating each entry as its bytes arrive.
 ///
@@ -184,7 +185,8 @@ public final class ZipWriter {
                 try runDeflate(flush: Z_FINISH)
                 var record = entry.record
                 record.compressedSize = offset - entry.dataStart
-                let zip64 = record.compressedSize >= UInt64(ZipLimits.marker32)
+                let zip64 =
+                    record.compressedSize >= UInt64(ZipLimits.marker32)
                     || record.uncompressedSize >= UInt64(ZipLimits.marker32)
                 var descriptor = ZipRecord()
                 descriptor.u32(ZipSignature.dataDescriptor)
@@ -213,7 +215,8 @@ public final class ZipWriter {
             let directorySize = offset - directoryStart
             let count = UInt64(records.count)
             let marker = UInt64(ZipLimits.marker32)
-            let zip64 = forceZip64 || count >= UInt64(ZipLimits.marker16) || directoryStart >= marker
+            let zip64 =
+                forceZip64 || count >= UInt64(ZipLimits.marker16) || directoryStart >= marker
                 || directorySize >= marker
             if zip64 {
                 let recordStart = offset

@@ -204,7 +204,8 @@ public final class CallbackExpectation: Sendable, CustomStringConvertible {
     public var description: String {
         let count = fulfillmentCount
         if isInverted {
-            return "Inverted expectation \"\(expectationDescription)\": fulfilled \(Self.times(count)), \(invertedLimit)"
+            return
+                "Inverted expectation \"\(expectationDescription)\": fulfilled \(Self.times(count)), \(invertedLimit)"
         }
         return "CallbackExpectation \"\(expectationDescription)\""
             + ": fulfilled \(Self.times(count)), expected \(expectedCount)"

@@ -95,7 +95,8 @@ struct WaitEvaluation {
             .compactMap { index in snapshots[index].satisfiedSequence.map { (index, $0) } }
             .sorted { $0.1 < $1.1 }
             .map { name($0.0) }
-        let how = snapshots[earlier].satisfiedSequence == nil ? "while \(name(earlier)) was not" : "before \(name(earlier))"
+        let how =
+            snapshots[earlier].satisfiedSequence == nil ? "while \(name(earlier)) was not" : "before \(name(earlier))"
         return "Expectations were not satisfied in the required order: \(name(later)) was satisfied \(how). "
             + "Required order: \(listed.joined(separator: ", ")); "
             + "actual order so far: \(satisfied.joined(separator: ", "))."

@@ -33,7 +33,8 @@ struct SleeperHeap {
     var first: Sleeper? { storage.first }
 
     /// Registers a sleeper. O(log n).
-    mutating func insert(id: UInt64, deadline: ManualClock.Instant, continuation: CheckedContinuation<Void, any Error>) {
+    mutating func insert(id: UInt64, deadline: ManualClock.Instant, continuation: CheckedContinuation<Void, any Error>)
+    {
         storage.append(Sleeper(id: id, deadline: deadline, sequence: nextSequence, continuation: continuation))
         nextSequence &+= 1
         positions[id] = storage.count - 1

@@ -1,7 +1,7 @@
 internal import Testing
 
 #if canImport(XCTest)
-internal import XCTest
+    internal import XCTest
 #endif
 
 /// The source location a failure is attributed to, in the form both test frameworks accept.
@@ -62,9 +62,9 @@ enum TestFailureReporter {
             return
         }
         #if canImport(XCTest)
-        XCTFail(message, file: location.filePath, line: location.line)
+            XCTFail(message, file: location.filePath, line: location.line)
         #else
-        Issue.record(Comment(rawValue: message), sourceLocation: location.sourceLocation)
+            Issue.record(Comment(rawValue: message), sourceLocation: location.sourceLocation)
         #endif
     }
 }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchyard
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ZipEntryReader: ByteSource {}
 
@@ -52,7 +53,7 @@ final class PlainFileSource: ByteSource {
         self.descriptor = descriptor
         self.path = path
         #if os(Linux)
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
     }
 
@@ -62,11 +63,11 @@ final class PlainFileSource: ByteSource {
         guard let address = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             #if canImport(Glibc)
-            let count = Glibc.read(descriptor, address, buffer.count)
+                let count = Glibc.read(descriptor, address, buffer.count)
             #elseif canImport(Musl)
-            let count = Musl.read(descriptor, address, buffer.count)
+                let count = Musl.read(descriptor, address, buffer.count)
             #else
-            let count = Darwin.read(descriptor, address, buffer.count)
+                let count = Darwin.read(descriptor, address, buffer.count)
             #endif
             if count >= 0 { return count }
             if errno == EINTR { continue }

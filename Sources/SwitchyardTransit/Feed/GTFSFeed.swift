@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchyard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A GTFS feed on disk — a `.zip` archive or a folder — and which of its files Switchyard imports.
 ///
@@ -73,7 +74,8 @@ public struct GTFSFeed: Sendable {
                 throw ImportError(.unreadableFeed, "cannot open the feed (\(systemMessage(errno)))", file: path)
             }
             guard startsLikeZip(path) else {
-                let what = GTFSFile(fileName: lastComponent(path).lowercased()).map { "a single GTFS file (\($0))" }
+                let what =
+                    GTFSFile(fileName: lastComponent(path).lowercased()).map { "a single GTFS file (\($0))" }
                     ?? "not a zip archive"
                 throw ImportError(
                     .unreadableFeed,
@@ -183,7 +185,9 @@ public struct GTFSFeed: Sendable {
             }
             let entry = Entry(path: item.path, size: item.size, zipEntry: item.zip, stamp: item.stamp)
             if exact {
-                if let other = renamed.removeValue(forKey: file) { ignored.append("\(other) (\(file.fileName) is there too)") }
+                if let other = renamed.removeValue(forKey: file) {
+                    ignored.append("\(other) (\(file.fileName) is there too)")
+                }
                 files[file] = entry
             } else if files[file] == nil {
                 renamed[file] = item.path
@@ -211,14 +215,19 @@ public struct GTFSFeed: Sendable {
             if chosen == "." || chosen == "/" { chosen = "" }
             if !chosen.isEmpty && !chosen.hasSuffix("/") { chosen += "/" }
             guard folders.contains(chosen) else {
-                let list = folders.isEmpty ? "none does" : "those that do: " + folders.sorted().map(describe).joined(separator: ", ")
-                throw ImportError(.unreadableFeed, "--folder \(describe(chosen)) holds no GTFS file (\(list))", file: path)
+                let list =
+                    folders.isEmpty
+                    ? "none does" : "those that do: " + folders.sorted().map(describe).joined(separator: ", ")
+                throw ImportError(
+                    .unreadableFeed, "--folder \(describe(chosen)) holds no GTFS file (\(list))", file: path)
             }
             return chosen
         }
         if folders.contains("") || folders.isEmpty { return "" }
         if folders.count == 1 { return folders.first! }
-        throw ImportError(.unreadableFeed, """
+        throw ImportError(
+            .unreadableFeed,
+            """
             GTFS files are in \(folders.count) folders (\(folders.sorted().map(describe).joined(separator: ", "))): \
             choose one with --folder
             """, file: path)
@@ -229,7 +238,7 @@ public struct GTFSFeed: Sendable {
     /// Whether the file at `path` starts as a zip archive does (a local file header, or the end record of an empty
     /// archive). Anything else is reported as not a feed, rather than as a damaged archive.
     private static func startsLikeZip(_ path: String) -> Bool {
-        let descriptor = Glibc_open(path)
+        let descriptor = openForReading(path)
         guard descriptor >= 0 else { return true }  // let the archive reader report it
         defer { close(descriptor) }
         var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
@@ -252,7 +261,7 @@ public struct GTFSFeed: Sendable {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
-                if !name.hasPrefix(".") { names.append(name) }     // hidden files (and . and ..) are not the feed's
+                if !name.hasPrefix(".") { names.append(name) }  // hidden files (and . and ..) are not the feed's
             }
             for name in names.sorted() {
                 let child = relative.isEmpty ? name : relative + "/" + name
@@ -268,14 +277,23 @@ public struct GTFSFeed: Sendable {
                     if depth < 3 { try scan(child, depth: depth + 1) } else { listing.append((child + "/", 0, 0, nil)) }
                 } else {
                     #if canImport(Darwin)
-                    let modified = UInt64(bitPattern: Int64(status.st_mtimespec.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtimespec.tv_nsec))
-                    let changed = UInt64(bitPattern: Int64(status.st_ctimespec.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctimespec.tv_nsec))
+                        let modified =
+                            UInt64(bitPattern: Int64(status.st_mtimespec.tv_sec)) &* 1_000_000_000
+                            &+ UInt64(bitPattern: Int64(status.st_mtimespec.tv_nsec))
+                        let changed =
+                            UInt64(bitPattern: Int64(status.st_ctimespec.tv_sec)) &* 1_000_000_000
+                            &+ UInt64(bitPattern: Int64(status.st_ctimespec.tv_nsec))
                     #else
-                    let modified = UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec))
-                    let changed = UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec))
+                        let modified =
+                            UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000
+                            &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec))
+                        let changed =
+                            UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000
+                            &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec))
                     #endif
                     // Bit patterns: a time before 1970 is negative (files unpacked with odd timestamps).
-                    let stamp = modified ^ (changed &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(status.st_ino) &* 0xC2B2_AE3D_27D4_EB4F)
+                    let stamp =
+                        modified ^ (changed &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(status.st_ino) &* 0xC2B2_AE3D_27D4_EB4F)
                     listing.append((child, UInt64(status.st_size), stamp, nil))
                 }
             }
@@ -299,7 +317,8 @@ public struct GTFSFeed: Sendable {
             if entry.method == nil {
                 throw ImportError(
                     .corruptArchive,
-                    "\(path): \(entry.path): compression method \(entry.methodCode) is not supported (only stored and deflate)")
+                    "\(path): \(entry.path): compression method \(entry.methodCode) is not supported (only stored and deflate)"
+                )
             }
         }
         // An empty required file is as good as a missing one.
@@ -310,11 +329,14 @@ public struct GTFSFeed: Sendable {
             var what: [String] = []
             if !missing.isEmpty { what.append("missing \(missing.joined(separator: ", "))") }
             if !empty.isEmpty { what.append("empty (0 bytes): \(empty.joined(separator: ", "))") }
-            throw ImportError(.missingFile, "not a complete GTFS feed\(inFolder): \(what.joined(separator: "; "))", file: path)
+            throw ImportError(
+                .missingFile, "not a complete GTFS feed\(inFolder): \(what.joined(separator: "; "))", file: path)
         }
         let calendars = [GTFSFile.calendar, .calendarDates].filter { (files[$0]?.size ?? 0) > 0 }
         guard !calendars.isEmpty else {
-            let state = [GTFSFile.calendar, .calendarDates].map { "\($0.fileName) \(files[$0] == nil ? "missing" : "empty")" }
+            let state = [GTFSFile.calendar, .calendarDates].map {
+                "\($0.fileName) \(files[$0] == nil ? "missing" : "empty")"
+            }
             throw ImportError(
                 .missingFile,
                 "not a complete GTFS feed\(inFolder): calendar.txt or calendar_dates.txt is required (\(state.joined(separator: ", ")))",
@@ -353,7 +375,7 @@ private func folderOf(_ entryPath: String) -> String {
 }
 
 /// `open(2)` for reading (named apart from ``GTFSFeed/open(_:folder:)``).
-private func Glibc_open(_ path: String) -> Int32 {
+private func openForReading(_ path: String) -> Int32 {
     open(path, O_RDONLY)
 }
 

@@ -4,9 +4,15 @@
 /// reference (https://gtfs.org/schedule/reference/); every field the reference defines is a column, whether or
 /// not a feed has it.
 public enum GTFSFile: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    case agency, levels, stops, routes, calendar, calendarDates = "calendar_dates", shapes, trips
-    case stopTimes = "stop_times", frequencies, transfers, pathways, fareAttributes = "fare_attributes"
-    case fareRules = "fare_rules", feedInfo = "feed_info", attributions, translations
+    case agency, levels, stops, routes, calendar
+    case calendarDates = "calendar_dates"
+    case shapes, trips
+    case stopTimes = "stop_times"
+    case frequencies, transfers, pathways
+    case fareAttributes = "fare_attributes"
+    case fareRules = "fare_rules"
+    case feedInfo = "feed_info"
+    case attributions, translations
 
     /// The file's name in a feed, e.g. `stop_times.txt`.
     public var fileName: String { rawValue + ".txt" }

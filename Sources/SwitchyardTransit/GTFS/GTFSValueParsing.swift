@@ -10,9 +10,9 @@ enum GTFSValueParsing {
         let count = field.count
         // At least H:MM:SS (7 bytes); at most 6 hour digits.
         guard count >= 7, count <= 12,
-              field[count - 3] == UInt8(ascii: ":"), field[count - 6] == UInt8(ascii: ":"),
-              let minutes = twoDigits(field[count - 5], field[count - 4]), minutes < 60,
-              let seconds = twoDigits(field[count - 2], field[count - 1]), seconds < 60
+            field[count - 3] == UInt8(ascii: ":"), field[count - 6] == UInt8(ascii: ":"),
+            let minutes = twoDigits(field[count - 5], field[count - 4]), minutes < 60,
+            let seconds = twoDigits(field[count - 2], field[count - 1]), seconds < 60
         else { return .failure(ValueError(field, "is not a time (H:MM:SS)")) }
         var hours: Int64 = 0
         for index in 0..<(count - 6) {
@@ -126,7 +126,9 @@ enum GTFSValueParsing {
         guard mantissaDigits > 0 else { return false }
         if index < field.count, field[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < field.count, field[index] == UInt8(ascii: "+") || field[index] == UInt8(ascii: "-") { index += 1 }
+            if index < field.count, field[index] == UInt8(ascii: "+") || field[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { return false }
         }
         return index == field.count
@@ -147,7 +149,9 @@ enum GTFSValueParsing {
 
     /// Whether `field` starts with `-`, and where its digits start (after a `-` or `+`).
     private static func sign(of field: UnsafeRawBufferPointer) -> (negative: Bool, digitsStart: Int) {
-        guard let first = field.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") else { return (false, 0) }
+        guard let first = field.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") else {
+            return (false, 0)
+        }
         return (first == UInt8(ascii: "-"), 1)
     }
 

@@ -61,7 +61,9 @@ struct BatchBuilder {
                 let problem = ImportProblem(
                     file: layout.file.fileName, line: record.line, field: layout.columns[column].name,
                     kind: missing || reason == Self.emptyReason ? .missingValue : .invalidValue,
-                    reason: missing ? "required value missing: the record has \(record.fieldsRead) of \(headerWidth) fields" : reason)
+                    reason: missing
+                        ? "required value missing: the record has \(record.fieldsRead) of \(headerWidth) fields"
+                        : reason)
                 add(problem)
                 return problem
             }
@@ -134,7 +136,9 @@ struct BatchBuilder {
                 let field = record[column.fieldIndex]
                 let name = column.name
                 if field.wasTranscoded {
-                    warn(.notUTF8, line: line, field: name) { "not UTF-8; read as \(decodedAs): '\(preview(field.bytes))'" }
+                    warn(.notUTF8, line: line, field: name) {
+                        "not UTF-8; read as \(decodedAs): '\(preview(field.bytes))'"
+                    }
                 }
                 if quirks.contains(.nulBytes) && field.bytes.contains(0) {
                     warn(.nulBytes, line: line, field: name) { "NUL bytes removed" }

@@ -10,8 +10,10 @@ struct DatabaseContent: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        tables.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rows) rows #\(String($0.value.hash, radix: 16))" }
-            .joined(separator: "\n")
+        tables.sorted { $0.key < $1.key }.map {
+            "\($0.key): \($0.value.rows) rows #\(String($0.value.hash, radix: 16))"
+        }
+        .joined(separator: "\n")
     }
 
     init(_ path: String) throws {
@@ -23,7 +25,9 @@ struct DatabaseContent: Equatable, CustomStringConvertible {
         for name in names {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var rows = 0
-            let columns = name == "_switchyard_import_files" ? "file, state, records, imported, skipped, warnings, last_line" : "*"
+            let columns =
+                name == "_switchyard_import_files"
+                ? "file, state, records, imported, skipped, warnings, last_line" : "*"
             for row in try database.rows("SELECT \(columns) FROM \(quotedIdentifier(name)) ORDER BY rowid") {
                 rows += 1
                 for value in row {

@@ -34,7 +34,8 @@ enum FeedChecks {
         Reference(child: .stopTimes, column: "trip_id", parents: [(.trips, "trip_id")]),
         Reference(child: .stopTimes, column: "stop_id", parents: [(.stops, "stop_id")]),
         Reference(child: .trips, column: "route_id", parents: [(.routes, "route_id")]),
-        Reference(child: .trips, column: "service_id", parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
+        Reference(
+            child: .trips, column: "service_id", parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
         Reference(child: .trips, column: "shape_id", parents: [(.shapes, "shape_id")]),
         Reference(child: .routes, column: "agency_id", parents: [(.agency, "agency_id")]),
         Reference(child: .stops, column: "parent_station", parents: [(.stops, "stop_id")]),
@@ -59,7 +60,8 @@ enum FeedChecks {
         // Sorting for CREATE INDEX may use a helper thread (the other core is busy checking at the same time).
         try database.execute("PRAGMA threads = 2")
         for (file, columns) in indexes where present.contains(file) {
-            let target = "\(quotedIdentifier(indexName(file, columns))) ON \(quotedIdentifier(file.tableName)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))"
+            let target =
+                "\(quotedIdentifier(indexName(file, columns))) ON \(quotedIdentifier(file.tableName)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))"
             guard keys.contains(where: { $0.0 == file && $0.1 == columns }) else {
                 try database.execute("CREATE INDEX IF NOT EXISTS \(target)")
                 continue
@@ -68,7 +70,7 @@ enum FeedChecks {
             // A feed with duplicates pays one failed attempt and gets a plain index.
             do {
                 try database.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(target)")
-            } catch let error as SQLiteError where error.code & 0xFF == 19 {     // SQLITE_CONSTRAINT
+            } catch let error as SQLiteError where error.code & 0xFF == 19 {  // SQLITE_CONSTRAINT
                 try database.execute("CREATE INDEX IF NOT EXISTS \(target)")
             }
         }
@@ -84,7 +86,9 @@ enum FeedChecks {
     }
 
     /// The checks of `stage` whose tables are present, in a fixed order.
-    static func run(_ stage: Stage, _ database: SQLiteConnection, present: Set<GTFSFile>) throws -> [ImportSummary.Check] {
+    static func run(_ stage: Stage, _ database: SQLiteConnection, present: Set<GTFSFile>) throws -> [ImportSummary
+        .Check]
+    {
         // The trip reference and the stop_times key read the stop_times index; everything else runs before it.
         func needsLargeIndex(_ file: GTFSFile, _ column: String) -> Bool { file == .stopTimes && column != "stop_id" }
         var checks: [ImportSummary.Check] = []
@@ -107,7 +111,8 @@ enum FeedChecks {
         let missing = parents.map { parent in
             "NOT EXISTS (SELECT 1 FROM \(quotedIdentifier(parent.0.tableName)) p WHERE p.\(quotedIdentifier(parent.1)) = v)"
         }
-        let values = "SELECT DISTINCT \(quotedIdentifier(reference.column)) AS v FROM \(quotedIdentifier(reference.child.tableName))"
+        let values =
+            "SELECT DISTINCT \(quotedIdentifier(reference.column)) AS v FROM \(quotedIdentifier(reference.child.tableName))"
         let condition = (["v IS NOT NULL"] + missing).joined(separator: " AND ")
         let found = try database.rows("SELECT v FROM (\(values)) WHERE \(condition)")
         return ImportSummary.Check(
@@ -116,21 +121,28 @@ enum FeedChecks {
 
     /// Rows beyond the first of each key (rows with a NULL in the key are not counted). Zero without a scan when
     /// the key's index was built UNIQUE.
-    private static func duplicates(_ file: GTFSFile, _ columns: [String], _ database: SQLiteConnection) throws -> ImportSummary.Check {
+    private static func duplicates(_ file: GTFSFile, _ columns: [String], _ database: SQLiteConnection) throws
+        -> ImportSummary.Check
+    {
         let name = "duplicate \(file.tableName).\(columns.joined(separator: "+"))"
-        let unique = try database.rows("SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
-                                       [.text(file.tableName), .text(indexName(file, columns))])
+        let unique = try database.rows(
+            "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
+            [.text(file.tableName), .text(indexName(file, columns))])
         if unique.first?.first?.integer == 1 { return ImportSummary.Check(name: name, count: 0, examples: []) }
         let table = quotedIdentifier(file.tableName)
         let list = columns.map(quotedIdentifier).joined(separator: ", ")
         let notNull = columns.map { "\(quotedIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
         let rows = try database.rows("SELECT count(*) FROM \(table) WHERE \(notNull)").first?.first?.integer ?? 0
-        let distinct = try database.rows("SELECT count(*) FROM (SELECT DISTINCT \(list) FROM \(table) WHERE \(notNull))")
+        let distinct =
+            try database.rows("SELECT count(*) FROM (SELECT DISTINCT \(list) FROM \(table) WHERE \(notNull))")
             .first?.first?.integer ?? 0
         let count = Int(rows - distinct)
-        let examples = count == 0 ? [] : try database.rows(
-            "SELECT \(list) FROM \(table) WHERE \(notNull) GROUP BY \(list) HAVING count(*) > 1 LIMIT 3"
-        ).map { row in row.map { $0.text ?? "NULL" }.joined(separator: "/") }
+        let examples =
+            count == 0
+            ? []
+            : try database.rows(
+                "SELECT \(list) FROM \(table) WHERE \(notNull) GROUP BY \(list) HAVING count(*) > 1 LIMIT 3"
+            ).map { row in row.map { $0.text ?? "NULL" }.joined(separator: "/") }
         return ImportSummary.Check(name: name, count: count, examples: examples)
     }
 
@@ -141,7 +153,10 @@ enum FeedChecks {
             for check in checks {
                 try database.run(
                     "INSERT INTO \(ImportRecord.checksTable) VALUES (?, ?, ?)",
-                    [.text(check.name), .integer(Int64(check.count)), .text(check.examples.joined(separator: "\u{1F}"))])
+                    [
+                        .text(check.name), .integer(Int64(check.count)),
+                        .text(check.examples.joined(separator: "\u{1F}")),
+                    ])
             }
         }
     }

@@ -23,15 +23,18 @@ final class FeedWriter {
 
     init(database: SQLiteConnection) throws {
         self.database = database
-        insertProblem = try database.prepare("""
+        insertProblem = try database.prepare(
+            """
             INSERT INTO \(ImportRecord.problemsTable) (file, line, field, severity, kind, reason)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
-        addCount = try database.prepare("""
+        addCount = try database.prepare(
+            """
             INSERT INTO \(ImportRecord.countsTable) (file, kind, severity, count) VALUES (?, ?, ?, ?)
             ON CONFLICT (file, kind) DO UPDATE SET count = count + excluded.count
             """)
-        updateFile = try database.prepare("""
+        updateFile = try database.prepare(
+            """
             UPDATE \(ImportRecord.filesTable) SET records = records + ?, imported = imported + ?,
                 skipped = skipped + ?, warnings = warnings + ?, last_line = ?, state = ? WHERE file = ?
             """)

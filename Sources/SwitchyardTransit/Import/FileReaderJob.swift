@@ -52,7 +52,8 @@ struct FileReaderJob: Sendable {
                     guard record.line > resumeAfterLine else { return }
                     if let problem = builder!.add(record), options.strict {
                         throw ImportError(
-                            .malformedRecord, "\(problem.field.map { "field \($0): " } ?? "")\(problem.reason) (--strict)",
+                            .malformedRecord,
+                            "\(problem.field.map { "field \($0): " } ?? "")\(problem.reason) (--strict)",
                             file: input.name, line: problem.line)
                     }
                     try sendIfFull(&builder!)
@@ -62,7 +63,8 @@ struct FileReaderJob: Sendable {
             // No header line: a required file is as good as missing; an optional one becomes an empty table.
             guard !file.isRequired else {
                 throw ImportError(
-                    .missingFile, "the file is empty (no header line); \(file.fileName) is required, so the feed is incomplete",
+                    .missingFile,
+                    "the file is empty (no header line); \(file.fileName) is required, so the feed is incomplete",
                     file: input.name)
             }
         } catch let error as StreamError {
@@ -72,9 +74,10 @@ struct FileReaderJob: Sendable {
             builder = try makeBuilder(header: header, source: input.name)
         }
         if header == nil && resumeAfterLine == 0 {
-            builder!.add(ImportProblem(
-                file: file.fileName, line: 0, field: nil, kind: .emptyFile,
-                reason: "the file is empty (no header line); its table is created empty"))
+            builder!.add(
+                ImportProblem(
+                    file: file.fileName, line: 0, field: nil, kind: .emptyFile,
+                    reason: "the file is empty (no header line); its table is created empty"))
         }
         try send(&builder!, isLast: true)
     }
@@ -124,14 +127,16 @@ struct FileReaderJob: Sendable {
             decodedAs: options.encoding.decodedName)
         if let header, resumeAfterLine == 0 {
             if header.quirks.contains(.transcoded) {
-                builder.add(ImportProblem(
-                    file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
-                    reason: "the header is not UTF-8; its names were read as \(options.encoding.decodedName)"))
+                builder.add(
+                    ImportProblem(
+                        file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
+                        reason: "the header is not UTF-8; its names were read as \(options.encoding.decodedName)"))
             }
             if header.quirks.contains(.repairedUTF8) {
-                builder.add(ImportProblem(
-                    file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
-                    reason: "the header holds bytes that are not UTF-8; they read as U+FFFD in its names"))
+                builder.add(
+                    ImportProblem(
+                        file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
+                        reason: "the header holds bytes that are not UTF-8; they read as U+FFFD in its names"))
             }
         }
         return builder

@@ -16,9 +16,9 @@ extension GTFSImporter {
         let board = board
         let queue = queue
         #if SWITCHYARD_TEST_HOOKS
-        let beforeLargeIndexes = beforeLargeIndexes
+            let beforeLargeIndexes = beforeLargeIndexes
         #else
-        let beforeLargeIndexes: (@Sendable () -> Void)? = nil
+            let beforeLargeIndexes: (@Sendable () -> Void)? = nil
         #endif
         board.setPhase(.indexing)
         try await withTaskCancellationHandler {

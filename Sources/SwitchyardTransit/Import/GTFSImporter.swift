@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Switchyard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Imports a GTFS feed into an SQLite database in the background: the seeds' showcase job, on the work engine.
 ///
@@ -54,9 +55,9 @@ public final class GTFSImporter: Sendable {
     public let queue: WorkQueue
     let board = ProgressBoard()
     #if SWITCHYARD_TEST_HOOKS
-    /// Test hook (debug builds only): runs in the `index stop_times` job just before its first statement (a
-    /// Ctrl-C while the largest index is being built).
-    let beforeLargeIndexes: (@Sendable () -> Void)?
+        /// Test hook (debug builds only): runs in the `index stop_times` job just before its first statement (a
+        /// Ctrl-C while the largest index is being built).
+        let beforeLargeIndexes: (@Sendable () -> Void)?
     #endif
 
     /// Prepares an import of `feed` into the database at `database` (created if missing).
@@ -71,7 +72,7 @@ public final class GTFSImporter: Sendable {
         databasePath = database
         self.options = options
         #if SWITCHYARD_TEST_HOOKS
-        self.beforeLargeIndexes = beforeLargeIndexes
+            self.beforeLargeIndexes = beforeLargeIndexes
         #endif
         queue = WorkQueue(name: "import \(database)", width: 4)
     }
@@ -166,7 +167,9 @@ public final class GTFSImporter: Sendable {
         let skipped = files.reduce(0) { $0 + $1.skipped }
         guard limit.isExceeded(skipped: skipped, records: records) else { return }
         let worst = files.filter { $0.skipped > 0 }.map { "\($0.name) \($0.skipped)" }.joined(separator: ", ")
-        throw ImportError(.tooManySkipped, """
+        throw ImportError(
+            .tooManySkipped,
+            """
             \(skipped) of \(records) records were skipped (\(worst)), more than --max-skipped \(limit) allows; \
             they are listed in _switchyard_import_problems, and the rows imported stay committed
             """, file: feed.path)
@@ -195,21 +198,25 @@ public final class GTFSImporter: Sendable {
             // let the bookkeeping error hide it or lose the database's name.
             let bookkeeping = ImportFailure.unwrap(error, database: databasePath)
             if state == .failed, let outcome,
-                let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath)) as? ImportError
+                let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
+                    as? ImportError
             {
                 throw ImportError(
                     failure.kind, "\(failure.reason) (recording the failure failed too: \(bookkeeping))",
                     file: failure.file, line: failure.line)
             }
-            let what = switch state {
-            case .complete: "every row was committed, but reading the summary failed"
-            case .failed: "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
-            default: "the import was interrupted, and recording that failed; run again with --resume"
-            }
+            let what =
+                switch state {
+                case .complete: "every row was committed, but reading the summary failed"
+                case .failed:
+                    "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
+                default: "the import was interrupted, and recording that failed; run again with --resume"
+                }
             throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
         if state == .failed, let outcome {
-            if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry {
+            if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry
+            {
                 throw ImportError(
                     corrupt.error.kind,
                     "\(corrupt.error.reason) (its rows could not be removed: "
@@ -245,14 +252,18 @@ public final class GTFSImporter: Sendable {
         switch options.mode {
         case .new, .replace:
             if let header {
-                throw ImportError(.databaseNotEmpty, """
+                throw ImportError(
+                    .databaseNotEmpty,
+                    """
                     \(databasePath) already holds an import of \(header.feed) (state \(header.state)): use --resume \
                     to continue it or --replace to start over
                     """)
             }
             let existing = try GTFSFile.allCases.filter { try database.tableExists($0.tableName) }
             if let table = existing.first {
-                throw ImportError(.databaseNotEmpty, "\(databasePath) already has a table \(table.tableName): use --replace to start over")
+                throw ImportError(
+                    .databaseNotEmpty,
+                    "\(databasePath) already has a table \(table.tableName): use --replace to start over")
             }
             try ImportRecord.create(database, feed: feed, batchSize: options.batchSize, encoding: options.encoding)
         case .resume:
@@ -260,13 +271,17 @@ public final class GTFSImporter: Sendable {
                 throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")
             }
             guard try ImportRecord.isCurrent(database) else {
-                throw ImportError(.cannotResume, """
+                throw ImportError(
+                    .cannotResume,
+                    """
                     \(databasePath) holds an import begun by an earlier version of Switchyard, which this one cannot \
                     continue: use --replace to start over
                     """)
             }
             guard header.fingerprint == feed.fingerprint else {
-                throw ImportError(.cannotResume, """
+                throw ImportError(
+                    .cannotResume,
+                    """
                     \(feed.path) is not the feed the import in \(databasePath) began with (\(header.feed)), or it \
                     changed since: use --replace to start over
                     """)
@@ -285,9 +300,10 @@ public final class GTFSImporter: Sendable {
         let byName = Dictionary(states.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         let files = GTFSFile.allCases.filter { feed.files[$0] != nil }
         let counters = files.map { _ in ByteCounter() }
-        board.setFiles(files.enumerated().map { index, file in
-            (file.fileName, Int64(feed.files[file]!.size), counters[index], byName[file.fileName])
-        })
+        board.setFiles(
+            files.enumerated().map { index, file in
+                (file.fileName, Int64(feed.files[file]!.size), counters[index], byName[file.fileName])
+            })
         board.setPhase(.loading)
         let pending = files.enumerated().filter { byName[$0.element.fileName]?.state != .complete }
         guard !pending.isEmpty else { return }
@@ -306,7 +322,8 @@ public final class GTFSImporter: Sendable {
             for (index, file) in pending {
                 let job = FileReaderJob(
                     file: file, feed: feed, counter: counters[index],
-                    resumeAfterLine: byName[file.fileName]?.lastLine ?? 0, options: options, channel: channel, board: board)
+                    resumeAfterLine: byName[file.fileName]?.lastLine ?? 0, options: options, channel: channel,
+                    board: board)
                 let jobOptions = previous.map { JobOptions().after($0) } ?? JobOptions()
                 let reader = try await queue.submitBlocking("read \(file.fileName)", options: jobOptions) {
                     () throws(any Error) in
@@ -328,7 +345,9 @@ public final class GTFSImporter: Sendable {
                 }
             }
             channel.finish()
-            if case .failure(let error) = await writer.result { throw ImportFailure.unwrap(error, database: databasePath) }
+            if case .failure(let error) = await writer.result {
+                throw ImportFailure.unwrap(error, database: databasePath)
+            }
         } onCancel: {
             channel.fail(CancellationError())
         }
@@ -344,12 +363,12 @@ public final class GTFSImporter: Sendable {
             throw ImportError(.database, "\(databasePath): \(error)")
         }
         #if SWITCHYARD_TEST_HOOKS
-        var batches = 0
+            var batches = 0
         #endif
         while let batch = try channel.receiveBlocking() {
             #if SWITCHYARD_TEST_HOOKS
-            if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
-            batches += 1
+                if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
+                batches += 1
             #endif
             do {
                 try writer.write(batch)

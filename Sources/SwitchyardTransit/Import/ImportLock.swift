@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Keeps a second import out of a database while one runs: an exclusive `flock` on `<database>.lock`, taken before
 /// the database is touched (so `--replace` never deletes a database another import is writing) and held until the
@@ -40,7 +41,9 @@ final class ImportLock: Sendable {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK {
-                throw ImportError(.databaseBusy, """
+                throw ImportError(
+                    .databaseBusy,
+                    """
                     another import into \(database) is running (it holds \(path)): wait for it to finish, or \
                     stop it (Ctrl-C) and continue with --resume
                     """)

@@ -87,9 +87,9 @@ public struct ImportOptions: Sendable, Hashable {
     /// every file is loaded, before indexing: the rows stay committed and listed, the state is `failed`.
     public var maximumSkipped: SkippedLimit?
     #if SWITCHYARD_TEST_HOOKS
-    /// Test hook (debug builds only): the writer stops as if cancelled after committing this many batches (a
-    /// Ctrl-C at a known batch boundary).
-    var interruptAfterBatches: Int?
+        /// Test hook (debug builds only): the writer stops as if cancelled after committing this many batches (a
+        /// Ctrl-C at a known batch boundary).
+        var interruptAfterBatches: Int?
     #endif
 
     /// Options with the defaults above (a new import, batches of ``defaultBatchSize``, skipping malformed records).
@@ -99,7 +99,9 @@ public struct ImportOptions: Sendable, Hashable {
         maximumSkipped: SkippedLimit? = nil
     ) {
         precondition(batchSize >= 1 && bufferedBatches >= 1, "ImportOptions: batchSize and bufferedBatches must be ≥ 1")
-        precondition(batchSize <= ImportOptions.maximumBatchSize, "ImportOptions: batchSize must be ≤ \(ImportOptions.maximumBatchSize)")
+        precondition(
+            batchSize <= ImportOptions.maximumBatchSize,
+            "ImportOptions: batchSize must be ≤ \(ImportOptions.maximumBatchSize)")
         self.mode = mode
         self.batchSize = batchSize
         self.strict = strict

@@ -75,7 +75,9 @@ extension ImportProgress: Encodable {
     private enum CodingKeys: String, CodingKey { case progress }
     private enum BodyKeys: String, CodingKey { case phase, outcome, fraction, seconds, files }
     private enum FileKeys: String, CodingKey {
-        case bytes, totalBytes = "total_bytes", rows, records, skipped, warnings, complete
+        case bytes
+        case totalBytes = "total_bytes"
+        case rows, records, skipped, warnings, complete
     }
 
     /// The members of ``json``, in its order: the fraction to 4 decimals, seconds to 3.
@@ -209,7 +211,8 @@ final class ProgressBoard: Sendable {
                 files[index].bytesRead = state.counters[index].current
                 if let start = state.startedOnFile[index] {
                     let elapsed = (state.finishedOnFile[index] ?? now) - start
-                    files[index].secondsThisRun = Double(elapsed.components.seconds)
+                    files[index].secondsThisRun =
+                        Double(elapsed.components.seconds)
                         + Double(elapsed.components.attoseconds) / 1e18
                 }
             }

@@ -50,7 +50,8 @@ enum ImportRecord {
         _ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int, encoding: ImportOptions.Encoding
     ) throws {
         try database.transaction {
-            try database.execute("""
+            try database.execute(
+                """
                 CREATE TABLE \(importTable) (id INTEGER PRIMARY KEY CHECK (id = 1), feed TEXT NOT NULL,
                     fingerprint TEXT NOT NULL, state TEXT NOT NULL, batch_size INTEGER NOT NULL,
                     encoding TEXT NOT NULL DEFAULT 'auto',
@@ -100,8 +101,10 @@ enum ImportRecord {
     static func insert(_ problem: ImportProblem, _ database: SQLiteConnection) throws {
         try database.run(
             "INSERT INTO \(problemsTable) (file, line, field, severity, kind, reason) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(problem.file), .integer(Int64(problem.line)), problem.field.map { .text($0) } ?? .null,
-             .text(problem.severity.rawValue), .text(problem.kind.rawValue), .text(problem.reason)])
+            [
+                .text(problem.file), .integer(Int64(problem.line)), problem.field.map { .text($0) } ?? .null,
+                .text(problem.severity.rawValue), .text(problem.kind.rawValue), .text(problem.reason),
+            ])
     }
 
     /// Whether the database's import record has the tables and columns this version writes (an import begun by
@@ -114,24 +117,31 @@ enum ImportRecord {
     static func header(_ database: SQLiteConnection) throws -> Header? {
         guard try database.tableExists(importTable) else { return nil }
         let current = try isCurrent(database)
-        guard let row = try database.rows(
-            "SELECT feed, fingerprint, state, batch_size, \(current ? "encoding" : "'auto'") FROM \(importTable) WHERE id = 1"
-        ).first else { return nil }
+        guard
+            let row = try database.rows(
+                "SELECT feed, fingerprint, state, batch_size, \(current ? "encoding" : "'auto'") FROM \(importTable) WHERE id = 1"
+            ).first
+        else { return nil }
         return Header(
-            feed: row[0].text ?? "", fingerprint: row[1].text ?? "", state: try parse(row[2].text, as: ImportState.self),
-            batchSize: Int(row[3].integer ?? 0), encoding: ImportOptions.Encoding(rawValue: row[4].text ?? "") ?? .automatic)
+            feed: row[0].text ?? "", fingerprint: row[1].text ?? "",
+            state: try parse(row[2].text, as: ImportState.self),
+            batchSize: Int(row[3].integer ?? 0),
+            encoding: ImportOptions.Encoding(rawValue: row[4].text ?? "") ?? .automatic)
     }
 
     /// Every file's state, in import order (ignored files last).
     static func files(_ database: SQLiteConnection) throws -> [FileState] {
         // An import record of an earlier version has no warnings: read as 0 (`switchyard status` shows it).
         let warnings = try isCurrent(database) ? "warnings" : "0"
-        return try database.rows("""
+        return try database.rows(
+            """
             SELECT file, state, records, imported, skipped, \(warnings), last_line, size, ignored_columns
             FROM \(filesTable) ORDER BY position
-            """).map {
+            """
+        ).map {
             FileState(
-                file: $0[0].text ?? "", state: try parse($0[1].text, as: ImportFileState.self), records: Int($0[2].integer ?? 0),
+                file: $0[0].text ?? "", state: try parse($0[1].text, as: ImportFileState.self),
+                records: Int($0[2].integer ?? 0),
                 imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0), warnings: Int($0[5].integer ?? 0),
                 lastLine: Int($0[6].integer ?? 0), size: Int($0[7].integer ?? 0), ignoredColumns: $0[8].text ?? "")
         }
@@ -146,9 +156,12 @@ enum ImportRecord {
             // writer creates the table again; no index exists before every file is loaded).
             try database.execute("DROP TABLE IF EXISTS \(quotedIdentifier(file.tableName))")
             // The file's own warnings (its name's case) stay: they were recorded when the import began.
-            try database.run("DELETE FROM \(problemsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
-            try database.run("DELETE FROM \(countsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
-            try database.run("""
+            try database.run(
+                "DELETE FROM \(problemsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
+            try database.run(
+                "DELETE FROM \(countsTable) WHERE file = ? AND kind != 'file_name_case'", [.text(file.fileName)])
+            try database.run(
+                """
                 UPDATE \(filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0,
                     warnings = (SELECT count(*) FROM \(problemsTable) WHERE file = ?1), last_line = 0,
                     ignored_columns = '' WHERE file = ?1
@@ -179,7 +192,8 @@ enum ImportRecord {
 
     /// How many problems of each kind `file` had, and the first listed example of each, in kind order.
     static func counts(_ database: SQLiteConnection, file: String) throws -> [ImportSummary.Count] {
-        let rows = try database.rows("""
+        let rows = try database.rows(
+            """
             SELECT c.kind, c.count,
                 (SELECT rowid FROM \(problemsTable) p WHERE p.file = c.file AND p.kind = c.kind ORDER BY rowid LIMIT 1)
             FROM \(countsTable) c WHERE c.file = ?
@@ -192,7 +206,9 @@ enum ImportRecord {
                 example = try database.rows(
                     "SELECT line, field, reason FROM \(problemsTable) WHERE rowid = ?", [.integer(rowid)]
                 ).first.map {
-                    ImportProblem(file: file, line: Int($0[0].integer ?? 0), field: $0[1].text, kind: kind, reason: $0[2].text ?? "")
+                    ImportProblem(
+                        file: file, line: Int($0[0].integer ?? 0), field: $0[1].text, kind: kind,
+                        reason: $0[2].text ?? "")
                 }
             }
             counts.append(ImportSummary.Count(kind: kind, count: Int(row[1].integer ?? 0), example: example))

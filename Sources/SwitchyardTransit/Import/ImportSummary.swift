@@ -82,7 +82,9 @@ public struct ImportSummary: Sendable, Hashable {
 
 extension ImportSummary: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case state, database, files, ignoredFiles = "ignored_files", checks, seconds
+        case state, database, files
+        case ignoredFiles = "ignored_files"
+        case checks, seconds
     }
 
     /// The members of ``json``, in its order; `seconds` as a number rounded to milliseconds.
@@ -99,7 +101,8 @@ extension ImportSummary: Encodable {
 
 extension ImportSummary.File: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case records, imported, skipped, warnings, complete, problems, warningsByKind = "warnings_by_kind"
+        case records, imported, skipped, warnings, complete, problems
+        case warningsByKind = "warnings_by_kind"
         case ignoredColumns = "ignored_columns"
     }
 

@@ -33,7 +33,8 @@ struct TableLayout: Sendable {
         self.header = header
         let known = Dictionary(uniqueKeysWithValues: file.fields.map { ($0.name, $0) })
         // The table has a column for every GTFS field of the file, whether the header has it or not.
-        var taken = Dictionary(file.fields.map { ($0.name.asciiLowercased, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var taken = Dictionary(
+            file.fields.map { ($0.name.asciiLowercased, $0.name) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var columns: [Column] = []
         var ignored: [String] = []
@@ -50,7 +51,9 @@ struct TableLayout: Sendable {
             } else if folded.hasPrefix("_switchyard") {
                 ignored.append("\(name) (reserved name)")
             } else if let field = known[name] {
-                columns.append(Column(name: name, type: field.type, isRequired: field.isRequired, isExtra: false, fieldIndex: index))
+                columns.append(
+                    Column(
+                        name: name, type: field.type, isRequired: field.isRequired, isExtra: false, fieldIndex: index))
             } else if let other = taken[folded] {
                 ignored.append("\(name) (same name as \(other) apart from case)")
             } else {
@@ -62,8 +65,10 @@ struct TableLayout: Sendable {
         let missing = file.fields.filter { $0.isRequired && !seen.contains($0.name) }.map(\.name)
         guard missing.isEmpty else {
             // UTF-16 without a byte order mark reads as names with a NUL between the letters.
-            let hint = header.contains { $0.utf8.contains(0) }
-                ? " (its names hold NUL bytes: is the file UTF-16? Convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)" : ""
+            let hint =
+                header.contains { $0.utf8.contains(0) }
+                ? " (its names hold NUL bytes: is the file UTF-16? Convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
+                : ""
             throw ImportError(
                 .missingField,
                 "the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))\(hint)",

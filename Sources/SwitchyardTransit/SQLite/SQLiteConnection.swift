@@ -13,7 +13,8 @@ final class SQLiteConnection {
     /// retried for up to `busyTimeout` before an operation fails with `SQLITE_BUSY`.
     init(path: String, readOnly: Bool = false, creates: Bool = true, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
-        let flags = readOnly
+        let flags =
+            readOnly
             ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
             : SQLITE_OPEN_READWRITE | (creates ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         var connection: OpaquePointer?
@@ -25,7 +26,8 @@ final class SQLiteConnection {
         }
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
     }
 

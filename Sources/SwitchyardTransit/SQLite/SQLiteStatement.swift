@@ -54,7 +54,8 @@ final class SQLiteStatement {
             // With its byte count, not as a C string: a NUL inside (a zip entry's name) must not cut it short.
             code = text.withUTF8 { bytes in
                 sqlite3_bind_text(
-                    statement, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                    statement, index,
+                    UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
                         .assumingMemoryBound(to: CChar.self),
                     Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             }
@@ -84,7 +85,10 @@ final class SQLiteStatement {
         default:
             if let text = sqlite3_column_text(statement, column) {
                 // By its byte count (after the text pointer, as SQLite asks): a NUL inside does not end it.
-                .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self))
+                .text(
+                    String(
+                        decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))),
+                        as: UTF8.self))
             } else {
                 .null
             }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open POSIX file descriptor for one archive, closed when released. Every call blocks on the file system and
@@ -65,7 +65,9 @@ package final class ZipFileDescriptor {
     }
 
     /// Reads exactly `count` bytes at `offset`; throws `<what> is truncated` if the file ends first.
-    package func readExactly(_ count: Int, at offset: UInt64, what: String, entry: String? = nil) throws(ZipError) -> [UInt8] {
+    package func readExactly(_ count: Int, at offset: UInt64, what: String, entry: String? = nil) throws(ZipError)
+        -> [UInt8]
+    {
         var bytes = [UInt8](repeating: 0, count: count)
         let done = try bytes.withUnsafeMutableBytes { buffer in
             Result { () throws(ZipError) in try readFully(into: buffer, at: offset) }
@@ -101,7 +103,7 @@ package final class ZipFileDescriptor {
     /// Tells the kernel the file is read front to back (Linux only; no effect elsewhere).
     package func adviseSequential() {
         #if os(Linux)
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
     }
 

@@ -1,5 +1,5 @@
-import Synchronization
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 /// Over-fulfillment and inverted expectations.
@@ -108,7 +108,9 @@ struct ExpectationFailureTests {
             await onDispatchThread { crash.fulfill() }
             #expect(await result == .invertedFulfilled)  // without advancing the clock
         } matching: { issue in
-            mentions("Inverted expectation \"crashed\" was fulfilled 1 time during a wait of 3.0 seconds, but it must not be fulfilled.")(issue)
+            mentions(
+                "Inverted expectation \"crashed\" was fulfilled 1 time during a wait of 3.0 seconds, but it must not be fulfilled."
+            )(issue)
         }
         #expect(clock.now == .zero)
     }

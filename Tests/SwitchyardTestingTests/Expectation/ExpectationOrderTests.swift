@@ -49,7 +49,8 @@ struct ExpectationOrderTests {
         let first = CallbackExpectation("first")
         let second = CallbackExpectation("second")
         let third = CallbackExpectation("third")
-        async let result = CallbackExpectation.fulfillment(of: [first, second, third],
+        async let result = CallbackExpectation.fulfillment(
+            of: [first, second, third],
             within: .seconds(1), clock: clock)
         try await clock.waitForSleepers(count: 1)
         third.fulfill()
@@ -98,7 +99,8 @@ struct ExpectationOrderTests {
         }
         // The same expectations in the order they were satisfied pass.
         #expect(
-            await CallbackExpectation.fulfillment(of: [a, c, b],
+            await CallbackExpectation.fulfillment(
+                of: [a, c, b],
                 within: .zero, enforceOrder: true, clock: ManualClock())
                 == .satisfied
         )
@@ -126,7 +128,8 @@ struct ExpectationOrderTests {
             inverted.fulfill()
         }
         await withKnownIssue {
-            let result = await CallbackExpectation.fulfillment(of: [over, inverted],
+            let result = await CallbackExpectation.fulfillment(
+                of: [over, inverted],
                 within: .seconds(1), clock: ManualClock())
             #expect(result == .overFulfilled)
         } matching: { issue in

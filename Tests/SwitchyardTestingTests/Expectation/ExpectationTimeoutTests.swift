@@ -105,7 +105,8 @@ struct ExpectationTimeoutTests {
         connected.fulfill()
         synced.fulfill()
         try await withKnownIssue {
-            async let result = CallbackExpectation.fulfillment(of: [connected, synced, closed],
+            async let result = CallbackExpectation.fulfillment(
+                of: [connected, synced, closed],
                 within: .seconds(2), clock: clock)
             try await clock.waitForSleepers(count: 1)
             clock.advance(by: .seconds(3))

@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 @Suite("Cache: eviction order, admission, notifications, expiry, trimming")
 struct CacheBehaviorTests {
@@ -140,11 +141,12 @@ struct CacheBehaviorTests {
         #expect(collected.withLock { $0 }.isEmpty)  // nothing ran inline
         for work in pending.withLock({ $0 }) {
             work()
-            batches.append(collected.withLock { keys in
-                let batch = keys
-                keys = []
-                return batch
-            })
+            batches.append(
+                collected.withLock { keys in
+                    let batch = keys
+                    keys = []
+                    return batch
+                })
         }
         #expect(batches.all.map { Set($0) } == [[1], [2], [3, 4]])  // removeAll goes in storage order
     }

@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 private struct LoadFailed: Error, Equatable {}
 
@@ -53,8 +54,9 @@ struct CacheEdgeTests {
         #expect(last.dropFirst().allSatisfy { $0.hasSuffix("removed") } && last.count == 4)
     }
 
-    @Test("count limits up to Int.max work in both policies and do not allocate up front",
-          arguments: [CachePolicy.frequencyAware, .leastRecentlyUsed])
+    @Test(
+        "count limits up to Int.max work in both policies and do not allocate up front",
+        arguments: [CachePolicy.frequencyAware, .leastRecentlyUsed])
     func hugeCountLimit(policy: CachePolicy) async throws {
         let cache = Cache<Int, Int>(
             countLimit: .max, policy: policy, memoryPressure: nil, failureTimeToLive: .seconds(1))

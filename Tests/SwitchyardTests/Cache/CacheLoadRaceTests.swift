@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 private struct LoadFailed: Error, Equatable { let attempt: Int }
 
@@ -70,7 +71,9 @@ struct CacheLoadRaceTests {
         // Two loads run at once (the abandoned one holds a slot), whatever the processor count.
         let cache = Cache<Int, Int>(memoryPressure: nil, loadQueue: WorkQueue(name: "loads", width: 2))
         let (firstStarted, firstGate) = (Arrivals(), AsyncGate())
-        let first = Task { try await cache.value(forKey: 1, orLoad: gatedLoad(1, started: firstStarted, gate: firstGate)) }
+        let first = Task {
+            try await cache.value(forKey: 1, orLoad: gatedLoad(1, started: firstStarted, gate: firstGate))
+        }
         await firstStarted.wait(for: 1)
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
@@ -125,7 +128,9 @@ struct CacheLoadRaceTests {
             let gate = AsyncGate()
             let started = Arrivals()
             let version = versions.next()
-            let caller = Task { try await cache.value(forKey: key, orLoad: gatedLoad(version, started: started, gate: gate)) }
+            let caller = Task {
+                try await cache.value(forKey: key, orLoad: gatedLoad(version, started: started, gate: gate))
+            }
             let loaded = cache.contains(key)
             if !loaded { await started.wait(for: 1) }
             let action = random.next() % 3
@@ -154,5 +159,10 @@ struct CacheLoadRaceTests {
 /// A counter handing out increasing numbers.
 private final class TestCounter: Sendable {
     private let value = TestMutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

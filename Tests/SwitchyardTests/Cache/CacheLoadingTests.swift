@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 private struct LoadFailed: Error, Equatable { let attempt: Int }
 

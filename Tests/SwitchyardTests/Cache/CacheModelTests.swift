@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// Randomized operations checked after every step against a reference model.
 @Suite("Cache: limits and contents against a reference model")
@@ -41,11 +42,14 @@ struct CacheModelTests {
         }
     }
 
-    @Test("LRU mode matches an exact LRU model after every operation, removals included", arguments: [
-        (Optional(8), Optional<Int>.none), (nil, 40), (6, 30),
-    ])
+    @Test(
+        "LRU mode matches an exact LRU model after every operation, removals included",
+        arguments: [
+            (Optional(8), Optional<Int>.none), (nil, 40), (6, 30),
+        ])
     func lruMatchesModel(countLimit: Int?, costLimit: Int?) {
-        var random = SeededRandomNumberGenerator.forTest("CacheModelTests.lru \(String(describing: countLimit)) \(String(describing: costLimit))")
+        var random = SeededRandomNumberGenerator.forTest(
+            "CacheModelTests.lru \(String(describing: countLimit)) \(String(describing: costLimit))")
         let removals = Log<(Int, Int, CacheRemovalReason)>()
         let cache = Cache<Int, Int>(
             countLimit: countLimit, costLimit: costLimit, policy: .leastRecentlyUsed, memoryPressure: nil
@@ -82,11 +86,14 @@ struct CacheModelTests {
         }
     }
 
-    @Test("frequency-aware mode: limits exact, values never stale, every entry accounted for", arguments: [
-        (Optional(50), Optional<Int>.none), (nil, 300), (40, 250),
-    ])
+    @Test(
+        "frequency-aware mode: limits exact, values never stale, every entry accounted for",
+        arguments: [
+            (Optional(50), Optional<Int>.none), (nil, 300), (40, 250),
+        ])
     func frequencyAwareKeepsLimitsAndAccounts(countLimit: Int?, costLimit: Int?) {
-        var random = SeededRandomNumberGenerator.forTest("CacheModelTests.tinylfu \(String(describing: countLimit)) \(String(describing: costLimit))")
+        var random = SeededRandomNumberGenerator.forTest(
+            "CacheModelTests.tinylfu \(String(describing: countLimit)) \(String(describing: costLimit))")
         let removals = Log<CacheRemoval<Int, Int>>()
         let cache = Cache<Int, Int>(countLimit: countLimit, costLimit: costLimit, memoryPressure: nil) {
             removals.append($0)
@@ -115,8 +122,9 @@ struct CacheModelTests {
                 if let current = resident[removal.key], current.value == removal.value {
                     resident[removal.key] = nil
                 } else {
-                    #expect(removal.reason == .replaced || written[removal.key]?.value == removal.value,
-                            "step \(step): unexpected removal \(removal.key)=\(removal.value) \(removal.reason)")
+                    #expect(
+                        removal.reason == .replaced || written[removal.key]?.value == removal.value,
+                        "step \(step): unexpected removal \(removal.key)=\(removal.value) \(removal.reason)")
                 }
             }
             seenRemovals = all.count
@@ -135,7 +143,7 @@ extension SeededRandomNumberGenerator {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -1,14 +1,16 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// Threads hammer one cache with random operations; checks the invariants that must hold whatever the
 /// interleaving. Run under Thread Sanitizer by `.ci/run`: this is the test behind the cache's unchecked-Sendable
 /// invariants (stripes, policy lock, indices, entry store, read buffers, `SpinLock`).
 @Suite("Cache: concurrency stress")
 struct CacheStressTests {
-    @Test("random operations from several threads keep the limits and never return another key's value",
-          arguments: [CachePolicy.frequencyAware, .leastRecentlyUsed])
+    @Test(
+        "random operations from several threads keep the limits and never return another key's value",
+        arguments: [CachePolicy.frequencyAware, .leastRecentlyUsed])
     func randomOperations(policy: CachePolicy) async {
         var seeds = SeededRandomNumberGenerator.forTest("CacheStressTests.randomOperations \(policy)")
         let removedCount = SharedCounter()
@@ -122,7 +124,10 @@ struct CacheStressTests {
                     var random = SeededRandomNumberGenerator(seed: UInt64(reader + 1))
                     for _ in 0..<40_000 {
                         let present = written.value
-                        guard present > 0 else { await Task.yield(); continue }
+                        guard present > 0 else {
+                            await Task.yield()
+                            continue
+                        }
                         let key = "\(Int(random.next() % UInt64(present)))"
                         // A `removeAll` may start after `present` was read: a miss is fine, a wrong value is not.
                         if let box = cache.value(forKey: key), box.key != key { violations.add() }

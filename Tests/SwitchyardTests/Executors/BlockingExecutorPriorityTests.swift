@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-@testable import Switchyard
 import SwitchyardTesting
+import Synchronization
 import Testing
+
+@testable import Switchyard
 
 /// Waiting work starts by priority (FIFO within one), follows escalation, and leaves the queue when cancelled.
 @Suite("BlockingExecutor: priorities", .timeLimit(.minutes(1)))
@@ -12,7 +13,12 @@ struct BlockingExecutorPriorityTests {
         let executor = BlockingExecutor(name: name, maximumThreads: 1)
         let gate = ThreadGate()
         let blocked = CallbackExpectation("the only thread is busy")
-        let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        let holder = Task {
+            try await executor.run {
+                blocked.fulfill()
+                gate.wait()
+            }
+        }
         await blocked.fulfillment(within: .seconds(30))
         return (executor, gate, holder)
     }
@@ -27,12 +33,23 @@ struct BlockingExecutorPriorityTests {
         let order = Log<String>()
         let ran = CallbackExpectation("all ran", expectedCount: .exactly(5))
         var runs: [Task<Void, any Error>] = []
-        for (name, priority) in [("bg1", TaskPriority.background), ("bg2", .background), ("high", .high),
-                                 ("medium", .medium)] {
-            runs.append(Task { try await executor.run(priority: priority) { order.append(name); ran.fulfill() } })
+        for (name, priority) in [
+            ("bg1", TaskPriority.background), ("bg2", .background), ("high", .high),
+            ("medium", .medium),
+        ] {
+            runs.append(
+                Task {
+                    try await executor.run(priority: priority) {
+                        order.append(name)
+                        ran.fulfill()
+                    }
+                })
             await waitUntilQueued(executor, runs.count)
         }
-        executor.execute(priority: .utility) { order.append("utility"); ran.fulfill() }
+        executor.execute(priority: .utility) {
+            order.append("utility")
+            ran.fulfill()
+        }
         await waitUntilQueued(executor, 5)
         gate.open()
         try await holder.value
@@ -47,9 +64,10 @@ struct BlockingExecutorPriorityTests {
         let order = Log<String>()
         var background: [Task<Void, any Error>] = []
         for index in 0..<3 {
-            background.append(Task(priority: .background) {
-                try await executor.run { order.append("background \(index)") }
-            })
+            background.append(
+                Task(priority: .background) {
+                    try await executor.run { order.append("background \(index)") }
+                })
             await waitUntilQueued(executor, index + 1)
         }
         let escalated = Task(priority: .background) { try await executor.run { order.append("escalated") } }
@@ -69,13 +87,16 @@ struct BlockingExecutorPriorityTests {
         let order = Log<String>()
         var background: [Job<Void, Never>] = []
         for index in 0..<3 {
-            background.append(try await queue.submitBlocking("background \(index)", priority: .background) {
-                order.append("background \(index)")
-            })
+            background.append(
+                try await queue.submitBlocking("background \(index)", priority: .background) {
+                    order.append("background \(index)")
+                })
             await waitUntilQueued(executor, index + 1)
         }
         let urgent = WorkQueue(name: "urgent", width: 1, blockingExecutor: executor)
-        let escalated = try await urgent.submitBlocking("escalated", priority: .background) { order.append("escalated") }
+        let escalated = try await urgent.submitBlocking("escalated", priority: .background) {
+            order.append("escalated")
+        }
         await waitUntilQueued(executor, 4)  // its worker's task waits behind the three at background priority
         escalated.priority = .userInitiated
         gate.open()
@@ -85,7 +106,8 @@ struct BlockingExecutorPriorityTests {
         #expect(order.all.first == "escalated", "\(order.all)")
     }
 
-    @Test("a blocking job escalated while its worker's task waits after yielding between jobs overtakes background work")
+    @Test(
+        "a blocking job escalated while its worker's task waits after yielding between jobs overtakes background work")
     func escalatedAfterYieldOvertakes() async throws {
         let executor = BlockingExecutor(name: "test-yield-escal", maximumThreads: 1)
         let queue = WorkQueue(name: "yielding", width: 1, blockingExecutor: executor)
@@ -145,7 +167,12 @@ struct BlockingExecutorPriorityTests {
         await suspended.fulfillment(within: .seconds(30))
         let gate = ThreadGate()
         let blocked = CallbackExpectation("the only thread is busy")
-        let holder = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        let holder = Task {
+            try await executor.run {
+                blocked.fulfill()
+                gate.wait()
+            }
+        }
         await blocked.fulfillment(within: .seconds(30))
         for index in 0..<2 {
             executor.execute(priority: .background) { order.append("background \(index)") }
@@ -174,4 +201,3 @@ struct BlockingExecutorPriorityTests {
         #expect(executor.statistics.completed == 1)
     }
 }
-

@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 @Suite("BlockingExecutor: shutdown", .timeLimit(.minutes(1)))
 struct BlockingExecutorShutdownTests {

@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// Blocking waits made on the executor's own threads can never take every thread from the work they wait for.
 @Suite("BlockingExecutor: blocking waits on its own threads", .timeLimit(.minutes(1)))
@@ -13,7 +14,10 @@ struct BlockingExecutorStarvationTests {
             Task { try await executor.run { for item in 0..<5 { try channel.sendBlocking(index * 10 + item) } } }
         }
         // Both threads are taken by producers before the consumer is queued.
-        #expect(await arrange("both producers wait") { channel.description.contains("1/1") && executor.statistics.threads >= 2 })
+        #expect(
+            await arrange("both producers wait") {
+                channel.description.contains("1/1") && executor.statistics.threads >= 2
+            })
         let consumer = Task {
             try await executor.run { () throws -> Int in
                 var received = 0

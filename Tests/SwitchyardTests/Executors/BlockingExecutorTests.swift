@@ -1,8 +1,9 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 @Suite("BlockingExecutor", .timeLimit(.minutes(1)))
 struct BlockingExecutorTests {
@@ -46,7 +47,12 @@ struct BlockingExecutorTests {
         let gate = ThreadGate()
         let blocked = CallbackExpectation("first job blocked")
         let order = Isolated([Int](), label: "start order")
-        let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        let first = Task {
+            try await executor.run {
+                blocked.fulfill()
+                gate.wait()
+            }
+        }
         await blocked.fulfillment(within: .seconds(30))
         let finished = CallbackExpectation("queued jobs ran", expectedCount: .exactly(5))
         for index in 0..<5 {
@@ -65,32 +71,42 @@ struct BlockingExecutorTests {
     }
 
     #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
-    @Test("a refused thread start leaves its work queued for the threads there are; a thread that frees up runs it")
-    func refusedThreadStart() async throws {
-        let executor = BlockingExecutor(name: "test-refused", maximumThreads: 4)
-        let gate = ThreadGate()
-        let blocked = CallbackExpectation("first job blocked")
-        let first = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
-        await blocked.fulfillment(within: .seconds(30))
-        executor.refuseThreadStarts(1)
-        let ran = CallbackExpectation("queued job ran")
-        executor.execute { ran.fulfill() }  // needs a second thread, whose start is refused
-        let stats = executor.statistics
-        #expect(stats.threads == 1 && stats.busy == 1 && stats.queued == 1, "nothing lost, nothing run: \(stats)")
-        gate.open()
-        try await first.value
-        await ran.fulfillment(within: .seconds(30))
-        #expect(executor.statistics.completed == 2)
-        // Starts are no longer refused: work that needs a second thread gets one again.
-        let secondGate = ThreadGate()
-        let secondBlocked = CallbackExpectation("blocker running")
-        let blocker = Task { try await executor.run { secondBlocked.fulfill(); secondGate.wait() } }
-        await secondBlocked.fulfillment(within: .seconds(30))
-        #expect(try await executor.run { 5 } == 5)
-        #expect(executor.statistics.peakThreads >= 2)
-        secondGate.open()
-        try await blocker.value
-    }
+        @Test("a refused thread start leaves its work queued for the threads there are; a thread that frees up runs it")
+        func refusedThreadStart() async throws {
+            let executor = BlockingExecutor(name: "test-refused", maximumThreads: 4)
+            let gate = ThreadGate()
+            let blocked = CallbackExpectation("first job blocked")
+            let first = Task {
+                try await executor.run {
+                    blocked.fulfill()
+                    gate.wait()
+                }
+            }
+            await blocked.fulfillment(within: .seconds(30))
+            executor.refuseThreadStarts(1)
+            let ran = CallbackExpectation("queued job ran")
+            executor.execute { ran.fulfill() }  // needs a second thread, whose start is refused
+            let stats = executor.statistics
+            #expect(stats.threads == 1 && stats.busy == 1 && stats.queued == 1, "nothing lost, nothing run: \(stats)")
+            gate.open()
+            try await first.value
+            await ran.fulfillment(within: .seconds(30))
+            #expect(executor.statistics.completed == 2)
+            // Starts are no longer refused: work that needs a second thread gets one again.
+            let secondGate = ThreadGate()
+            let secondBlocked = CallbackExpectation("blocker running")
+            let blocker = Task {
+                try await executor.run {
+                    secondBlocked.fulfill()
+                    secondGate.wait()
+                }
+            }
+            await secondBlocked.fulfillment(within: .seconds(30))
+            #expect(try await executor.run { 5 } == 5)
+            #expect(executor.statistics.peakThreads >= 2)
+            secondGate.open()
+            try await blocker.value
+        }
     #endif
 
     @Test("a long executor name is cut before the thread number, so the number shows (Linux keeps 15 bytes)")
@@ -98,12 +114,12 @@ struct BlockingExecutorTests {
         let executor = BlockingExecutor(name: "a-very-long-executor-name", maximumThreads: 1)
         let name = try await executor.run { currentThreadName() }
         #if os(Linux)
-        #expect(name == "a-very-long-e-1")
-        // Cut before a character, never inside one: "é" is two bytes, and only one would fit.
-        let accented = BlockingExecutor(name: "abcdefghijklé-x", maximumThreads: 1)
-        #expect(try await accented.run { currentThreadName() } == "abcdefghijkl-1")
+            #expect(name == "a-very-long-e-1")
+            // Cut before a character, never inside one: "é" is two bytes, and only one would fit.
+            let accented = BlockingExecutor(name: "abcdefghijklé-x", maximumThreads: 1)
+            #expect(try await accented.run { currentThreadName() } == "abcdefghijkl-1")
         #else
-        #expect(name == "a-very-long-executor-name-1")
+            #expect(name == "a-very-long-executor-name-1")
         #endif
     }
 
@@ -151,7 +167,12 @@ struct BlockingExecutorTests {
         let gate = ThreadGate()
         let blocked = CallbackExpectation("blocker running")
         let bodyRan = SharedFlag()
-        let blocker = Task { try await executor.run { blocked.fulfill(); gate.wait() } }
+        let blocker = Task {
+            try await executor.run {
+                blocked.fulfill()
+                gate.wait()
+            }
+        }
         await blocked.fulfillment(within: .seconds(30))
         let queued = Task { try await executor.run { bodyRan.set(true) } }
         queued.cancel()
@@ -175,8 +196,9 @@ struct BlockingExecutorTests {
         #expect(executor.statistics.peakThreads == 1)
     }
 
-    @Test("an idle timeout of zero or less makes idle threads exit at once (a negative one used to spin)",
-          arguments: [Duration.zero, .milliseconds(-500)])
+    @Test(
+        "an idle timeout of zero or less makes idle threads exit at once (a negative one used to spin)",
+        arguments: [Duration.zero, .milliseconds(-500)])
     func nonPositiveIdleTimeout(timeout: Duration) async throws {
         let executor = BlockingExecutor(name: "test-idle", maximumThreads: 2, idleTimeout: timeout)
         #expect(try await executor.run { 7 } == 7)

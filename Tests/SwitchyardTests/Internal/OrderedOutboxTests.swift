@@ -1,6 +1,7 @@
-@testable import Switchyard
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 @Suite("OrderedOutbox: order, one drainer, bounded drains")
 struct OrderedOutboxTests {
@@ -28,7 +29,8 @@ struct OrderedOutboxTests {
         let all = delivered.withLock { $0 }
         #expect(all.map(\.item) == Array(0..<total))
         let rounds = OrderedOutbox<Int>.drainRounds
-        #expect(all.prefix(rounds).allSatisfy(\.byCaller) && !all.dropFirst(rounds).contains { $0.byCaller },
-                "the caller delivered \(rounds) batches, then was let go")
+        #expect(
+            all.prefix(rounds).allSatisfy(\.byCaller) && !all.dropFirst(rounds).contains { $0.byCaller },
+            "the caller delivered \(rounds) batches, then was let go")
     }
 }

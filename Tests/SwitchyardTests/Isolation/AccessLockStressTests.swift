@@ -16,7 +16,9 @@ struct AccessLockStressTests {
 
         func enterWrite() {
             let writersNow = writers.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
-            if writersNow != 1 || readers.load(ordering: .acquiring) != 0 { violations.wrappingAdd(1, ordering: .relaxed) }
+            if writersNow != 1 || readers.load(ordering: .acquiring) != 0 {
+                violations.wrappingAdd(1, ordering: .relaxed)
+            }
         }
         func leaveWrite() { writers.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
         func enterRead() {
@@ -41,11 +43,16 @@ struct AccessLockStressTests {
                     for _ in 0..<operations {
                         if Bool.random(using: &random) {
                             value.writeBlocking { number in
-                                occupancy.enterWrite(); number += 1; occupancy.leaveWrite()
+                                occupancy.enterWrite()
+                                number += 1
+                                occupancy.leaveWrite()
                             }
                             writes.add()
                         } else {
-                            value.readBlocking { _ in occupancy.enterRead(); occupancy.leaveRead() }
+                            value.readBlocking { _ in
+                                occupancy.enterRead()
+                                occupancy.leaveRead()
+                            }
                         }
                     }
                 }
@@ -56,20 +63,29 @@ struct AccessLockStressTests {
                     for _ in 0..<operations / 2 {
                         if Int.random(in: 0..<4, using: &random) == 0 {
                             await value.write { number in
-                                occupancy.enterWrite(); number += 1; occupancy.leaveWrite()
+                                occupancy.enterWrite()
+                                number += 1
+                                occupancy.leaveWrite()
                             }
                             writes.add()
                         } else {
-                            await value.read { _ in occupancy.enterRead(); occupancy.leaveRead() }
+                            await value.read { _ in
+                                occupancy.enterRead()
+                                occupancy.leaveRead()
+                            }
                         }
                     }
                 }
             }
             group.addTask {
                 for _ in 0..<operations / 4 {
-                    value.enqueueWrite({ number -> Void in
-                        occupancy.enterWrite(); number += 1; occupancy.leaveWrite()
-                    }, deliveringOn: .task()) { _ in enqueuedDone.fulfill() }
+                    value.enqueueWrite(
+                        { number -> Void in
+                            occupancy.enterWrite()
+                            number += 1
+                            occupancy.leaveWrite()
+                        }, deliveringOn: .task()
+                    ) { _ in enqueuedDone.fulfill() }
                 }
                 await enqueuedDone.fulfillment(within: .seconds(30))
                 writes.add(operations / 4)
@@ -104,15 +120,23 @@ struct AccessLockStressTests {
             for _ in 0..<3 {
                 group.addTask {
                     for _ in 0..<operations {
-                        await value.withValue { number in occupancy.enterWrite(); number += 1; occupancy.leaveWrite() }
+                        await value.withValue { number in
+                            occupancy.enterWrite()
+                            number += 1
+                            occupancy.leaveWrite()
+                        }
                     }
                 }
             }
             group.addTask {
                 for _ in 0..<operations / 4 {
-                    value.enqueue({ number -> Void in
-                        occupancy.enterWrite(); number += 1; occupancy.leaveWrite()
-                    }, deliveringOn: .task()) { _ in enqueuedDone.fulfill() }
+                    value.enqueue(
+                        { number -> Void in
+                            occupancy.enterWrite()
+                            number += 1
+                            occupancy.leaveWrite()
+                        }, deliveringOn: .task()
+                    ) { _ in enqueuedDone.fulfill() }
                 }
                 await enqueuedDone.fulfillment(within: .seconds(30))
             }

@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// `AccessWaiters` as a value: its decisions, and a model of `AccessLock` built on it, explored exhaustively for small
 /// configurations and over random interleavings for larger ones (threads, pool-bound synchronous accessors, tasks and
@@ -158,11 +159,14 @@ struct LockModel {
         var agents: [Agent] = []
         for _ in 0..<Int.random(in: 2...6, using: &random) {
             let kind = Kind.allCases.randomElement(using: &random)!
-            agents.append(Agent(kind: kind, exclusive: barging || Bool.random(using: &random),
-                                accesses: Int.random(in: 1...3, using: &random)))
+            agents.append(
+                Agent(
+                    kind: kind, exclusive: barging || Bool.random(using: &random),
+                    accesses: Int.random(in: 1...3, using: &random)))
         }
-        return LockModel(waiters: AccessWaiters(threadsBarge: barging), agents: agents,
-                         width: Int.random(in: 1...2, using: &random))
+        return LockModel(
+            waiters: AccessWaiters(threadsBarge: barging), agents: agents,
+            width: Int.random(in: 1...2, using: &random))
     }
 
     /// Pool threads in use: pool-bound synchronous accessors from start to finish, tasks while they hold.
@@ -240,14 +244,17 @@ struct LockModel {
 
     private mutating func acquireSlow(_ index: Int, woken: Bool) {
         let agent = agents[index]
-        let party: AccessWaiters<Int, Int>.Party = agent.kind == .plainThread || agent.kind == .poolThread ? .thread : .task
+        let party: AccessWaiters<Int, Int>.Party =
+            agent.kind == .plainThread || agent.kind == .poolThread ? .thread : .task
         beginSlowPath()
         if woken { waiters.consumeReservation(of: party, exclusive: agent.exclusive) }
         let reserved = waiters.wokenTaskWriter || waiters.wokenTaskReaders > 0
-        let may = threadsWaitForTaskReservations && party == .thread && reserved ? false
+        let may =
+            threadsWaitForTaskReservations && party == .thread && reserved
+            ? false
             : agent.exclusive
-            ? waiters.mayClaimExclusive(party, woken: woken, held: held)
-            : waiters.mayClaimShared(party, woken: woken, held: held)
+                ? waiters.mayClaimExclusive(party, woken: woken, held: held)
+                : waiters.mayClaimShared(party, woken: woken, held: held)
         if may {
             waiters.claimed(exclusive: agent.exclusive)
             take(index)
@@ -302,14 +309,17 @@ extension LockModel {
     }
 
     var key: Key {
-        Key(agents: agents,
+        Key(
+            agents: agents,
             queues: [waiters.threadWriters, waiters.threadReaders, waiters.taskWriters, waiters.taskReaders].map {
                 // Not `Array($0)` for an empty one: copying an empty Deque writes to the shared empty-array storage,
                 // which Thread Sanitizer reports as a race between tests running in parallel.
                 $0.isEmpty ? [] : $0.map { $0 }
             },
-            woken: [waiters.wokenThreadWriter ? 1 : 0, waiters.wokenThreadReaders, waiters.wokenTaskWriter ? 1 : 0,
-                    waiters.wokenTaskReaders],
+            woken: [
+                waiters.wokenThreadWriter ? 1 : 0, waiters.wokenThreadReaders, waiters.wokenTaskWriter ? 1 : 0,
+                waiters.wokenTaskReaders,
+            ],
             lastPhaseWasWrite: waiters.lastPhaseWasWrite, exclusive: exclusive, readers: readers)
     }
 
@@ -325,11 +335,14 @@ extension LockModel {
                 for combination in multisets(of: forms.count, size: count) {
                     for width in 1...2 {
                         let agents = combination.enumerated().map { position, form in
-                            Agent(kind: forms[form].0, exclusive: forms[form].1,
-                                  accesses: count == 2 || position == 0 ? 2 : 1)
+                            Agent(
+                                kind: forms[form].0, exclusive: forms[form].1,
+                                accesses: count == 2 || position == 0 ? 2 : 1)
                         }
-                        models.append(LockModel(waiters: AccessWaiters(threadsBarge: barging), agents: agents,
-                                                width: width))
+                        models.append(
+                            LockModel(
+                                waiters: AccessWaiters(threadsBarge: barging), agents: agents,
+                                width: width))
                     }
                 }
             }
@@ -363,8 +376,10 @@ extension LockModel {
             let enabled = model.agents.indices.filter(model.isEnabled)
             if enabled.isEmpty {
                 let agents = model.agents.map { "\($0.kind)/\($0.phase)" }
-                return .failure(Failure(description: "deadlock: \(agents) word E=\(model.exclusive) R=\(model.readers)",
-                                        trace: model.trace))
+                return .failure(
+                    Failure(
+                        description: "deadlock: \(agents) word E=\(model.exclusive) R=\(model.readers)",
+                        trace: model.trace))
             }
             for agent in enabled {
                 var next = model
@@ -392,7 +407,8 @@ extension LockModel {
             }
         }
         if let stuck = canFinish.firstIndex(of: false) {
-            return .failure(Failure(description: "livelock: no schedule finishes from this state", trace: models[stuck].trace))
+            return .failure(
+                Failure(description: "livelock: no schedule finishes from this state", trace: models[stuck].trace))
         }
         return .success(models.count)
     }

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 @Suite("Isolated", .timeLimit(.minutes(1)))
 struct IsolatedTests {
@@ -28,7 +29,12 @@ struct IsolatedTests {
         let all = CallbackExpectation("all delivered", expectedCount: .exactly(count))
         let queue = DispatchQueue(label: "delivery")
         for _ in 0..<count {
-            counter.enqueue({ value -> Int in value += 1; return value }, deliveringOn: .queue(queue)) { result in
+            counter.enqueue(
+                { value -> Int in
+                    value += 1
+                    return value
+                }, deliveringOn: .queue(queue)
+            ) { result in
                 if case .success(let value) = result { delivered.withValueBlocking { $0.append(value) } }
                 all.fulfill()
             }
@@ -43,7 +49,10 @@ struct IsolatedTests {
         let ran = CallbackExpectation("inner ran")
         await value.withValue { number in
             number = 1
-            value.enqueue { number in number *= 10; ran.fulfill() }
+            value.enqueue { number in
+                number *= 10
+                ran.fulfill()
+            }
         }
         await ran.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == 10)
@@ -79,7 +88,7 @@ struct IsolatedTests {
         await ran.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == Array(0..<100))
         #if SWITCHYARD_TEST_HOOKS
-        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4, "100 accesses in runs of 32: 4 tasks")
+            #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4, "100 accesses in runs of 32: 4 tasks")
         #endif
         var counts: [Int] = []
         for await element in stream {
@@ -109,7 +118,7 @@ struct IsolatedTests {
         await ran.fulfillment(within: .seconds(30))
         #expect(await value.read { $0 } == Array(0..<10) + [-1] + Array(10..<20))
         #if SWITCHYARD_TEST_HOOKS
-        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 2, "one run before the task, one after")
+            #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 2, "one run before the task, one after")
         #endif
     }
 
@@ -130,7 +139,11 @@ struct IsolatedTests {
     @Test("withValueIfAvailable runs on a free value and returns nil on a held one, without blocking")
     func ifAvailable() async {
         let value = Isolated(1, label: "try")
-        #expect(value.withValueIfAvailable { number -> Int in number += 1; return number } == 2)
+        #expect(
+            value.withValueIfAvailable { number -> Int in
+                number += 1
+                return number
+            } == 2)
         let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
         #expect(value.withValueIfAvailable { $0 } == nil)
         holder.open()
@@ -158,8 +171,10 @@ private actor Sequencer {
         launch(0, count: count, log: log, done: done, release: holder)
     }
 
-    private func launch(_ index: Int, count: Int, log: Isolated<[Int]>, done: CallbackExpectation,
-                        release holder: ThreadGate) {
+    private func launch(
+        _ index: Int, count: Int, log: Isolated<[Int]>, done: CallbackExpectation,
+        release holder: ThreadGate
+    ) {
         Task {
             if index + 1 < count {
                 launch(index + 1, count: count, log: log, done: done, release: holder)

@@ -14,7 +14,8 @@ struct IsolationContentionStressTests {
 
     @Test("exact results under contention: threads × synchronous writes")
     func exactUnderThreadContention() async {
-        let threads = 8, writes = 20_000
+        let threads = 8
+        let writes = 20_000
         let counter = Isolated(0, label: "counter")
         await onThreads(threads) { _ in
             for _ in 0..<writes { counter.withValueBlocking { $0 += 1 } }
@@ -52,12 +53,18 @@ struct IsolationContentionStressTests {
 
     @Test("exact results under contention, and readers never see a torn write")
     func exactUnderContention() async {
-        let writers = 4, writes = 10_000
+        let writers = 4
+        let writes = 10_000
         let pair = ReadWriteIsolated(Pair(), label: "pair")
         let torn = SharedCounter()
         await onThreads(writers + 4) { index in
             if index < writers {
-                for _ in 0..<writes { pair.writeBlocking { $0.a += 1; $0.b += 1 } }
+                for _ in 0..<writes {
+                    pair.writeBlocking {
+                        $0.a += 1
+                        $0.b += 1
+                    }
+                }
             } else {
                 for _ in 0..<writes { if pair.readBlocking({ $0.a != $0.b }) { torn.add() } }
             }

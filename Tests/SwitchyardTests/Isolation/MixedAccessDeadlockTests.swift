@@ -1,8 +1,9 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 /// Every shape in which mixing synchronous, asynchronous, enqueued and observing accesses could deadlock when the
 /// lock was handed to a party that could not run, arranged exactly on a pool of 1 and of 2 threads: something
@@ -20,20 +21,29 @@ struct MixedAccessDeadlockTests {
     @Test("Isolated: a queued await, then every pool thread in a synchronous access", arguments: widths)
     func isolatedAwaitThenSynchronous(width: Int) async {
         let value = Isolated(0, label: "await then sync")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValueBlocking { _ in stay() } },
-                               queued: [(1, { await value.withValue { $0 += 1 } })],
-                               blocking: { bump(value) }) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.withValueBlocking { _ in stay() } },
+                queued: [(1, { await value.withValue { $0 += 1 } })],
+                blocking: { bump(value) })
+        else { return }
         #expect(await value.withValue { $0 } == 1 + Self.threads(width))
     }
 
     @Test("Isolated: enqueue followed by a synchronous helper, on every pool thread", arguments: widths)
     func isolatedEnqueueThenSynchronous(width: Int) async {
         let value = Isolated(0, label: "enqueue then sync")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValueBlocking { _ in stay() } },
-                               queued: [],
-                               blocking: { value.enqueue { $0 += 1 }; bump(value) }, waitersPerBlocker: 2) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.withValueBlocking { _ in stay() } },
+                queued: [],
+                blocking: {
+                    value.enqueue { $0 += 1 }
+                    bump(value)
+                }, waitersPerBlocker: 2)
+        else { return }
         let total = CallbackExpectation("enqueued accesses ran")
         value.enqueue({ $0 }, deliveringOn: .task()) { _ in total.fulfill() }
         await total.fulfillment(within: .seconds(20))
@@ -43,10 +53,13 @@ struct MixedAccessDeadlockTests {
     @Test("Isolated: a queued await, then values() registering on every pool thread", arguments: widths)
     func isolatedAwaitThenObserve(width: Int) async {
         let value = Isolated(0, label: "await then observe")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.withValueBlocking { _ in stay() } },
-                               queued: [(1, { await value.withValue { $0 += 1 } })],
-                               blocking: { _ = value.values() }) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.withValueBlocking { _ in stay() } },
+                queued: [(1, { await value.withValue { $0 += 1 } })],
+                blocking: { _ = value.values() })
+        else { return }
         #expect(await value.withValue { $0 } == 1)
     }
 
@@ -56,9 +69,19 @@ struct MixedAccessDeadlockTests {
         let actor = PinnedActor()
         let holder = await holdOnThread { stay in value.withValueBlocking { _ in stay() } }
         let done = CallbackExpectation("both accesses finished", expectedCount: .exactly(2))
-        Task { await actor.run { _ in await value.withValue { $0 += 1 }; done.fulfill() } }
+        Task {
+            await actor.run { _ in
+                await value.withValue { $0 += 1 }
+                done.fulfill()
+            }
+        }
         #expect(await arrange("the actor's await queues") { value.lock.waitingTotal == 1 })
-        Task { await actor.run { _ in bump(value); done.fulfill() } }
+        Task {
+            await actor.run { _ in
+                bump(value)
+                done.fulfill()
+            }
+        }
         #expect(await arrange("the actor's thread blocks") { value.lock.waitingTotal == 2 })
         holder.open()
         guard await done.fulfillment(within: .seconds(10)).isSuccess else { return }
@@ -83,36 +106,52 @@ struct MixedAccessDeadlockTests {
         }
     }
 
-    @Test("ReadWriteIsolated: a reader holds, a write queues, then every pool thread in a synchronous read", arguments: widths)
+    @Test(
+        "ReadWriteIsolated: a reader holds, a write queues, then every pool thread in a synchronous read",
+        arguments: widths)
     func readWriteAwaitWriteThenRead(width: Int) async {
         let value = ReadWriteIsolated(0, label: "write then read")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.readBlocking { _ in stay() } },
-                               queued: [(1, { await value.write { $0 += 1 } })],
-                               blocking: { _ = value.readBlocking { $0 } }) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.readBlocking { _ in stay() } },
+                queued: [(1, { await value.write { $0 += 1 } })],
+                blocking: { _ = value.readBlocking { $0 } })
+        else { return }
         #expect(await value.read { $0 } == 1)
     }
 
-    @Test("ReadWriteIsolated: a queued read and write, then every pool thread in a synchronous write",
-          arguments: widths)
+    @Test(
+        "ReadWriteIsolated: a queued read and write, then every pool thread in a synchronous write",
+        arguments: widths)
     func readWriteAwaitReadThenWrite(width: Int) async {
         let value = ReadWriteIsolated(0, label: "read then write")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.readBlocking { _ in stay() } },
-                               queued: [(1, { await value.write { $0 += 1 } }), (1, { _ = await value.read { $0 } })],
-                               blocking: { value.writeBlocking { $0 += 1 } }) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.readBlocking { _ in stay() } },
+                queued: [(1, { await value.write { $0 += 1 } }), (1, { _ = await value.read { $0 } })],
+                blocking: { value.writeBlocking { $0 += 1 } })
+        else { return }
         #expect(await value.read { $0 } == 1 + Self.threads(width))
     }
 
-    @Test("ReadWriteIsolated: enqueued writes followed by synchronous writes, on every pool thread",
-          arguments: widths)
+    @Test(
+        "ReadWriteIsolated: enqueued writes followed by synchronous writes, on every pool thread",
+        arguments: widths)
     func readWriteEnqueueThenSynchronous(width: Int) async {
         let value = ReadWriteIsolated(0, label: "enqueue then write")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.writeBlocking { _ in stay() } },
-                               queued: [],
-                               blocking: { value.enqueueWrite { $0 += 1 }; value.writeBlocking { $0 += 1 } },
-                               waitersPerBlocker: 2) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.writeBlocking { _ in stay() } },
+                queued: [],
+                blocking: {
+                    value.enqueueWrite { $0 += 1 }
+                    value.writeBlocking { $0 += 1 }
+                },
+                waitersPerBlocker: 2)
+        else { return }
         let total = CallbackExpectation("enqueued writes ran")
         value.enqueueWrite({ $0 }, deliveringOn: .task()) { _ in total.fulfill() }
         await total.fulfillment(within: .seconds(20))
@@ -122,10 +161,13 @@ struct MixedAccessDeadlockTests {
     @Test("ReadWriteIsolated: a queued write, then values() registering on every pool thread", arguments: widths)
     func readWriteAwaitThenObserve(width: Int) async {
         let value = ReadWriteIsolated(0, label: "write then observe")
-        guard await expectNoDeadlock(width: width, waiting: { value.lock.waitingTotal },
-                               hold: { stay in value.writeBlocking { _ in stay() } },
-                               queued: [(1, { await value.write { $0 += 1 } })],
-                               blocking: { _ = value.values() }) else { return }
+        guard
+            await expectNoDeadlock(
+                width: width, waiting: { value.lock.waitingTotal },
+                hold: { stay in value.writeBlocking { _ in stay() } },
+                queued: [(1, { await value.write { $0 += 1 } })],
+                blocking: { _ = value.values() })
+        else { return }
         #expect(await value.read { $0 } == 1)
     }
 }
@@ -150,8 +192,9 @@ private func expectNoDeadlock(
 ) async -> Bool {
     // The test's own waiting runs on a pool of its own, so a hang of the pool under test cannot stop the watchdog.
     await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) {
-        await expectNoDeadlockOnWatchdog(width: width, waiting: waiting, hold: hold, queued: queued, blocking: blocking,
-                                         waitersPerBlocker: waitersPerBlocker, sourceLocation: sourceLocation)
+        await expectNoDeadlockOnWatchdog(
+            width: width, waiting: waiting, hold: hold, queued: queued, blocking: blocking,
+            waitersPerBlocker: waitersPerBlocker, sourceLocation: sourceLocation)
     }
 }
 
@@ -176,8 +219,9 @@ private func expectNoDeadlockOnWatchdog(
         }
         expected += waiters
         let target = expected
-        #expect(await arrange("an asynchronous access queues") { waiting() == target },
-                "queued \(waiting()), expected \(target)", sourceLocation: sourceLocation)
+        #expect(
+            await arrange("an asynchronous access queues") { waiting() == target },
+            "queued \(waiting()), expected \(target)", sourceLocation: sourceLocation)
     }
     let passed = SharedCounter()
     for _ in 0..<width {
@@ -190,8 +234,9 @@ private func expectNoDeadlockOnWatchdog(
     expected += width * waitersPerBlocker
     let target = expected
     // A synchronous access that never has to wait (a thread does not wait for a queued task) passes straight on.
-    #expect(await arrange("every pool thread blocks") { waiting() == target || passed.value == width },
-            "queued \(waiting()), expected \(target)", sourceLocation: sourceLocation)
+    #expect(
+        await arrange("every pool thread blocks") { waiting() == target || passed.value == width },
+        "queued \(waiting()), expected \(target)", sourceLocation: sourceLocation)
     holder.open()
     return await done.fulfillment(within: .seconds(10)).isSuccess
 }

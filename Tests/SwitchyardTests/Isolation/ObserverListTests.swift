@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 @Suite("ObserverList: delivery in write order, without holding a writer for long")
 struct ObserverListTests {
@@ -13,18 +14,19 @@ struct ObserverListTests {
         let later = CallbackExpectation("a value written after the drain")
         // Each delivery queues the next value, as other writers would while this thread drains.
         // The observer captures the list: it is removed at the end, or the two would keep each other alive.
-        let observer = list.add(ObserverList<Int>.Observer(
-            yield: { value in
-                delivered.append(value)
-                if value + 1 < total {
-                    #expect(!list.enqueue(value + 1), "the drainer role stays taken while values are queued")
-                } else if value + 1 == total {
-                    done.fulfill()
-                } else {
-                    later.fulfill()
-                }
-            },
-            finish: {}))
+        let observer = list.add(
+            ObserverList<Int>.Observer(
+                yield: { value in
+                    delivered.append(value)
+                    if value + 1 < total {
+                        #expect(!list.enqueue(value + 1), "the drainer role stays taken while values are queued")
+                    } else if value + 1 == total {
+                        done.fulfill()
+                    } else {
+                        later.fulfill()
+                    }
+                },
+                finish: {}))
         #expect(list.enqueue(0))
         list.drainQueued()  // returns after `drainRounds` batches instead of delivering them all
         #expect(delivered.all.count <= ObserverList<Int>.drainRounds)

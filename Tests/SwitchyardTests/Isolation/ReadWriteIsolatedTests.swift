@@ -1,8 +1,9 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 @Suite("ReadWriteIsolated", .timeLimit(.minutes(1)))
 struct ReadWriteIsolatedTests {
@@ -111,7 +112,7 @@ struct ReadWriteIsolatedTests {
         #expect(await seenByRead.read { $0 } == 10, "the read ran right after the write that queued it")
         // Writes 0–9 in one task; 10–99 in runs of 32, 32 and 26.
         #if SWITCHYARD_TEST_HOOKS
-        #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4)
+            #expect(value.enqueuedTasksStarted.load(ordering: .relaxed) == 4)
         #endif
     }
 
@@ -123,7 +124,12 @@ struct ReadWriteIsolatedTests {
         let delivered = Isolated([Int](), label: "delivered")
         let all = CallbackExpectation("delivered", expectedCount: .exactly(100))
         for index in 100..<200 {
-            value.enqueueWrite({ list -> Int in list.append(index); return index }, deliveringOn: .queue(queue)) { result in
+            value.enqueueWrite(
+                { list -> Int in
+                    list.append(index)
+                    return index
+                }, deliveringOn: .queue(queue)
+            ) { result in
                 if case .success(let index) = result { delivered.withValueBlocking { $0.append(index) } }
                 all.fulfill()
             }
@@ -142,7 +148,11 @@ struct ReadWriteIsolatedTests {
     @Test("readIfAvailable and writeIfAvailable never block: nil while held against them")
     func ifAvailable() async {
         let value = ReadWriteIsolated(1, label: "try")
-        #expect(value.writeIfAvailable { number -> Int in number += 1; return number } == 2)
+        #expect(
+            value.writeIfAvailable { number -> Int in
+                number += 1
+                return number
+            } == 2)
         #expect(value.readIfAvailable { $0 } == 2)
         let holder = await holdOnThread { stay in value.readBlocking { _ in stay() } }
         #expect(value.readIfAvailable { $0 } == 2, "readers share")
@@ -169,8 +179,10 @@ struct ReadWriteIsolatedTests {
 /// Queues R1, W2, R2 in that order on one actor while a writer holds the value, then lets the holder go. Each
 /// task creates the next just before it queues, so the queue order is the creation order (see `Sequencer`).
 private actor PhaseSequencer {
-    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
-               release: ThreadGate) {
+    func start(
+        value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
+        release: ThreadGate
+    ) {
         // Each body logs while it holds the value, so the log is the order of entry.
         Task {
             Task {
@@ -191,8 +203,10 @@ private actor PhaseSequencer {
 /// Queues a writer, then a reader, on one actor while a reader holds the value, then releases the holder
 /// (chained as in `PhaseSequencer`).
 private actor PreferenceSequencer {
-    func start(value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
-               release: ThreadGate) {
+    func start(
+        value: ReadWriteIsolated<Int>, log: Isolated<[String]>, done: CallbackExpectation,
+        release: ThreadGate
+    ) {
         Task {
             Task {
                 Task { release.open() }

@@ -18,9 +18,11 @@ struct ReentrancyTests {
             let value = Isolated(0, label: "nested-probe")
             value.withValueBlocking { _ in value.withValueBlocking { _ in } }
         }
-        Self.expectMessage(result, mentions: [
-            "re-entrant access of Isolated<Int> \"nested-probe\"", "would deadlock",
-        ])
+        Self.expectMessage(
+            result,
+            mentions: [
+                "re-entrant access of Isolated<Int> \"nested-probe\"", "would deadlock",
+            ])
     }
 
     @Test("Isolated: synchronous access inside the second enqueued access of a run (same task as the first)")
@@ -52,9 +54,11 @@ struct ReentrancyTests {
             let value = ReadWriteIsolated(0, label: "rw-probe")
             value.writeBlocking { _ in _ = value.readBlocking { $0 } }
         }
-        Self.expectMessage(result, mentions: [
-            "re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a write",
-        ])
+        Self.expectMessage(
+            result,
+            mentions: [
+                "re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a write"
+            ])
     }
 
     @Test("ReadWriteIsolated: write inside a read")
@@ -63,7 +67,8 @@ struct ReentrancyTests {
             let value = ReadWriteIsolated(0, label: "rw-probe")
             value.readBlocking { _ in value.writeBlocking { $0 += 1 } }
         }
-        Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
+        Self.expectMessage(
+            result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
     }
 
     @Test("ReadWriteIsolated: read inside a read")
@@ -72,7 +77,8 @@ struct ReentrancyTests {
             let value = ReadWriteIsolated(0, label: "rw-probe")
             value.readBlocking { _ in _ = value.readBlocking { $0 } }
         }
-        Self.expectMessage(result, mentions: ["re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
+        Self.expectMessage(
+            result, mentions: ["re-entrant read of ReadWriteIsolated<Int> \"rw-probe\" from inside a read"])
     }
 
     @Test("ReadWriteIsolated: write inside a write")
@@ -81,7 +87,8 @@ struct ReentrancyTests {
             let value = ReadWriteIsolated(0, label: "rw-probe")
             value.writeBlocking { _ in value.writeBlocking { $0 += 1 } }
         }
-        Self.expectMessage(result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a write"])
+        Self.expectMessage(
+            result, mentions: ["re-entrant write of ReadWriteIsolated<Int> \"rw-probe\" from inside a write"])
     }
 
     @Test("reads of different instances nest freely, and so do sequential accesses")

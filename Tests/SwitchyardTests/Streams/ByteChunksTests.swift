@@ -1,11 +1,14 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
 
+@testable import Switchyard
+
 @Suite("ByteChunks: fixed-size reads, synchronous and asynchronous")
 struct ByteChunksTests {
-    @Test("chunks have the configured size, the last one the rest, and concatenate to the file", arguments: [1, 7, 4096, 100_000])
+    @Test(
+        "chunks have the configured size, the last one the rest, and concatenate to the file",
+        arguments: [1, 7, 4096, 100_000])
     func chunkSizes(chunkSize: Int) async throws {
         var random = SeededRandomNumberGenerator.forTest("ByteChunksTests.chunkSizes \(chunkSize)")
         let bytes = (0..<(chunkSize == 1 ? 3_001 : 50_001)).map { _ in UInt8(truncatingIfNeeded: random.next()) }

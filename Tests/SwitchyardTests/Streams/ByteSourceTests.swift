@@ -16,7 +16,8 @@ private final class Dribble: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         reads += 1
         let count = min(step, buffer.count, bytes.count - offset)
-        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<(offset + count)]))
+        buffer.copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<(offset + count)]))
         offset += count
         return count
     }

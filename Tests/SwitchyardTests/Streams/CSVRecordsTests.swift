@@ -1,8 +1,9 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Synchronization
 import Testing
+
+@testable import Switchyard
 
 /// Reads every record of `text` (synchronously, zero-copy) as string arrays, with the summary.
 private func records(
@@ -41,7 +42,8 @@ struct CSVRecordsTests {
         let fixture = "id,name,note\n1,\"Alexanderplatz, Berlin\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",x\n3,\"\",\n"
         for chunkSize in [1, 2, 5, 64 * 1024] {
             let (rows, lines, summary) = try records(fixture, chunkSize: chunkSize)
-            #expect(rows == [["1", "Alexanderplatz, Berlin", "say \"hi\""], ["2", "two\nlines", "x"], ["3", "", ""]])
+            #expect(
+                rows == [["1", "Alexanderplatz, Berlin", "say \"hi\""], ["2", "two\nlines", "x"], ["3", "", ""]])
             #expect(lines == [2, 3, 5], "chunk \(chunkSize)")
             #expect(summary.records == 3 && summary.lines == 5)
             #expect(summary.header?.names == ["id", "name", "note"])
@@ -121,17 +123,20 @@ struct CSVRecordsTests {
             #expect(lines == [2, 7, 9], "chunk \(chunkSize)")
             #expect(summary.skippedRecords == 4 && summary.records == 3)
             let errors = Array(log.all[before...])
-            #expect(errors.map(\.kind) == [
-                .tooFewFields(expected: 3, found: 2), .textAfterClosingQuote,
-                .tooManyFields(expected: 3, found: 4), .quoteInUnquotedField,
-            ])
+            #expect(
+                errors.map(\.kind) == [
+                    .tooFewFields(expected: 3, found: 2), .textAfterClosingQuote,
+                    .tooManyFields(expected: 3, found: 4), .quoteInUnquotedField,
+                ])
             #expect(errors.map(\.line) == [3, 4, 5, 8])
             #expect(errors[1].column == 6 && errors[1].field == 2 && errors[1].fieldName == "b")
             #expect(errors[3].column == 5 && errors[3].field == 2)
         }
     }
 
-    @Test("a quote that never closes is a stray quote when lines follow it, in either policy; unterminated on the last line")
+    @Test(
+        "a quote that never closes is a stray quote when lines follow it, in either policy; unterminated on the last line"
+    )
     func unterminatedQuote() throws {
         let error = #expect(throws: StreamError.self) { try records("a,b\n1,2\n3,\"open\n4,5\n") }
         #expect(error?.kind == .strayQuote)
@@ -141,8 +146,10 @@ struct CSVRecordsTests {
         let (rows, _, _) = try records("a,b\n1,2\n3,\"open\n4,5\n", skipping)
         #expect(rows == [["1", "2"], ["4", "5"]])
         #expect(log.all.map(\.kind) == [.strayQuote] && log.all.first?.line == 3 && log.all.first?.resumedAtLine == 4)
-        #expect(log.all.first?.description.hasSuffix(
-            "fixture.csv:3:3: field 2 (b): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 4") == true)
+        #expect(
+            log.all.first?.description.hasSuffix(
+                "fixture.csv:3:3: field 2 (b): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 4"
+            ) == true)
         let last = #expect(throws: StreamError.self) { try records("a,b\n1,2\n3,\"open") }
         #expect(last?.kind == .unterminatedQuote && last?.line == 3 && last?.column == 3)
     }
@@ -186,7 +193,9 @@ struct CSVRecordsTests {
         let long = String(repeating: "x", count: 300)
         for policy in [CSVOptions.MalformedRecords.stop, .skip] {
             let error = #expect(throws: StreamError.self) {
-                try records("a\n1\n\"\(long)\"\n", CSVOptions(malformedRecords: policy, maximumRecordLength: 200), chunkSize: 16)
+                try records(
+                    "a\n1\n\"\(long)\"\n", CSVOptions(malformedRecords: policy, maximumRecordLength: 200), chunkSize: 16
+                )
             }
             #expect(error?.kind == .recordTooLong(limit: 200) && error?.line == 3)
         }
@@ -194,7 +203,8 @@ struct CSVRecordsTests {
 
     @Test("other delimiters: tab and semicolon")
     func delimiters() throws {
-        #expect(try records("a\tb\n1 \t 2\n", CSVOptions(delimiter: 0x09, trimsWhitespace: true)).records == [["1", "2"]])
+        #expect(
+            try records("a\tb\n1 \t 2\n", CSVOptions(delimiter: 0x09, trimsWhitespace: true)).records == [["1", "2"]])
         #expect(try records("a;b\n\"x;y\";2\n", CSVOptions(delimiter: UInt8(ascii: ";"))).records == [["x;y", "2"]])
     }
 
@@ -212,7 +222,8 @@ struct CSVRecordsTests {
             let header = (0..<width).map { "h\($0)" }
             let text = ([header] + rows).map { row in
                 row.map { field in
-                    field.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) }) || (width == 1 && field.isEmpty)
+                    field.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) })
+                        || (width == 1 && field.isEmpty)
                         ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
                 }.joined(separator: ",")
             }.joined(separator: random.next() % 2 == 0 ? "\n" : "\r\n")
@@ -236,7 +247,9 @@ struct CSVRecordsTests {
                 #expect(asyncRead == rows, "round \(round), chunk \(chunkSize) (async)")
                 var sequenceRead: [[String]] = []
                 let cut = CutBytes(bytes: bytes, sizes: [chunkSize, 1, 0])
-                try await CSVRecords(.sequence(cut), options: options).forEachRecord { sequenceRead.append($0.strings()) }
+                try await CSVRecords(.sequence(cut), options: options).forEachRecord {
+                    sequenceRead.append($0.strings())
+                }
                 #expect(sequenceRead == rows, "round \(round), chunk \(chunkSize) (sequence)")
             }
         }
@@ -269,7 +282,9 @@ struct CSVRecordsTests {
         let row = Array("T123456,08:15:00,08:16:00,S4711,12,,0,1,4.5\n".utf8)
         let block = Array([[UInt8]](repeating: row, count: (1 << 20) / row.count).joined())
         let file = try TemporaryFile(blocks: 16) { index in
-            index == 0 ? Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence,headsign,pickup,drop,dist\n".utf8) + block : block
+            index == 0
+                ? Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence,headsign,pickup,drop,dist\n".utf8)
+                    + block : block
         }
         defer { file.remove() }
         let summary = try await CSVRecords(file.input, options: CSVOptions(chunkSize: 64 * 1024)).forEachRecord { _ in }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// What one read saw: records (as strings, with their lines) and skipped records, in input order.
 private enum Event: Equatable {
@@ -19,7 +20,9 @@ private func events(
     options.chunkSize = chunkSize
     var log: [Event] = []
     let summary = try CSVRecords(file.input, options: options).forEachRecordBlocking(
-        onSkipped: { error, _ in log.append(.skipped(error.kind, line: error.line, column: error.column, field: error.fieldName)) },
+        onSkipped: { error, _ in
+            log.append(.skipped(error.kind, line: error.line, column: error.column, field: error.fieldName))
+        },
         { record in log.append(.record(record.strings(), line: record.line)) })
     return (log, summary)
 }
@@ -30,8 +33,9 @@ private struct TooManyProblems: Error {}
 struct CSVSkippedRecordsTests {
     private let skipping = CSVOptions(malformedRecords: .skip, quotesInUnquotedFields: .allow)
 
-    @Test("a stray opening quote skips its own line only, reported at the quote; the lines it ran into are read",
-          arguments: [1, 4, 7, 1000])
+    @Test(
+        "a stray opening quote skips its own line only, reported at the quote; the lines it ran into are read",
+        arguments: [1, 4, 7, 1000])
     func strayQuote(chunkSize: Int) throws {
         let text = """
             stop_id,stop_name,stop_lat,stop_lon
@@ -41,11 +45,12 @@ struct CSVSkippedRecordsTests {
 
             """
         let (log, summary) = try events(text, skipping, chunkSize: chunkSize)
-        #expect(log == [
-            .skipped(.strayQuote, line: 2, column: 5, field: "stop_name"),
-            .record(["S11", "Oak Ave", "52.53", "13.41"], line: 3),
-            .record(["S12", "Park", "52.54", "13.42"], line: 4),
-        ])
+        #expect(
+            log == [
+                .skipped(.strayQuote, line: 2, column: 5, field: "stop_name"),
+                .record(["S11", "Oak Ave", "52.53", "13.41"], line: 3),
+                .record(["S12", "Park", "52.54", "13.42"], line: 4),
+            ])
         #expect(summary.records == 2 && summary.skippedRecords == 1 && summary.lines == 4)
     }
 
@@ -57,20 +62,24 @@ struct CSVSkippedRecordsTests {
         #expect(error?.kind == .strayQuote && error?.line == 2 && error?.column == 3 && error?.fieldName == "b")
     }
 
-    @Test("a quoted field spanning lines that is merely followed by text is still a stray quote; one that closes cleanly is data")
+    @Test(
+        "a quoted field spanning lines that is merely followed by text is still a stray quote; one that closes cleanly is data"
+    )
     func multiLineFields() throws {
         let text = "a,b,c\n1,\"two\nlines\",3\n4,\"x\ny\"z,6\n7,8,9\n"
         let (log, _) = try events(text, skipping, chunkSize: 1000)
-        #expect(log == [
-            .record(["1", "two\nlines", "3"], line: 2),
-            .skipped(.strayQuote, line: 4, column: 3, field: "b"),
-            .skipped(.tooFewFields(expected: 3, found: 2), line: 5, column: nil, field: nil),  // `y"z,6`
-            .record(["7", "8", "9"], line: 6),
-        ])
+        #expect(
+            log == [
+                .record(["1", "two\nlines", "3"], line: 2),
+                .skipped(.strayQuote, line: 4, column: 3, field: "b"),
+                .skipped(.tooFewFields(expected: 3, found: 2), line: 5, column: nil, field: nil),  // `y"z,6`
+                .record(["7", "8", "9"], line: 6),
+            ])
     }
 
-    @Test("skipping: a stray quote with more than the record limit after it is skipped as such, not fatal",
-          arguments: [1, 16, 1000])
+    @Test(
+        "skipping: a stray quote with more than the record limit after it is skipped as such, not fatal",
+        arguments: [1, 16, 1000])
     func strayQuotePastTheLimit(chunkSize: Int) throws {
         var options = skipping
         options.maximumRecordLength = 64
@@ -88,7 +97,9 @@ struct CSVSkippedRecordsTests {
         var stopping = CSVOptions(quotesInUnquotedFields: .allow)
         stopping.maximumRecordLength = 64
         stopping.chunkSize = chunkSize
-        let error = #expect(throws: StreamError.self) { try CSVRecords(file.input, options: stopping).forEachRecordBlocking { _ in } }
+        let error = #expect(throws: StreamError.self) {
+            try CSVRecords(file.input, options: stopping).forEachRecordBlocking { _ in }
+        }
         #expect(error?.kind == .strayQuote && error?.line == 2 && error?.column == 4 && error?.fieldName == "name")
         #expect(error?.resumedAtLine == nil)
     }

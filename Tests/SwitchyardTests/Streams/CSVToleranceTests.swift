@@ -1,6 +1,7 @@
 import Foundation
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 /// One record as the tests compare it: its fields as strings, its quirks, and how many fields the input had.
 private struct Read: Equatable, CustomStringConvertible {
@@ -22,9 +23,10 @@ private func read(
     options.chunkSize = chunkSize
     var records: [Read] = []
     let summary = try CSVRecords(file.input, options: options).forEachRecordBlocking { record in
-        records.append(Read(
-            fields: record.strings(), quirks: record.quirks, fieldsRead: record.fieldsRead,
-            transcoded: record.indices.filter { record[$0].wasTranscoded }))
+        records.append(
+            Read(
+                fields: record.strings(), quirks: record.quirks, fieldsRead: record.fieldsRead,
+                transcoded: record.indices.filter { record[$0].wasTranscoded }))
     }
     return (records, summary.header)
 }
@@ -40,23 +42,27 @@ private let tolerant = CSVOptions(
 
 @Suite("CSVRecords: the quirks mainstream readers tolerate, read on request and reported per record")
 struct CSVToleranceTests {
-    @Test("spaces after a closing quote are dropped, with a quirk; by default they are text after the quote",
-          arguments: [1, 3, 1000])
+    @Test(
+        "spaces after a closing quote are dropped, with a quirk; by default they are text after the quote",
+        arguments: [1, 3, 1000])
     func blankAfterClosingQuote(chunkSize: Int) throws {
         // A real agency.txt's only row ended this way and was lost.
         let text = "agency_name,agency_fare_url\nWMATA,\"https://www.wmata.com/fares/\" \n"
-        #expect(try read(text, tolerant, chunkSize: chunkSize) == [
-            Read(fields: ["WMATA", "https://www.wmata.com/fares/"], quirks: .blankAfterClosingQuote, fieldsRead: 2)
-        ])
+        #expect(
+            try read(text, tolerant, chunkSize: chunkSize) == [
+                Read(fields: ["WMATA", "https://www.wmata.com/fares/"], quirks: .blankAfterClosingQuote, fieldsRead: 2)
+            ])
         // Before the delimiter too, tabs as well, and at the very end of the input.
-        #expect(try read("a,b\n\"x\" \t,\"y\"  ", tolerant, chunkSize: chunkSize) == [
-            Read(fields: ["x", "y"], quirks: .blankAfterClosingQuote, fieldsRead: 2)
-        ])
+        #expect(
+            try read("a,b\n\"x\" \t,\"y\"  ", tolerant, chunkSize: chunkSize) == [
+                Read(fields: ["x", "y"], quirks: .blankAfterClosingQuote, fieldsRead: 2)
+            ])
         #expect(throws: StreamError.self) { try read(text, CSVOptions(), chunkSize: chunkSize) }
     }
 
-    @Test("text after a closing quote is appended to the field; a multi-line field followed by text stays a stray quote",
-          arguments: [1, 4, 1000])
+    @Test(
+        "text after a closing quote is appended to the field; a multi-line field followed by text stays a stray quote",
+        arguments: [1, 4, 1000])
     func textAfterClosingQuote(chunkSize: Int) throws {
         let records = try read("a,b,c\n\"x\"y,\"p\"\"q\" r,3\n", tolerant, chunkSize: chunkSize)
         #expect(records == [Read(fields: ["xy", "p\"q r", "3"], quirks: .textAfterClosingQuote, fieldsRead: 3)])
@@ -73,8 +79,9 @@ struct CSVToleranceTests {
         #expect(rows.last == ["2", "ok"])
     }
 
-    @Test("short records are padded with empty fields and long ones delivered whole, each with a quirk",
-          arguments: [1, 7, 1000])
+    @Test(
+        "short records are padded with empty fields and long ones delivered whole, each with a quirk",
+        arguments: [1, 7, 1000])
     func raggedRecords(chunkSize: Int) throws {
         // The canonical GTFS sample's stop_times.txt leaves trailing optional fields out.
         let text = """
@@ -95,14 +102,20 @@ struct CSVToleranceTests {
         #expect(error?.kind == .tooFewFields(expected: 9, found: 5))
     }
 
-    @Test("a field that is not UTF-8 is decoded as Windows-1252 field by field; valid UTF-8 is never reinterpreted",
-          arguments: [1, 5, 1000])
+    @Test(
+        "a field that is not UTF-8 is decoded as Windows-1252 field by field; valid UTF-8 is never reinterpreted",
+        arguments: [1, 5, 1000])
     func windows1252Fallback(chunkSize: Int) throws {
         // "Gare de l'Est" in UTF-8 beside "Café" and "€5" in Windows-1252, in one record.
-        let bytes = Array("id,a,b,c\n1,Gare de l\u{2019}Est,Caf".utf8) + [0xE9] + Array(",".utf8) + [0x80] + Array("5\n".utf8)
+        let bytes =
+            Array("id,a,b,c\n1,Gare de l\u{2019}Est,Caf".utf8) + [0xE9] + Array(",".utf8) + [0x80] + Array("5\n".utf8)
         let (records, _) = try read(bytes, tolerant, chunkSize: chunkSize)
-        #expect(records == [Read(
-            fields: ["1", "Gare de l\u{2019}Est", "Café", "€5"], quirks: .transcoded, fieldsRead: 4, transcoded: [2, 3])])
+        #expect(
+            records == [
+                Read(
+                    fields: ["1", "Gare de l\u{2019}Est", "Café", "€5"], quirks: .transcoded, fieldsRead: 4,
+                    transcoded: [2, 3])
+            ])
         // UTF-8 only: the record is malformed at its first bad byte.
         let error = #expect(throws: StreamError.self) { try read(bytes, CSVOptions(), chunkSize: chunkSize) }
         #expect(error?.kind == .invalidUTF8 && error?.line == 2 && error?.field == 3)
@@ -121,7 +134,8 @@ struct CSVToleranceTests {
 
     @Test("a header that is not UTF-8 never stops the reader: repaired with U+FFFD, or decoded as Windows-1252")
     func headerEncoding() throws {
-        let bytes = Array("stop_id,stop_name,na".utf8) + [0xEF, 0x76] + Array("e\nS1,x,y\n".utf8)  // "naïve" in Windows-1252
+        // "naïve" in Windows-1252.
+        let bytes = Array("stop_id,stop_name,na".utf8) + [0xEF, 0x76] + Array("e\nS1,x,y\n".utf8)
         let strict = try read(bytes, CSVOptions())
         #expect(strict.header?.names == ["stop_id", "stop_name", "na\u{FFFD}ve"])
         #expect(strict.header?.quirks == .repairedUTF8)
@@ -146,8 +160,9 @@ struct CSVToleranceTests {
         }
     }
 
-    @Test("UTF-16 is refused with a message naming it, for either byte order, read synchronously or not",
-          arguments: [[0xFF, 0xFE] as [UInt8], [0xFE, 0xFF]])
+    @Test(
+        "UTF-16 is refused with a message naming it, for either byte order, read synchronously or not",
+        arguments: [[0xFF, 0xFE] as [UInt8], [0xFE, 0xFF]])
     func utf16(mark: [UInt8]) async throws {
         let bytes = mark + Array("a\u{0},\u{0}".utf8)
         let error = #expect(throws: StreamError.self) { try read(bytes, tolerant, chunkSize: 1) }
@@ -161,8 +176,9 @@ struct CSVToleranceTests {
         #expect(try read([0xFF, 0x0A, 0x41, 0x0A], tolerant).records.map(\.fields) == [["A"]])
     }
 
-    @Test("line numbers stay right after a skipped record whose doubled quotes and line breaks were read",
-          arguments: [1, 1000])
+    @Test(
+        "line numbers stay right after a skipped record whose doubled quotes and line breaks were read",
+        arguments: [1, 1000])
     func linesAfterSkippedRecord(chunkSize: Int) throws {
         var skipping = CSVOptions(malformedRecords: .skip)
         skipping.chunkSize = chunkSize
@@ -170,7 +186,9 @@ struct CSVToleranceTests {
         let file = try TemporaryFile("a,b\n\"x\"\"\n\",y,z\n1,2\n", name: "f.csv")
         defer { file.remove() }
         var lines: [Int] = []
-        try CSVRecords(file.input, options: skipping).forEachRecordBlocking(onSkipped: { _, _ in }) { lines.append($0.line) }
+        try CSVRecords(file.input, options: skipping).forEachRecordBlocking(onSkipped: { _, _ in }) {
+            lines.append($0.line)
+        }
         #expect(lines == [4])
     }
 
@@ -187,7 +205,9 @@ struct CSVToleranceTests {
         }
         #expect(error?.kind == .unsupportedEncoding("UTF-16LE"))
         // A UTF-8 byte order mark is then data.
-        #expect(try read([0xEF, 0xBB, 0xBF] + Array("a\nx\n".utf8), CSVOptions(stripsByteOrderMark: false)).header?.names == ["\u{FEFF}a"])
+        #expect(
+            try read([0xEF, 0xBB, 0xBF] + Array("a\nx\n".utf8), CSVOptions(stripsByteOrderMark: false)).header?.names
+                == ["\u{FEFF}a"])
     }
 
 }

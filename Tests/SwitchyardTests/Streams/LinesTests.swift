@@ -1,7 +1,8 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 @Suite("Lines: line endings, chunk boundaries, limits, UTF-8, cancellation, memory")
 struct LinesTests {
@@ -21,7 +22,10 @@ struct LinesTests {
         ("BOM only", [0xEF, 0xBB, 0xBF], [], true),
         ("BOM then newline", [0xEF, 0xBB, 0xBF, 0x0A], [""], true),
         ("partial BOM is data", [0xEF, 0xBB, 0x0A], ["\u{FFFD}"], true),
-        ("BOM not at start is data", Array("a\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("b\n".utf8), ["a", "\u{FEFF}b"], true),
+        (
+            "BOM not at start is data", Array("a\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("b\n".utf8), ["a", "\u{FEFF}b"],
+            true
+        ),
     ]
 
     @Test("line endings and BOMs, at every chunk size from 1 to 8", arguments: 0..<endingCases.count)
@@ -55,7 +59,8 @@ struct LinesTests {
             #expect(substringSummary == summary, "\(name), substrings, chunk size \(chunkSize)")
         }
         let kept = try synchronously {
-            try Lines(file.input, options: LineOptions(stripsByteOrderMark: false, invalidUTF8: .repair)).forEachLineBlocking { _ in }
+            try Lines(file.input, options: LineOptions(stripsByteOrderMark: false, invalidUTF8: .repair))
+                .forEachLineBlocking { _ in }
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && bytes.count > 3 { #expect(kept.lines >= 1) }
     }
@@ -65,7 +70,9 @@ struct LinesTests {
         let file = try TemporaryFile([0xEF, 0xBB, 0xBF] + Array("a\n".utf8))
         defer { file.remove() }
         var lines: [String] = []
-        try Lines(file.input, options: LineOptions(stripsByteOrderMark: false)).forEachLineBlocking { lines.append(try $0.string()) }
+        try Lines(file.input, options: LineOptions(stripsByteOrderMark: false)).forEachLineBlocking {
+            lines.append(try $0.string())
+        }
         #expect(lines == ["\u{FEFF}a"])
     }
 
@@ -82,7 +89,9 @@ struct LinesTests {
             for chunkSize in 1...length + 1 {
                 let options = LineOptions(chunkSize: chunkSize)
                 var lines: [[UInt8]] = []
-                try synchronously { try Lines(file.input, options: options).forEachLineBlocking { lines.append(Array($0)) } }
+                try synchronously {
+                    try Lines(file.input, options: options).forEachLineBlocking { lines.append(Array($0)) }
+                }
                 #expect(lines == expected, "round \(round), chunk \(chunkSize), input \(bytes)")
                 var asyncLines: [[UInt8]] = []
                 try await Lines(file.input, options: options).forEachLine { asyncLines.append(Array($0)) }
@@ -93,7 +102,8 @@ struct LinesTests {
                 var sequenceLines: [String] = []
                 let cut = CutBytes(bytes: bytes, sizes: [chunkSize, 0, 1, chunkSize + 2])
                 for try await line in Lines(.sequence(cut), options: options) { sequenceLines.append(line) }
-                #expect(sequenceLines == expected.map { String(decoding: $0, as: UTF8.self) }, "round \(round) (sequence)")
+                #expect(
+                    sequenceLines == expected.map { String(decoding: $0, as: UTF8.self) }, "round \(round) (sequence)")
             }
         }
     }
@@ -107,7 +117,9 @@ struct LinesTests {
             let options = LineOptions(chunkSize: chunkSize, maximumLineLength: 5)
             var seen: [String] = []
             let error = #expect(throws: StreamError.self) {
-                try synchronously { try Lines(file.input, options: options).forEachLineBlocking { seen.append(try $0.string()) } }
+                try synchronously {
+                    try Lines(file.input, options: options).forEachLineBlocking { seen.append(try $0.string()) }
+                }
             }
             #expect(error?.kind == .lineTooLong(limit: 5), "chunk \(chunkSize)")
             #expect(error?.line == 3, "chunk \(chunkSize)")
@@ -129,7 +141,8 @@ struct LinesTests {
         let file = try TemporaryFile(blocks: 64) { _ in [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024) }
         defer { file.remove() }
         let error = #expect(throws: StreamError.self) {
-            try Lines(file.input, options: LineOptions(chunkSize: 4096, maximumLineLength: 100_000)).forEachLineBlocking { _ in }
+            try Lines(file.input, options: LineOptions(chunkSize: 4096, maximumLineLength: 100_000)).forEachLineBlocking
+            { _ in }
         }
         #expect(error?.kind == .lineTooLong(limit: 100_000))
         #expect(error?.line == 1)
@@ -164,8 +177,14 @@ struct LinesTests {
             try synchronously { try Lines(.file("/nonexistent/switchyard/file.txt")).forEachLineBlocking { _ in } }
         }
         #expect(error?.input == "/nonexistent/switchyard/file.txt")
-        if case .openFailed(let code, _)? = error?.kind { #expect(code == ENOENT) } else { Issue.record("\(String(describing: error))") }
-        await #expect(throws: StreamError.self) { for try await _ in Lines(.file("/nonexistent/switchyard/file.txt")) {} }
+        if case .openFailed(let code, _)? = error?.kind {
+            #expect(code == ENOENT)
+        } else {
+            Issue.record("\(String(describing: error))")
+        }
+        await #expect(throws: StreamError.self) {
+            for try await _ in Lines(.file("/nonexistent/switchyard/file.txt")) {}
+        }
     }
 
     @Test("synchronous reading rejects a sequence input with a clear error")
@@ -185,8 +204,9 @@ struct LinesTests {
         var lines: [String] = []
         for try await line in Lines(.fileDescriptor(descriptor)) { lines.append(line) }
         #expect(lines == ["line 2", "line 3"])
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)") == file.path,
-                "still open")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)") == file.path,
+            "still open")
         close(descriptor)
     }
 
@@ -248,7 +268,9 @@ struct LinesTests {
         let file = try TemporaryFile("short\n\(long)\nshort\n")
         defer { file.remove() }
         var lengths: [Int] = []
-        let summary = try Lines(file.input, options: LineOptions(chunkSize: 1024)).forEachLineBlocking { lengths.append($0.count) }
+        let summary = try Lines(file.input, options: LineOptions(chunkSize: 1024)).forEachLineBlocking {
+            lengths.append($0.count)
+        }
         #expect(lengths == [5, 10_000, 5])
         #expect(summary.peakBufferBytes == 16 * 1024)
     }

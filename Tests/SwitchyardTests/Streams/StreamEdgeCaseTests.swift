@@ -1,13 +1,16 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// Limits that hold however reads split the input, resynchronisation in every line-ending style, and inputs that
 /// must not be kept waiting.
 @Suite("Streams: edge cases")
 struct StreamEdgeCaseTests {
-    private func csv(_ text: String, _ options: CSVOptions) async throws -> (rows: [[String]], lines: [Int], summary: CSVSummary) {
+    private func csv(_ text: String, _ options: CSVOptions) async throws -> (
+        rows: [[String]], lines: [Int], summary: CSVSummary
+    ) {
         var rows: [[String]] = []
         var lines: [Int] = []
         let cut = CutBytes(bytes: Array(text.utf8), sizes: [options.chunkSize])
@@ -26,7 +29,8 @@ struct StreamEdgeCaseTests {
                 _ = try await csv(long, CSVOptions(maximumRecordLength: 10, chunkSize: chunkSize))
             }
             for ending in ["\n", "\r\n", "\r\r\n", "\r"] {
-                let atLimit = try await csv("h\n12345\(ending)6\(ending)", CSVOptions(maximumRecordLength: 5, chunkSize: chunkSize))
+                let atLimit = try await csv(
+                    "h\n12345\(ending)6\(ending)", CSVOptions(maximumRecordLength: 5, chunkSize: chunkSize))
                 #expect(atLimit.rows == [["12345"], ["6"]], "chunk \(chunkSize), ending \(ending.debugDescription)")
             }
         }

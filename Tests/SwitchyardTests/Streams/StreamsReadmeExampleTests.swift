@@ -9,7 +9,8 @@ struct StreamsReadmeExampleTests {
     func example() async throws {
         let log = try TemporaryFile("INFO start\nERROR disk full\r\nINFO retry\nERROR disk full", name: "app.log")
         let notes = try TemporaryFile("# Lines\ntext\n# CSV\n", name: "notes.txt")
-        let feed = try TemporaryFile("""
+        let feed = try TemporaryFile(
+            """
             stop_id,stop_name,stop_lat,stop_lon
             900100003,"S+U Alexanderplatz",52.521508,13.411267
             900100001,"S+U Friedrichstr. Bhf",52.520519
@@ -30,8 +31,10 @@ struct StreamsReadmeExampleTests {
         for try await line in Lines(.file(notes.path)) where line.hasPrefix("#") { printed.append(line) }
 
         // CSV: GTFS stops by name; a malformed record is skipped and reported with its line, the rest go on.
-        let stops = CSVRecords(.file(feed.path), options: CSVOptions(
-            malformedRecords: .skip, reportSkippedRecord: { skipped.append("skipped: \($0)") }))
+        let stops = CSVRecords(
+            .file(feed.path),
+            options: CSVOptions(
+                malformedRecords: .skip, reportSkippedRecord: { skipped.append("skipped: \($0)") }))
         let summary = try await stops.forEachRecord { stop in
             if stop["stop_name"]?.string.hasPrefix("S+U") == true { printed.append(stop["stop_id"]!.string) }
         }

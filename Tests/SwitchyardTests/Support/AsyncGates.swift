@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// State behind a pthread mutex (ThreadSanitizer sees its ordering; it does not see `Mutex`'s contended path).

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchyardTesting
+import Synchronization
 
 /// Runs `body(index)` on `count` fresh OS threads at once and resumes when all have returned.
 ///
@@ -71,7 +71,8 @@ final class SharedCounter: Sendable {
     func raise(to candidate: Int) {
         var current = storage.load(ordering: .relaxed)
         while candidate > current {
-            let (exchanged, original) = storage.compareExchange(expected: current, desired: candidate, ordering: .relaxed)
+            let (exchanged, original) = storage.compareExchange(
+                expected: current, desired: candidate, ordering: .relaxed)
             if exchanged { return }
             current = original
         }
@@ -88,9 +89,9 @@ final class SharedFlag: Sendable {
 /// The OS name of the calling thread (as `top -H` and `/proc` show it).
 func currentThreadName() -> String {
     #if os(Linux)
-    let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-    return name.trimmingCharacters(in: .newlines)
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return name.trimmingCharacters(in: .newlines)
     #else
-    return Thread.current.name ?? ""
+        return Thread.current.name ?? ""
     #endif
 }

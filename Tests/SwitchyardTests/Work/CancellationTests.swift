@@ -23,7 +23,10 @@ struct CancellationTests {
         queue.resume()
         await queue.waitUntilIdle()
         #expect(!ran.value)
-        guard case .failure(.cancelled) = await job.result else { Issue.record("expected cancelled"); return }
+        guard case .failure(.cancelled) = await job.result else {
+            Issue.record("expected cancelled")
+            return
+        }
     }
 
     @Test("a running job's task is cancelled; a thrown error then reports cancelled")
@@ -36,7 +39,10 @@ struct CancellationTests {
         }
         await started.wait(for: 1)
         job.cancel()
-        guard case .failure(.cancelled) = await job.result else { Issue.record("expected cancelled"); return }
+        guard case .failure(.cancelled) = await job.result else {
+            Issue.record("expected cancelled")
+            return
+        }
     }
 
     @Test("cancelAll cancels pending and running jobs")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// User code in keys (`hash(into:)`, `==`, `deinit`) never runs under the engine lock: a slow key stalls only its
 /// own coalescer, and a key's `deinit` may submit work.
@@ -15,12 +16,18 @@ struct CoalescerKeyTests {
         let entered: CallbackExpectation
 
         func hash(into hasher: inout Hasher) {
-            if blocking { entered.fulfill(); gate.wait() }
+            if blocking {
+                entered.fulfill()
+                gate.wait()
+            }
             hasher.combine(id)
         }
 
         static func == (lhs: SlowKey, rhs: SlowKey) -> Bool {
-            if lhs.blocking || rhs.blocking { lhs.entered.fulfill(); lhs.gate.wait() }
+            if lhs.blocking || rhs.blocking {
+                lhs.entered.fulfill()
+                lhs.gate.wait()
+            }
             return lhs.id == rhs.id
         }
     }
@@ -39,7 +46,10 @@ struct CoalescerKeyTests {
             guard await entered.fulfillment(within: .seconds(10)).isSuccess else { return false }
             // The key is blocked inside its hash: another queue still runs jobs.
             let job = CallbackExpectation("the unrelated job ran")
-            Task.detached { _ = try? await unrelated.submit("unrelated") { 2 }; job.fulfill() }
+            Task.detached {
+                _ = try? await unrelated.submit("unrelated") { 2 }
+                job.fulfill()
+            }
             return await job.fulfillment(within: .seconds(10)).isSuccess
         }
         gate.open()

@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 /// A key whose `description` runs a hook the first time it is read. The coalescer reads it, outside the engine
 /// lock, to name a new job: the hook lets a test put another caller's submission exactly in that window.
@@ -8,7 +9,12 @@ private struct RacingKey: Hashable, Sendable, CustomStringConvertible {
 
     final class Hook: Sendable {
         let action = TestMutex<(@Sendable () -> Void)?>(nil)
-        func runOnce() { action.withLock { action in defer { action = nil }; return action }?() }
+        func runOnce() {
+            action.withLock { action in
+                defer { action = nil }
+                return action
+            }?()
+        }
     }
 
     var description: String {

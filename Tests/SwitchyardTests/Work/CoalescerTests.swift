@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 private struct LoadFailed: Error {}
 
@@ -121,8 +122,9 @@ struct CoalescerTests {
         #expect(try await background.value == 1)
     }
 
-    @Test("many waiters leave in random order: counts, priority and the job's fate stay right after each",
-          arguments: [false, true])
+    @Test(
+        "many waiters leave in random order: counts, priority and the job's fate stay right after each",
+        arguments: [false, true])
     func randomLeaves(everyoneLeaves: Bool) async throws {
         var random = SeededRandomNumberGenerator.forTest("CoalescerTests.randomLeaves \(everyoneLeaves)")
         let queue = WorkQueue(name: "leaves", width: 1)

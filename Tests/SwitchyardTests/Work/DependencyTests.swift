@@ -28,8 +28,9 @@ struct DependencyTests {
         }
         let second = try queue.trySubmit("second", options: JobOptions().after(first)) { log.append("second") }
         #expect(second.state == .waiting)
-        #expect(queue.snapshot().jobs.first { $0.name == "second" }?.waitingReasons
-            == [.dependencies([JobReference(identifier: first.identifier, name: "first")])])
+        #expect(
+            queue.snapshot().jobs.first { $0.name == "second" }?.waitingReasons
+                == [.dependencies([JobReference(identifier: first.identifier, name: "first")])])
         gate.open()
         try await second.value
         #expect(log.all == ["first", "second"])
@@ -45,9 +46,15 @@ struct DependencyTests {
             return value
         }
         let result = await dependent.result
-        guard case .failure(.cancelled) = result else { Issue.record("expected cancelled, got \(result)"); return }
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
         #expect(!ran.value)
-        guard case .failure(.failed(let error)) = await failing.result else { Issue.record("expected failure"); return }
+        guard case .failure(.failed(let error)) = await failing.result else {
+            Issue.record("expected failure")
+            return
+        }
         #expect(error == Boom())
     }
 

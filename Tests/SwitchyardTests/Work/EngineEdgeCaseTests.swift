@@ -121,7 +121,10 @@ struct EngineEdgeCaseTests {
         let snapshot = queue.snapshot()
         let standIn = try #require(snapshot.jobs.first { $0.name == "second barrier (stand-in: keeps the order)" })
         #expect(standIn.state == .waiting)
-        #expect(standIn.waitingReasons.contains { if case .dependencies(let jobs) = $0 { jobs.map(\.name) == ["first barrier"] } else { false } })
+        #expect(
+            standIn.waitingReasons.contains {
+                if case .dependencies(let jobs) = $0 { jobs.map(\.name) == ["first barrier"] } else { false }
+            })
         gate.open()
         await queue.waitUntilIdle()
         #expect(Array(log.all.prefix(2)) == ["early", "first barrier"])

@@ -73,7 +73,11 @@ struct IntrospectionTests {
         #expect(reasons["y"] == [.slot(priority: .medium, domain: "inspect", running: 1, width: 1)])
         #expect(
             reasons["needs x and y"]
-                == [.dependencies([.init(identifier: x.identifier, name: "x"), .init(identifier: y.identifier, name: "y")])])
+                == [
+                    .dependencies([
+                        .init(identifier: x.identifier, name: "x"), .init(identifier: y.identifier, name: "y"),
+                    ])
+                ])
         #expect(reasons["later"] == [.delay(.seconds(3))])
         #expect(snapshot.jobs.first { $0.name == "y" }?.effectivePriority == .medium)  // escalated by its dependent
         let text = queue.description
@@ -171,7 +175,9 @@ struct IntrospectionTests {
         let before = queue.currentProgress.fractionCompleted
         #expect(abs(before - 6.0 / 7.0) < 1e-9)
         proceed.open()
-        while queue.snapshot().jobs.first(where: { $0.name == "late reporter" })?.totalUnits != 100 { await Task.yield() }
+        while queue.snapshot().jobs.first(where: { $0.name == "late reporter" })?.totalUnits != 100 {
+            await Task.yield()
+        }
         #expect(queue.currentProgress.fractionCompleted >= before, "a late total does not move it back")
         gate.open()
         try await late.value
@@ -225,7 +231,10 @@ struct IntrospectionTests {
         }
         let finished = await withTaskExecutorPreference(NarrowPool(width: 1, name: "watchdog")) { () async -> Bool in
             let done = CallbackExpectation("the job finished")
-            Task.detached { try? await job.value; done.fulfill() }
+            Task.detached {
+                try? await job.value
+                done.fulfill()
+            }
             return await done.fulfillment(within: .seconds(30)).isSuccess
         }
         #expect(finished)

@@ -17,7 +17,9 @@ struct ObserverCancellationStressTests {
         for round in 0..<300 {
             let consumers = [
                 Task { for await _ in queue.progressUpdates(interval: .zero, minimumChange: 0) {} },
-                Task { for await _ in group.progressUpdates(interval: .zero, minimumChange: 0, clock: ContinuousClock()) {} },
+                Task {
+                    for await _ in group.progressUpdates(interval: .zero, minimumChange: 0, clock: ContinuousClock()) {}
+                },
                 Task { for await _ in queue.events() {} },
             ]
             let reporters = try (0..<2).map { index in

@@ -9,9 +9,9 @@ struct ReadmeExampleTests {
         // --- README begin
         let queue = WorkQueue(name: "report", width: 2)
         let stops = try await queue.submit("count stops") { 41_950 }
-        let routes = try await queue.submitBlocking("count routes") { 1_234 }       // on BlockingExecutor
+        let routes = try await queue.submitBlocking("count routes") { 1_234 }  // on BlockingExecutor
         let summary = try await queue.submit("summary", after: stops, routes) { "\($0) stops, \($1) routes" }
-        print(queue)                                                               // what runs, what waits, and why
+        print(queue)  // what runs, what waits, and why
         print(try await summary.value)
         // --- README end
         _ = try await summary.value

@@ -51,7 +51,10 @@ struct TimingTests {
         await started.wait(for: 1)
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(2))
-        guard case .failure(.timedOut) = await job.result else { Issue.record("expected timedOut"); return }
+        guard case .failure(.timedOut) = await job.result else {
+            Issue.record("expected timedOut")
+            return
+        }
         #expect(job.state == .timedOut)
     }
 
@@ -91,7 +94,10 @@ struct TimingTests {
         }
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(1))
-        guard case .failure(.failed) = await job.result else { Issue.record("expected failed"); return }
+        guard case .failure(.failed) = await job.result else {
+            Issue.record("expected failed")
+            return
+        }
         #expect(attempts.value == 2)
     }
 }

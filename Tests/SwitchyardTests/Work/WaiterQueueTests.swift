@@ -8,7 +8,9 @@ struct WaiterQueueTests {
     @Test("first in, first out; a waiter that leaves is skipped; leaving twice or after its turn finds nothing")
     func order() {
         var queue = WaiterQueue<String>()
-        for (identifier, name) in ["a", "b", "c", "d"].enumerated() { queue.append(name, identifier: UInt64(identifier)) }
+        for (identifier, name) in ["a", "b", "c", "d"].enumerated() {
+            queue.append(name, identifier: UInt64(identifier))
+        }
         #expect(queue.remove(1) == "b")
         #expect(queue.remove(1) == nil)
         #expect(queue.count == 3)
@@ -41,7 +43,8 @@ struct WaiterQueueTests {
                 if !model.isEmpty { model.removeFirst() }
             } else {
                 // Mostly a waiting identifier, sometimes one that already left or was served.
-                let identifier = model.isEmpty || Int.random(in: 0..<8, using: &random) == 0
+                let identifier =
+                    model.isEmpty || Int.random(in: 0..<8, using: &random) == 0
                     ? UInt64.random(in: 0...next, using: &random) : model.randomElement(using: &random)!
                 let expected = model.firstIndex(of: identifier).map { model.remove(at: $0) }
                 #expect(queue.remove(identifier) == expected)

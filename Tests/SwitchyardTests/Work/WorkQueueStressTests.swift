@@ -17,8 +17,10 @@ private final class Ledger: Sendable {
     let state: TestMutex<State>
 
     init(jobs: Int, queues: Int) {
-        state = TestMutex(State(runs: Array(repeating: 0, count: jobs), queueRunning: Array(repeating: 0, count: queues),
-            queuePeak: Array(repeating: 0, count: queues)))
+        state = TestMutex(
+            State(
+                runs: Array(repeating: 0, count: jobs), queueRunning: Array(repeating: 0, count: queues),
+                queuePeak: Array(repeating: 0, count: queues)))
     }
 
     func begin(_ index: Int, queue: Int) {
@@ -51,7 +53,9 @@ struct WorkQueueStressTests {
         let domainWidth = 3
         let maxQueueWidth = 3
         let domain = LimitDomain(name: "stress domain", width: domainWidth)
-        let queues = (0..<4).map { WorkQueue(name: "stress \($0)", width: Int.random(in: 1...maxQueueWidth, using: &random), limit: domain) }
+        let queues = (0..<4).map {
+            WorkQueue(name: "stress \($0)", width: Int.random(in: 1...maxQueueWidth, using: &random), limit: domain)
+        }
         let ledger = Ledger(jobs: jobCount, queues: queues.count)
         var jobs: [Job<Void, Never>] = []
         jobs.reserveCapacity(jobCount)
@@ -134,7 +138,9 @@ struct WorkQueueStressTests {
         for (index, job) in jobs.enumerated() {
             let jobState = job.state
             if jobState.isFinished { finishedCount += 1 }
-            if jobState == .succeeded && state.runs[index] != 1 { Issue.record("job \(index) succeeded without running") }
+            if jobState == .succeeded && state.runs[index] != 1 {
+                Issue.record("job \(index) succeeded without running")
+            }
         }
         #expect(finishedCount == jobCount)
         let totals = queues.map(\.counts).reduce(0) { $0 + $1.succeeded + $1.failed + $1.cancelled }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchyardTransit
 
 @Suite("GTFS value parsing")
@@ -16,7 +17,9 @@ struct GTFSValueParsingTests {
         #expect(parse("47:59:59", GTFSValueParsing.time) == Int64(47 * 3600 + 59 * 60 + 59))
         #expect(parse("123:00:01", GTFSValueParsing.time) == Int64(123 * 3600 + 1))
         #expect(parse(" 7:30:00 ", GTFSValueParsing.time) == Int64(7 * 3600 + 30 * 60))
-        for bad in ["8:5:00", "08:60:00", "08:00:60", "0800:00", "8:05", "ab:cd:ef", "-1:00:00", "", "08:00:00:00", "8:05:0a"] {
+        for bad in [
+            "8:5:00", "08:60:00", "08:00:60", "0800:00", "8:05", "ab:cd:ef", "-1:00:00", "", "08:00:00:00", "8:05:0a",
+        ] {
             #expect(parse(bad, GTFSValueParsing.time) == nil, "\(bad) should be rejected")
         }
     }
@@ -26,8 +29,10 @@ struct GTFSValueParsingTests {
         for good in ["20250131", "20240229", "20000229", "20251231", "20250430", "20250228", "00010101", "99991231"] {
             #expect(parse(good, GTFSValueParsing.date) == Int64(good), "\(good) should be accepted")
         }
-        for bad in ["2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh",
-                    "20250229", "19000229", "20250431", "20240230", "20251132", "00000101", "00000000"] {
+        for bad in [
+            "2025013", "20251301", "20250100", "2025-01-31", "202501311", "abcdefgh",
+            "20250229", "19000229", "20250431", "20240230", "20251132", "00000101", "00000000",
+        ] {
             #expect(parse(bad, GTFSValueParsing.date) == nil, "\(bad) should be rejected")
         }
     }
@@ -49,7 +54,10 @@ struct GTFSValueParsingTests {
         #expect(parse("-1.5E-3", GTFSValueParsing.real) == -0.0015)
         #expect(parse("+2.", GTFSValueParsing.real) == 2)
         // Decimal only: `Double(String)` would take hexadecimal, infinities and NaN.
-        for bad in ["", "north", "1.2.3", "-", ".", "0x10", "0X1p4", "inf", "-infinity", "nan", "1e", "1e+", "e5", "1e400", "1_000"] {
+        for bad in [
+            "", "north", "1.2.3", "-", ".", "0x10", "0X1p4", "inf", "-infinity", "nan", "1e", "1e+", "e5", "1e400",
+            "1_000",
+        ] {
             #expect(parse(bad, GTFSValueParsing.real) == nil, "\(bad) should be rejected")
         }
     }

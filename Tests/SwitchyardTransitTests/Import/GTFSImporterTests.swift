@@ -1,16 +1,20 @@
 import Foundation
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 @Suite("Importing a GTFS feed")
 struct GTFSImporterTests {
-    private func importFeed(_ path: String, into database: String, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
+    private func importFeed(_ path: String, into database: String, options: ImportOptions = ImportOptions())
+        async throws -> ImportSummary
+    {
         let feed = try GTFSFeed.open(path)
         return try await GTFSImporter(feed: feed, database: database, options: options).run()
     }
 
-    @Test("every quirk of the fixture feed, from a folder and from a zip with a sub-folder", arguments: ["folder", "zip"])
+    @Test(
+        "every quirk of the fixture feed, from a folder and from a zip with a sub-folder", arguments: ["folder", "zip"])
     func quirks(form: String) async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
@@ -36,19 +40,26 @@ struct GTFSImporterTests {
             let rows = try SQLiteConnection(path: database, readOnly: true).rows("SELECT count(*) FROM \(table)")
             #expect(rows.first?.first?.integer == Int64(file.imported), "\(table) rows")
         }
-        #expect(summary.ignoredFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.sorted() == ["fare_media.txt", "notes.txt"])
+        #expect(
+            summary.ignoredFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.sorted() == [
+                "fare_media.txt", "notes.txt",
+            ])
         let connection = try SQLiteConnection(path: database, readOnly: true)
         // BOM stripped: the first column is agency_id.
-        #expect(try connection.rows("SELECT agency_id, agency_name FROM agency") == [[.text("A1"), .text("Verkehrsbetrieb Nord, GmbH")]])
+        #expect(
+            try connection.rows("SELECT agency_id, agency_name FROM agency") == [
+                [.text("A1"), .text("Verkehrsbetrieb Nord, GmbH")]
+            ])
         // Times as seconds: one-digit hours, hours past 24.
         let times = try connection.rows("SELECT trip_id, stop_sequence, arrival_time FROM stop_times ORDER BY rowid")
-        let firstTime: [SQLiteValue] = [.text("T1"), .integer(1), .integer(29100)]     // 8:05:00
+        let firstTime: [SQLiteValue] = [.text("T1"), .integer(1), .integer(29100)]  // 8:05:00
         let pastMidnight: [SQLiteValue] = [.text("T2"), .integer(3), .integer(90780)]  // 25:13:00
         #expect(times.first == firstTime)
         #expect(times.contains(pastMidnight))
         // Extra columns kept as text; CRLF and quoted commas handled.
         #expect(try connection.rows("SELECT x_network_color FROM routes ORDER BY rowid") == [[.text("red")], [.null]])
-        #expect(try connection.rows("SELECT stop_name FROM stops WHERE stop_id = 'S1'") == [[.text("Alexanderplatz, Bhf")]])
+        #expect(
+            try connection.rows("SELECT stop_name FROM stops WHERE stop_id = 'S1'") == [[.text("Alexanderplatz, Bhf")]])
         // Skipped records are reported with line, field and reason: only a missing or invalid required value.
         let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
         #expect(stopTimes.problems.map(\.line) == [8, 9])
@@ -56,8 +67,10 @@ struct GTFSImporterTests {
         #expect(stopTimes.problems[0].reason == "required value missing: the record has 4 of 5 fields")
         #expect(stopTimes.problems[1].field == "trip_id" && stopTimes.problems[1].reason == "required value is empty")
         // An invalid optional value: NULL, with a warning that quotes it.
-        #expect(try connection.rows("SELECT arrival_time, departure_time FROM stop_times WHERE trip_id = 'T3' AND stop_sequence = 1")
-            == [[.null, .integer(29100)]])
+        #expect(
+            try connection.rows(
+                "SELECT arrival_time, departure_time FROM stop_times WHERE trip_id = 'T3' AND stop_sequence = 1")
+                == [[.null, .integer(29100)]])
         let badTime = try #require(stopTimes.counts.first { $0.kind == .invalidOptionalValue })
         #expect(badTime.count == 1 && badTime.example?.line == 7 && badTime.example?.field == "arrival_time")
         #expect(badTime.example?.reason == "'8:5:00' is not a time (H:MM:SS); stored as NULL")
@@ -65,15 +78,19 @@ struct GTFSImporterTests {
         #expect(calendar.problems.first?.reason == "'00000101' is not a date (YYYYMMDD): no such day")
         // Tolerated quirks: imported, each with a warning.
         #expect(try connection.rows("SELECT agency_fare_url FROM agency") == [[.text("https://example.org/fares")]])
-        #expect(try connection.rows("SELECT stop_name, stop_lat FROM stops WHERE stop_id IN ('S3', 'S4') ORDER BY stop_id")
-            == [[.text("Nowhere"), .null], [.text("Café Kranzler"), .null]])
-        #expect(try connection.rows("SELECT route_long_name FROM routes ORDER BY rowid")
-            == [[.text("Pankow – Ruhleben (U2)")], [.text("Bus 100")]])
-        #expect(try connection.rows("SELECT trip_id, block_id, shape_id FROM trips ORDER BY rowid")
-            == [[.text("T1"), .null, .null], [.text("T2"), .null, .null], [.text("T3"), .null, .null]])
+        #expect(
+            try connection.rows("SELECT stop_name, stop_lat FROM stops WHERE stop_id IN ('S3', 'S4') ORDER BY stop_id")
+                == [[.text("Nowhere"), .null], [.text("Café Kranzler"), .null]])
+        #expect(
+            try connection.rows("SELECT route_long_name FROM routes ORDER BY rowid")
+                == [[.text("Pankow – Ruhleben (U2)")], [.text("Bus 100")]])
+        #expect(
+            try connection.rows("SELECT trip_id, block_id, shape_id FROM trips ORDER BY rowid")
+                == [[.text("T1"), .null, .null], [.text("T2"), .null, .null], [.text("T3"), .null, .null]])
         func kinds(_ name: String) throws -> [ImportProblem.Kind: Int] {
             let file = try #require(summary.files.first { $0.name == name })
-            return Dictionary(uniqueKeysWithValues: file.counts.filter { $0.kind.severity == .warning }.map { ($0.kind, $0.count) })
+            return Dictionary(
+                uniqueKeysWithValues: file.counts.filter { $0.kind.severity == .warning }.map { ($0.kind, $0.count) })
         }
         #expect(try kinds("agency.txt") == [.spaceAfterQuote: 1])
         #expect(try kinds("stops.txt") == [.invalidOptionalValue: 2, .notUTF8: 1])
@@ -81,26 +98,39 @@ struct GTFSImporterTests {
         #expect(try kinds("trips.txt") == [.missingFields: 1, .extraFields: 2])
         let trips = try #require(summary.files.first { $0.name == "trips.txt" })
         let extra = try connection.rows(
-            "SELECT line, reason FROM _switchyard_import_problems WHERE file = 'trips.txt' AND kind = 'extra_fields' ORDER BY line")
-        #expect(extra == [[.integer(3), .text("1 empty field past the header's 7 (ignored)")],
-                          [.integer(4), .text("1 field past the header's 7; not imported: 'oops'")]])
-        #expect(trips.counts.first { $0.kind == .missingFields }?.example?.reason
-            == "5 of 7 fields; the missing trailing fields read as empty")
+            "SELECT line, reason FROM _switchyard_import_problems WHERE file = 'trips.txt' AND kind = 'extra_fields' ORDER BY line"
+        )
+        #expect(
+            extra == [
+                [.integer(3), .text("1 empty field past the header's 7 (ignored)")],
+                [.integer(4), .text("1 field past the header's 7; not imported: 'oops'")],
+            ])
+        #expect(
+            trips.counts.first { $0.kind == .missingFields }?.example?.reason
+                == "5 of 7 fields; the missing trailing fields read as empty")
         let notUTF8 = try connection.rows(
             "SELECT line, field, severity, reason FROM _switchyard_import_problems WHERE kind = 'not_utf8'")
-        #expect(notUTF8 == [[.integer(7), .text("stop_name"), .text("warning"), .text("not UTF-8; read as Windows-1252: 'Café Kranzler'")]])
+        #expect(
+            notUTF8 == [
+                [
+                    .integer(7), .text("stop_name"), .text("warning"),
+                    .text("not UTF-8; read as Windows-1252: 'Café Kranzler'"),
+                ]
+            ])
         // Checks report duplicates and dangling references without enforcing them.
         let checks = Dictionary(uniqueKeysWithValues: summary.checks.map { ($0.name, $0) })
         #expect(checks["duplicate stops.stop_id"]?.count == 1)
         #expect(checks["duplicate stops.stop_id"]?.examples == ["S2"])
         #expect(checks["duplicate stop_times.trip_id+stop_sequence"]?.count == 1)
         #expect(checks["duplicate stop_times.trip_id+stop_sequence"]?.examples == ["T3/2"])
-        #expect(checks["duplicate trips.trip_id"]?.count == 0)   // its index was built UNIQUE: no scan
+        #expect(checks["duplicate trips.trip_id"]?.count == 0)  // its index was built UNIQUE: no scan
         #expect(checks["stop_times.trip_id → trips.trip_id"]?.count == 1)
         #expect(checks["stop_times.trip_id → trips.trip_id"]?.examples == ["T9"])
         #expect(checks["trips.service_id → calendar.service_id or calendar_dates.service_id"]?.count == 0)
         #expect(summary.json.hasPrefix("{\"state\": \"complete\""))
-        #expect(summary.json.contains("\"stop_times.txt\": {\"records\": 11, \"imported\": 9, \"skipped\": 2, \"warnings\": 1"))
+        #expect(
+            summary.json.contains(
+                "\"stop_times.txt\": {\"records\": 11, \"imported\": 9, \"skipped\": 2, \"warnings\": 1"))
     }
 
     @Test("header names that differ only in case from a GTFS field or each other are listed as ignored, not fatal")
@@ -151,11 +181,13 @@ struct GTFSImporterTests {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
         try QuirksFeed.writeFolder(scratch.file("feed"))
-        try FileManager.default.createSymbolicLink(atPath: scratch.file("feed/readme.txt"), withDestinationPath: "nowhere")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.file("feed/readme.txt"), withDestinationPath: "nowhere")
         let feed = try GTFSFeed.open(scratch.file("feed"))
         #expect(feed.ignoredFiles.contains("readme.txt"))
 
-        try FileManager.default.createSymbolicLink(atPath: scratch.file("feed/shapes.txt"), withDestinationPath: "nowhere")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.file("feed/shapes.txt"), withDestinationPath: "nowhere")
         #expect { try GTFSFeed.open(scratch.file("feed")) } throws: { error in
             guard let error = error as? ImportError else { return false }
             return error.kind == .unreadableFeed && error.message.contains("shapes.txt: cannot read")
@@ -227,42 +259,43 @@ struct GTFSImporterTests {
     }
 
     #if os(Linux)  // st_mtim (Darwin calls it st_mtimespec)
-    @Test("a folder file replaced by one of the same size and modification time changes the feed's fingerprint")
-    func fingerprintSeesReplacedFiles() throws {
-        let scratch = ScratchFolder()
-        defer { scratch.remove() }
-        try QuirksFeed.writeFolder(scratch.file("feed"))
-        let path = scratch.file("feed/agency.txt")
-        let before = try GTFSFeed.open(scratch.file("feed")).fingerprint
-        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == before, "unchanged: the same fingerprint")
-        var old = stat()
-        #expect(stat(path, &old) == 0)
-        // What `cp -p` of another version does: new content, same size, the old modification time (to the
-        // nanosecond).
-        var changed = try Data(contentsOf: URL(fileURLWithPath: path))
-        changed[changed.count - 2] = changed[changed.count - 2] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
-        try FileManager.default.removeItem(atPath: path)
-        try changed.write(to: URL(fileURLWithPath: path))
-        var times = [old.st_atim, old.st_mtim]
-        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-        var new = stat()
-        #expect(stat(path, &new) == 0)
-        #expect(new.st_size == old.st_size)
-        #expect(new.st_mtim.tv_sec == old.st_mtim.tv_sec && new.st_mtim.tv_nsec == old.st_mtim.tv_nsec)
-        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint != before)
-    }
+        @Test("a folder file replaced by one of the same size and modification time changes the feed's fingerprint")
+        func fingerprintSeesReplacedFiles() throws {
+            let scratch = ScratchFolder()
+            defer { scratch.remove() }
+            try QuirksFeed.writeFolder(scratch.file("feed"))
+            let path = scratch.file("feed/agency.txt")
+            let before = try GTFSFeed.open(scratch.file("feed")).fingerprint
+            #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == before, "unchanged: the same fingerprint")
+            var old = stat()
+            #expect(stat(path, &old) == 0)
+            // What `cp -p` of another version does: new content, same size, the old modification time (to the
+            // nanosecond).
+            var changed = try Data(contentsOf: URL(fileURLWithPath: path))
+            changed[changed.count - 2] =
+                changed[changed.count - 2] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+            try FileManager.default.removeItem(atPath: path)
+            try changed.write(to: URL(fileURLWithPath: path))
+            var times = [old.st_atim, old.st_mtim]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            var new = stat()
+            #expect(stat(path, &new) == 0)
+            #expect(new.st_size == old.st_size)
+            #expect(new.st_mtim.tv_sec == old.st_mtim.tv_sec && new.st_mtim.tv_nsec == old.st_mtim.tv_nsec)
+            #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint != before)
+        }
 
-    @Test("a folder file dated before 1970 opens (its negative time is part of the fingerprint, not a crash)")
-    func fileBefore1970() throws {
-        let scratch = ScratchFolder()
-        defer { scratch.remove() }
-        try QuirksFeed.writeFolder(scratch.file("feed"))
-        let path = scratch.file("feed/agency.txt")
-        var times = [timespec(tv_sec: -86_400, tv_nsec: 0), timespec(tv_sec: -86_400, tv_nsec: 0)]
-        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-        let feed = try GTFSFeed.open(scratch.file("feed"))
-        #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == feed.fingerprint)
-    }
+        @Test("a folder file dated before 1970 opens (its negative time is part of the fingerprint, not a crash)")
+        func fileBefore1970() throws {
+            let scratch = ScratchFolder()
+            defer { scratch.remove() }
+            try QuirksFeed.writeFolder(scratch.file("feed"))
+            let path = scratch.file("feed/agency.txt")
+            var times = [timespec(tv_sec: -86_400, tv_nsec: 0), timespec(tv_sec: -86_400, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            let feed = try GTFSFeed.open(scratch.file("feed"))
+            #expect(try GTFSFeed.open(scratch.file("feed")).fingerprint == feed.fingerprint)
+        }
     #endif
 
     @Test("reading the status of a finished import leaves no WAL files behind, and never creates a database")
@@ -287,12 +320,14 @@ struct GTFSImporterTests {
         defer { scratch.remove() }
         try QuirksFeed.writeFolder(scratch.file("feed"))
         await #expect {
-            _ = try await importFeed(scratch.file("feed"), into: scratch.file("db.sqlite"), options: ImportOptions(strict: true))
+            _ = try await importFeed(
+                scratch.file("feed"), into: scratch.file("db.sqlite"), options: ImportOptions(strict: true))
         } throws: { error in
             guard let error = error as? ImportError else { return false }
             // calendar.txt is imported before stop_times.txt; warnings (stops.txt, trips.txt) do not stop it.
             return error.kind == .malformedRecord && error.line == 3
-                && error.message.hasSuffix("calendar.txt:3: field start_date: '00000101' is not a date (YYYYMMDD): no such day (--strict)")
+                && error.message.hasSuffix(
+                    "calendar.txt:3: field start_date: '00000101' is not a date (YYYYMMDD): no such day (--strict)")
         }
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
         #expect(status.state == .failed)
@@ -305,14 +340,18 @@ struct GTFSImporterTests {
         try Data("this is not a zip archive".utf8).write(to: URL(fileURLWithPath: scratch.file("garbage.zip")))
         #expect { try GTFSFeed.open(scratch.file("garbage.zip")) } throws: { error in
             guard let error = error as? ImportError else { return false }
-            return error.kind == .unreadableFeed && error.message.hasSuffix(
-                "garbage.zip: not a zip archive: a feed is a .zip archive or a folder of GTFS .txt files (give the folder)")
+            return error.kind == .unreadableFeed
+                && error.message.hasSuffix(
+                    "garbage.zip: not a zip archive: a feed is a .zip archive or a folder of GTFS .txt files (give the folder)"
+                )
         }
 
         try QuirksFeed.writeZip(scratch.file("whole.zip"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("whole.zip")))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: scratch.file("truncated.zip")))
-        #expect { try GTFSFeed.open(scratch.file("truncated.zip")) } throws: { ($0 as? ImportError)?.kind == .corruptArchive }
+        #expect { try GTFSFeed.open(scratch.file("truncated.zip")) } throws: {
+            ($0 as? ImportError)?.kind == .corruptArchive
+        }
 
         try QuirksFeed.writeZip(scratch.file("no-stop-times.zip"), omitting: ["stop_times.txt"])
         #expect { try GTFSFeed.open(scratch.file("no-stop-times.zip")) } throws: { error in
@@ -320,8 +359,12 @@ struct GTFSImporterTests {
             return error.kind == .missingFile && error.message.contains("missing stop_times.txt")
         }
         try QuirksFeed.writeZip(scratch.file("no-calendar.zip"), omitting: ["calendar.txt", "calendar_dates.txt"])
-        #expect { try GTFSFeed.open(scratch.file("no-calendar.zip")) } throws: { ($0 as? ImportError)?.kind == .missingFile }
-        #expect { try GTFSFeed.open(scratch.file("nothing-here")) } throws: { ($0 as? ImportError)?.kind == .unreadableFeed }
+        #expect { try GTFSFeed.open(scratch.file("no-calendar.zip")) } throws: {
+            ($0 as? ImportError)?.kind == .missingFile
+        }
+        #expect { try GTFSFeed.open(scratch.file("nothing-here")) } throws: {
+            ($0 as? ImportError)?.kind == .unreadableFeed
+        }
     }
 
     @Test("a corrupt entry fails the import cleanly: its rows are removed, and a good copy resumes to the full import")
@@ -337,34 +380,43 @@ struct GTFSImporterTests {
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
         let feed = try GTFSFeed.open(zip)
         let error = await #expect(throws: ImportError.self) {
-            _ = try await GTFSImporter(feed: feed, database: scratch.file("db.sqlite"), options: ImportOptions(batchSize: 100)).run()
+            _ = try await GTFSImporter(
+                feed: feed, database: scratch.file("db.sqlite"), options: ImportOptions(batchSize: 100)
+            ).run()
         }
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("the rows read from it were removed") == true)
         let status = try ImportStatus.read(scratch.file("db.sqlite"))
         #expect(status.state == .failed)
         // The corrupt entry's rows are gone (its checksum is known only at its end) and it starts over on resume.
-        let corrupt = try #require(status.files.first { error?.message.contains("/\($0.name)") == true || error?.message.contains(": \($0.name):") == true })
+        let corrupt = try #require(
+            status.files.first {
+                error?.message.contains("/\($0.name)") == true || error?.message.contains(": \($0.name):") == true
+            })
         #expect(corrupt.state == .pending && corrupt.rows == 0)
         // Whole batches: every table holds exactly the rows its import record counts.
         let connection = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
         for file in status.files where file.state != .pending {
-            let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?.integer
+            let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?
+                .integer
             #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
         }
         // A good copy of the feed (same central directory, so the same fingerprint) resumes to the full import.
         try good.write(to: URL(fileURLWithPath: zip))
         let resumed = try await GTFSImporter(
             feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"),
-            options: ImportOptions(mode: .resume, batchSize: 100)).run()
+            options: ImportOptions(mode: .resume, batchSize: 100)
+        ).run()
         #expect(resumed.state == .complete)
         let reference = try await GTFSImporter(
-            feed: try GTFSFeed.open(zip), database: scratch.file("reference.sqlite"), options: ImportOptions()).run()
+            feed: try GTFSFeed.open(zip), database: scratch.file("reference.sqlite"), options: ImportOptions()
+        ).run()
         #expect(resumed.files == reference.files)
         #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
     }
 
-    @Test("corrupt bytes that fail the CSV reader before the entry's end are found by its checksum: the file starts over")
+    @Test(
+        "corrupt bytes that fail the CSV reader before the entry's end are found by its checksum: the file starts over")
     func corruptionSeenAsMalformed() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
@@ -390,7 +442,9 @@ struct GTFSImporterTests {
         var options = ImportOptions(batchSize: 1)
         options.strict = true
         let error = await #expect(throws: ImportError.self) {
-            _ = try await GTFSImporter(feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"), options: options).run()
+            _ = try await GTFSImporter(
+                feed: try GTFSFeed.open(zip), database: scratch.file("db.sqlite"), options: options
+            ).run()
         }
         #expect(error?.kind == .corruptArchive)
         #expect(error?.message.contains("stop_times.txt") == true)
@@ -403,18 +457,21 @@ struct GTFSImporterTests {
     func unreadableEntriesRefusedAtOpen() throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
-        for (field, value, expected) in [(8, UInt8(1), "encrypted entries are not supported"),
-                                         (10, UInt8(12), "compression method 12 is not supported")] {
+        for (field, value, expected) in [
+            (8, UInt8(1), "encrypted entries are not supported"),
+            (10, UInt8(12), "compression method 12 is not supported"),
+        ] {
             let zip = scratch.file("feed-\(field).zip")
             try QuirksFeed.writeZip(zip)
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
             let name = Array("stops.txt".utf8)
             // The central header of stops.txt: signature, then its name at +46 (length at +28).
-            let header = try #require(bytes.indices.dropLast(46).first { index in
-                bytes[index..<(index + 4)] == [0x50, 0x4B, 1, 2]
-                    && Int(bytes[index + 28]) == name.count
-                    && Array(bytes[(index + 46)..<(index + 46 + name.count)]) == name
-            })
+            let header = try #require(
+                bytes.indices.dropLast(46).first { index in
+                    bytes[index..<(index + 4)] == [0x50, 0x4B, 1, 2]
+                        && Int(bytes[index + 28]) == name.count
+                        && Array(bytes[(index + 46)..<(index + 46 + name.count)]) == name
+                })
             bytes[header + field] = value
             try Data(bytes).write(to: URL(fileURLWithPath: zip))
             #expect { try GTFSFeed.open(zip) } throws: { error in
@@ -436,7 +493,8 @@ struct GTFSImporterTests {
         }
         let resumed = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .resume))
         #expect(resumed.state == .complete)
-        let replaced = try await importFeed(scratch.file("feed"), into: database, options: ImportOptions(mode: .replace))
+        let replaced = try await importFeed(
+            scratch.file("feed"), into: database, options: ImportOptions(mode: .replace))
         #expect(replaced.state == .complete)
         let other = scratch.file("other")
         try QuirksFeed.writeFolder(other)

@@ -71,13 +71,34 @@ struct ImportJSONOutputTests {
 
     /// What the string-built renderer printed for the values above.
     static let expected: [(String, String)] = [
-        ("summary", #"{"state": "complete", "database": "out/vbb \"2\".sqlite", "files": {"stop_times.txt": {"records": 11, "imported": 9, "skipped": 2, "warnings": 3, "complete": true, "problems": [{"line": 12, "field": "arrival_time", "kind": "missing_value", "reason": "required value is empty"}], "warnings_by_kind": {"extra_fields": {"count": 2, "example": {"line": 14, "field": null, "reason": "2 more fields than the header"}}, "nul_bytes": {"count": 1}}}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"records": 0, "imported": 0, "skipped": 0, "warnings": 0, "complete": false, "ignored_columns": "column 4 (empty name), \"x\""}}, "ignored_files": ["notes.md", "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt"], "checks": {"stop_times.trip_id → trips.trip_id": {"count": 2, "examples": ["T1", "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt"]}, "duplicate trips.trip_id": {"count": 0, "examples": []}}, "seconds": 12.346}"#),
-        ("empty summary", #"{"state": "interrupted", "database": "", "files": {}, "ignored_files": [], "checks": {}, "seconds": 0.000}"#),
-        ("status", #"{"state": "loading", "feed": "feeds/vbb.zip", "files": {"agency.txt": {"state": "complete", "rows": 38, "records": 38, "skipped": 0, "warnings": 0}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"state": "pending", "rows": 0, "records": 0, "skipped": 0, "warnings": 0}}}"#),
-        ("progress while loading", #"{"progress": {"phase": "loading", "fraction": 0.3349, "seconds": 1.235, "files": {"stops.txt": {"bytes": 1000, "total_bytes": 3000, "rows": 9, "records": 10, "skipped": 1, "warnings": 2, "complete": false}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"bytes": 7, "total_bytes": 7, "rows": 1, "records": 1, "skipped": 0, "warnings": 0, "complete": true}}}}"#),
-        ("progress once failed", #"{"progress": {"phase": "finished", "outcome": "failed", "fraction": 0.3349, "seconds": 0.000, "files": {"stops.txt": {"bytes": 1000, "total_bytes": 3000, "rows": 9, "records": 10, "skipped": 1, "warnings": 2, "complete": false}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"bytes": 7, "total_bytes": 7, "rows": 1, "records": 1, "skipped": 0, "warnings": 0, "complete": true}}}}"#),
-        ("failed import", #"{"state": "failed", "database": "db.sqlite", "error": {"kind": "malformed_record", "message": "feed.zip/we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt:7: a stray quote", "file": "feed.zip/we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt", "line": 7}, "files": {"agency.txt": {"records": 38, "imported": 38, "skipped": 0, "warnings": 0, "complete": true}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"records": 0, "imported": 0, "skipped": 0, "warnings": 0, "complete": false}}}"#),
-        ("failed import without a record", #"{"state": "failed", "database": "", "error": {"kind": "database", "message": "locked", "file": null, "line": null}, "files": {}}"#),
+        (
+            "summary",
+            #"{"state": "complete", "database": "out/vbb \"2\".sqlite", "files": {"stop_times.txt": {"records": 11, "imported": 9, "skipped": 2, "warnings": 3, "complete": true, "problems": [{"line": 12, "field": "arrival_time", "kind": "missing_value", "reason": "required value is empty"}], "warnings_by_kind": {"extra_fields": {"count": 2, "example": {"line": 14, "field": null, "reason": "2 more fields than the header"}}, "nul_bytes": {"count": 1}}}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"records": 0, "imported": 0, "skipped": 0, "warnings": 0, "complete": false, "ignored_columns": "column 4 (empty name), \"x\""}}, "ignored_files": ["notes.md", "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt"], "checks": {"stop_times.trip_id → trips.trip_id": {"count": 2, "examples": ["T1", "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt"]}, "duplicate trips.trip_id": {"count": 0, "examples": []}}, "seconds": 12.346}"#
+        ),
+        (
+            "empty summary",
+            #"{"state": "interrupted", "database": "", "files": {}, "ignored_files": [], "checks": {}, "seconds": 0.000}"#
+        ),
+        (
+            "status",
+            #"{"state": "loading", "feed": "feeds/vbb.zip", "files": {"agency.txt": {"state": "complete", "rows": 38, "records": 38, "skipped": 0, "warnings": 0}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"state": "pending", "rows": 0, "records": 0, "skipped": 0, "warnings": 0}}}"#
+        ),
+        (
+            "progress while loading",
+            #"{"progress": {"phase": "loading", "fraction": 0.3349, "seconds": 1.235, "files": {"stops.txt": {"bytes": 1000, "total_bytes": 3000, "rows": 9, "records": 10, "skipped": 1, "warnings": 2, "complete": false}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"bytes": 7, "total_bytes": 7, "rows": 1, "records": 1, "skipped": 0, "warnings": 0, "complete": true}}}}"#
+        ),
+        (
+            "progress once failed",
+            #"{"progress": {"phase": "finished", "outcome": "failed", "fraction": 0.3349, "seconds": 0.000, "files": {"stops.txt": {"bytes": 1000, "total_bytes": 3000, "rows": 9, "records": 10, "skipped": 1, "warnings": 2, "complete": false}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"bytes": 7, "total_bytes": 7, "rows": 1, "records": 1, "skipped": 0, "warnings": 0, "complete": true}}}}"#
+        ),
+        (
+            "failed import",
+            #"{"state": "failed", "database": "db.sqlite", "error": {"kind": "malformed_record", "message": "feed.zip/we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt:7: a stray quote", "file": "feed.zip/we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt", "line": 7}, "files": {"agency.txt": {"records": 38, "imported": 38, "skipped": 0, "warnings": 0, "complete": true}, "we\"ird\\na\u001b[31mme\n\t\r\u0085\u202eé/ü.txt": {"records": 0, "imported": 0, "skipped": 0, "warnings": 0, "complete": false}}}"#
+        ),
+        (
+            "failed import without a record",
+            #"{"state": "failed", "database": "", "error": {"kind": "database", "message": "locked", "file": null, "line": null}, "files": {}}"#
+        ),
     ]
 
     @Test("each line as it was", arguments: 0..<7)

@@ -1,15 +1,18 @@
 import Foundation
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 @Suite("One import per database: the import lock")
 struct ImportLockTests {
     private static let batchSize = 97
 
-    private func importer(_ feed: String, _ database: String, _ mode: ImportOptions.Mode = .new) throws -> GTFSImporter {
+    private func importer(_ feed: String, _ database: String, _ mode: ImportOptions.Mode = .new) throws -> GTFSImporter
+    {
         GTFSImporter(
-            feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(mode: mode, batchSize: Self.batchSize))
+            feed: try GTFSFeed.open(feed), database: database,
+            options: ImportOptions(mode: mode, batchSize: Self.batchSize))
     }
 
     private func expectBusy(_ run: () async throws -> ImportSummary, _ comment: Comment) async {
@@ -91,42 +94,44 @@ struct ImportLockTests {
     }
 
     #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
-    @Test("resumes started together: one writes at a time, the others fail busy, and no row is written twice")
-    func resumesStartedTogether() async throws {
-        let scratch = ScratchFolder()
-        defer { scratch.remove() }
-        let feed = scratch.file("feed")
-        try SampleFeedFiles.write(.tiny, to: feed)
-        let reference = scratch.file("reference.sqlite")
-        #expect(try await importer(feed, reference).run().state == .complete)
-        let database = scratch.file("db.sqlite")
-        var options = ImportOptions(batchSize: Self.batchSize)
-        options.interruptAfterBatches = 2
-        let interrupted = try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: options).run()
-        #expect(interrupted.state == .interrupted)
-        // Without the lock each would read the same import record and append the same batches.
-        let importers = try (0..<4).map { _ in try importer(feed, database, .resume) }
-        let outcomes = await withTaskGroup(of: Result<ImportSummary, any Error>.self) { group in
-            for importer in importers {
-                group.addTask {
-                    do { return .success(try await importer.run()) } catch { return .failure(error) }
+        @Test("resumes started together: one writes at a time, the others fail busy, and no row is written twice")
+        func resumesStartedTogether() async throws {
+            let scratch = ScratchFolder()
+            defer { scratch.remove() }
+            let feed = scratch.file("feed")
+            try SampleFeedFiles.write(.tiny, to: feed)
+            let reference = scratch.file("reference.sqlite")
+            #expect(try await importer(feed, reference).run().state == .complete)
+            let database = scratch.file("db.sqlite")
+            var options = ImportOptions(batchSize: Self.batchSize)
+            options.interruptAfterBatches = 2
+            let interrupted = try await GTFSImporter(
+                feed: try GTFSFeed.open(feed), database: database, options: options
+            ).run()
+            #expect(interrupted.state == .interrupted)
+            // Without the lock each would read the same import record and append the same batches.
+            let importers = try (0..<4).map { _ in try importer(feed, database, .resume) }
+            let outcomes = await withTaskGroup(of: Result<ImportSummary, any Error>.self) { group in
+                for importer in importers {
+                    group.addTask {
+                        do { return .success(try await importer.run()) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            var completed = 0
+            for outcome in outcomes {
+                switch outcome {
+                case .success(let summary):
+                    // The first resume to get the lock finished the import; a later one found nothing left to load.
+                    #expect(summary.state == .complete)
+                    completed += 1
+                case .failure(let error):
+                    #expect((error as? ImportError)?.kind == .databaseBusy, "\(error)")
                 }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            #expect(completed >= 1)
+            #expect(try DatabaseContent(database) == (try DatabaseContent(reference)))
         }
-        var completed = 0
-        for outcome in outcomes {
-            switch outcome {
-            case .success(let summary):
-                // The first resume to get the lock finished the import; a later one found nothing left to load.
-                #expect(summary.state == .complete)
-                completed += 1
-            case .failure(let error):
-                #expect((error as? ImportError)?.kind == .databaseBusy, "\(error)")
-            }
-        }
-        #expect(completed >= 1)
-        #expect(try DatabaseContent(database) == (try DatabaseContent(reference)))
-    }
     #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwitchyardTransit
 
 @Suite("ImportProgress: the JSON line of --progress json")

@@ -1,7 +1,8 @@
 import Switchyard
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 /// The README's `GTFSImporter` example, on the tiny sample feed.
 @Suite("README: the import example")
@@ -15,10 +16,11 @@ struct ImportReadmeExampleTests {
         @Sendable func show(_ files: [ImportProgress.File]) { shown.withValueBlocking { $0.append(files) } }
 
         // From the README:
-        let importer = GTFSImporter(feed: try GTFSFeed.open(scratch.file("vbb.zip")), database: scratch.file("vbb.sqlite"))
+        let importer = GTFSImporter(
+            feed: try GTFSFeed.open(scratch.file("vbb.zip")), database: scratch.file("vbb.sqlite"))
         let progress = Task { for await update in importer.progressUpdates() { show(update.files) } }
-        let summary = try await importer.run()     // cancel the task: stops at the next batch, state "interrupted"
-        print(summary.json)                        // {"state": "complete", "files": {"stop_times.txt": {"records": …
+        let summary = try await importer.run()  // cancel the task: stops at the next batch, state "interrupted"
+        print(summary.json)  // {"state": "complete", "files": {"stop_times.txt": {"records": …
 
         await progress.value
         #expect(summary.json.hasPrefix("{\"state\": \"complete\", \"database\": "))

@@ -1,7 +1,8 @@
-@testable import SwitchyardSampleFeeds
 import SwitchyardTesting
-@testable import SwitchyardTransit
 import Testing
+
+@testable import SwitchyardSampleFeeds
+@testable import SwitchyardTransit
 
 @Suite("Import states")
 struct ImportStateTests {
@@ -27,7 +28,8 @@ struct ImportStateTests {
             try ImportStatus.read(database)
         } throws: { error in
             let error = try #require(error as? ImportError)
-            return error.kind == .database && "\(error)".contains("\(database): the import record holds an unknown state \"paused\"")
+            return error.kind == .database
+                && "\(error)".contains("\(database): the import record holds an unknown state \"paused\"")
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 /// The shapes real feeds have that mainstream GTFS consumers read and an importer must not lose: each fixture is a
 /// minimal reproduction of a feed seen in the wild.
@@ -9,25 +10,29 @@ import Testing
 struct RealFeedShapesTests {
     /// The canonical GTFS sample feed's shape: `stop_times.txt` rows that leave trailing optional fields out.
     static let sampleFeed: [String: String] = [
-        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nDTA,Demo Transit Authority,http://google.com,America/Los_Angeles\n",
+        "agency.txt":
+            "agency_id,agency_name,agency_url,agency_timezone\nDTA,Demo Transit Authority,http://google.com,America/Los_Angeles\n",
         "stops.txt": """
-            stop_id,stop_name,stop_desc,stop_lat,stop_lon,zone_id,stop_url
-            FUR_CREEK_RES,Furnace Creek Resort (Demo),,36.425288,-117.133162,,
-            BEATTY_AIRPORT,Nye County Airport (Demo),,36.868446,-116.784582,,
-            AMV,Amargosa Valley (Demo),,36.641496,-116.40094,,
+        stop_id,stop_name,stop_desc,stop_lat,stop_lon,zone_id,stop_url
+        FUR_CREEK_RES,Furnace Creek Resort (Demo),,36.425288,-117.133162,,
+        BEATTY_AIRPORT,Nye County Airport (Demo),,36.868446,-116.784582,,
+        AMV,Amargosa Valley (Demo),,36.641496,-116.40094,,
 
-            """,
-        "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_desc,route_type,route_url,route_color,route_text_color\nAAMV,DTA,50,Airport - Amargosa Valley,,3,,,\n",
-        "trips.txt": "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id\nAAMV,WE,AAMV1,to Amargosa Valley,0,,\nAAMV,WE,AAMV2,to Airport,1,,\n",
+        """,
+        "routes.txt":
+            "route_id,agency_id,route_short_name,route_long_name,route_desc,route_type,route_url,route_color,route_text_color\nAAMV,DTA,50,Airport - Amargosa Valley,,3,,,\n",
+        "trips.txt":
+            "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id\nAAMV,WE,AAMV1,to Amargosa Valley,0,,\nAAMV,WE,AAMV2,to Airport,1,,\n",
         "stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_time,shape_dist_traveled
-            AAMV1,8:00:00,8:00:00,BEATTY_AIRPORT,1
-            AAMV1,9:00:00,9:00:00,AMV,2
-            AAMV2,10:00:00,10:00:00,AMV,1
-            AAMV2,11:00:00,11:00:00,BEATTY_AIRPORT,2,to Airport,0,0,1.5
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_time,shape_dist_traveled
+        AAMV1,8:00:00,8:00:00,BEATTY_AIRPORT,1
+        AAMV1,9:00:00,9:00:00,AMV,2
+        AAMV2,10:00:00,10:00:00,AMV,1
+        AAMV2,11:00:00,11:00:00,BEATTY_AIRPORT,2,to Airport,0,0,1.5
 
-            """,
-        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWE,0,0,0,0,0,1,1,20070101,20101231\n",
+        """,
+        "calendar.txt":
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWE,0,0,0,0,0,1,1,20070101,20101231\n",
     ]
 
     private func write(_ files: [String: [UInt8]], to folder: String) throws {
@@ -46,11 +51,15 @@ struct RealFeedShapesTests {
         return files
     }
 
-    private func run(_ folder: String, _ database: String, _ options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
+    private func run(_ folder: String, _ database: String, _ options: ImportOptions = ImportOptions()) async throws
+        -> ImportSummary
+    {
         try await GTFSImporter(feed: try GTFSFeed.open(folder), database: database, options: options).run()
     }
 
-    @Test("the canonical GTFS sample feed imports whole from a zip: 28 of 28 stop_times, 13 warnings, every check passing")
+    @Test(
+        "the canonical GTFS sample feed imports whole from a zip: 28 of 28 stop_times, 13 warnings, every check passing"
+    )
     func canonicalSampleFeed() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
@@ -90,8 +99,12 @@ struct RealFeedShapesTests {
         defer { scratch.remove() }
         // A French regional feed's shape: accented names in Windows-1252 (é = 0xE9, è = 0xE8, œ = 0x9C).
         var stops = Array("stop_id,stop_name,stop_lat,stop_lon\n".utf8)
-        stops += Array("FUR_CREEK_RES,Gare SNCF,48.1,2.1\nBEATTY_AIRPORT,H".utf8) + [0xF4] + Array("tel de Ville,48.2,2.2\n".utf8)
-        stops += Array("AMV,Saint-".utf8) + [0xC9, 0x74, 0x69, 0x65, 0x6E, 0x6E, 0x65, 0x20, 0x9C, 0x75, 0x76, 0x72, 0x65] + Array(",48.3,2.3\n".utf8)
+        stops +=
+            Array("FUR_CREEK_RES,Gare SNCF,48.1,2.1\nBEATTY_AIRPORT,H".utf8) + [0xF4]
+            + Array("tel de Ville,48.2,2.2\n".utf8)
+        stops +=
+            Array("AMV,Saint-".utf8) + [0xC9, 0x74, 0x69, 0x65, 0x6E, 0x6E, 0x65, 0x20, 0x9C, 0x75, 0x76, 0x72, 0x65]
+            + Array(",48.3,2.3\n".utf8)
         try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
         let summary = try await run(scratch.file("feed"), scratch.file("auto.sqlite"))
         let file = try #require(summary.files.first { $0.name == "stops.txt" })
@@ -106,7 +119,9 @@ struct RealFeedShapesTests {
             scratch.file("feed"), scratch.file("utf8.sqlite"), ImportOptions(encoding: .utf8))
         let strictStops = try #require(strict.files.first { $0.name == "stops.txt" })
         #expect(strictStops.imported == 1 && strictStops.skipped == 2)
-        #expect(strictStops.problems.map(\.line) == [3, 4] && strictStops.problems.allSatisfy { $0.reason == "invalid UTF-8" })
+        #expect(
+            strictStops.problems.map(\.line) == [3, 4]
+                && strictStops.problems.allSatisfy { $0.reason == "invalid UTF-8" })
         // Latin-1 forced: 0x9C is a C1 control there, not œ.
         _ = try await run(scratch.file("feed"), scratch.file("latin1.sqlite"), ImportOptions(encoding: .latin1))
         let latin1 = try SQLiteConnection(path: scratch.file("latin1.sqlite"), readOnly: true)
@@ -118,9 +133,13 @@ struct RealFeedShapesTests {
     func headerNotUTF8() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
-        var stops = Array("stop_id,stop_name,stop_lat,stop_lon,zone_id,stop_url,location_type,parent_station,stop_timezone,wheelchair_boarding,d".utf8)
+        var stops = Array(
+            "stop_id,stop_name,stop_lat,stop_lon,zone_id,stop_url,location_type,parent_station,stop_timezone,wheelchair_boarding,d"
+                .utf8)
         stops += [0xE9] + Array("signation\n".utf8)
-        stops += Array("FUR_CREEK_RES,A,36.4,-117.1,,,,,,,x\nBEATTY_AIRPORT,B,36.8,-116.7,,,,,,,y\nAMV,C,36.6,-116.4,,,,,,,z\n".utf8)
+        stops += Array(
+            "FUR_CREEK_RES,A,36.4,-117.1,,,,,,,x\nBEATTY_AIRPORT,B,36.8,-116.7,,,,,,,y\nAMV,C,36.6,-116.4,,,,,,,z\n"
+                .utf8)
         try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
         for encoding in [ImportOptions.Encoding.automatic, .utf8] {
             let database = scratch.file("\(encoding.rawValue).sqlite")
@@ -147,7 +166,8 @@ struct RealFeedShapesTests {
             _ = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
         } throws: { error in
             guard let error = error as? ImportError else { return false }
-            return error.kind == .unsupportedEncoding && error.line == 1 && error.file?.hasSuffix("feed/agency.txt") == true
+            return error.kind == .unsupportedEncoding && error.line == 1
+                && error.file?.hasSuffix("feed/agency.txt") == true
                 && error.message.contains("the input is UTF-16LE")
         }
     }
@@ -158,14 +178,18 @@ struct RealFeedShapesTests {
         defer { scratch.remove() }
         var files = sample()
         files["STOPS.TXT"] = files.removeValue(forKey: "stops.txt")
-        try write(Dictionary(uniqueKeysWithValues: files.map { ("outer/inner/" + $0.key, $0.value) }), to: scratch.file("feed"))
+        try write(
+            Dictionary(uniqueKeysWithValues: files.map { ("outer/inner/" + $0.key, $0.value) }),
+            to: scratch.file("feed"))
         let feed = try GTFSFeed.open(scratch.file("feed"))
         #expect(feed.folder == "outer/inner/" && feed.renamedFiles == [.stops: "outer/inner/STOPS.TXT"])
         let summary = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
         let stops = try #require(summary.files.first { $0.name == "stops.txt" })
         #expect(stops.imported == 3)
         #expect(stops.counts.first?.kind == .fileNameCase)
-        #expect(stops.counts.first?.example?.reason == "read from outer/inner/STOPS.TXT: GTFS names its files in lower case")
+        #expect(
+            stops.counts.first?.example?.reason == "read from outer/inner/STOPS.TXT: GTFS names its files in lower case"
+        )
     }
 
     @Test("GTFS files in two folders: the error names both, and --folder chooses")
@@ -187,7 +211,8 @@ struct RealFeedShapesTests {
         try write(files, to: scratch.file("feed"))
         #expect(try GTFSFeed.open(scratch.file("feed")).folder == "")
         let summary = try await GTFSImporter(
-            feed: try GTFSFeed.open(scratch.file("feed"), folder: "north/"), database: scratch.file("db.sqlite")).run()
+            feed: try GTFSFeed.open(scratch.file("feed"), folder: "north/"), database: scratch.file("db.sqlite")
+        ).run()
         #expect(summary.state == .complete && summary.records == 12)
         #expect(summary.ignoredFiles.contains("stops.txt (outside the feed's folder, north/)"))
         #expect { try GTFSFeed.open(scratch.file("feed"), folder: "east") } throws: { error in
@@ -201,18 +226,22 @@ struct RealFeedShapesTests {
         defer { scratch.remove() }
         try write(sample(), to: scratch.file("feed"))
         #expect { try GTFSFeed.open(scratch.file("feed/stops.txt")) } throws: { error in
-            "\(error)".hasSuffix("stops.txt: a single GTFS file (stops.txt): a feed is a .zip archive or a folder of GTFS .txt files (give the folder)")
+            "\(error)".hasSuffix(
+                "stops.txt: a single GTFS file (stops.txt): a feed is a .zip archive or a folder of GTFS .txt files (give the folder)"
+            )
         }
         try write(sample(replacing: ["stops.txt": []]), to: scratch.file("empty"))
         #expect { try GTFSFeed.open(scratch.file("empty")) } throws: { error in
-            (error as? ImportError)?.kind == .missingFile && "\(error)".hasSuffix("not a complete GTFS feed: empty (0 bytes): stops.txt")
+            (error as? ImportError)?.kind == .missingFile
+                && "\(error)".hasSuffix("not a complete GTFS feed: empty (0 bytes): stops.txt")
         }
         // Blank lines only: no header, found while reading; the same treatment.
         try write(sample(replacing: ["stops.txt": Array("\n\n".utf8)]), to: scratch.file("blank"))
         await #expect {
             _ = try await run(scratch.file("blank"), scratch.file("blank.sqlite"))
         } throws: { error in
-            (error as? ImportError)?.kind == .missingFile && "\(error)".contains("stops.txt: the file is empty (no header line)")
+            (error as? ImportError)?.kind == .missingFile
+                && "\(error)".contains("stops.txt: the file is empty (no header line)")
         }
         // An empty optional file: an empty table, with a warning.
         try write(sample(replacing: ["shapes.txt": Array("\n".utf8)]), to: scratch.file("optional"))
@@ -227,7 +256,8 @@ struct RealFeedShapesTests {
         defer { scratch.remove() }
         let stopTimes = Self.sampleFeed["stop_times.txt"]! + ",9:00:00,9:00:00,AMV,3\n"  // no trip_id: skipped
         try write(sample(replacing: ["stop_times.txt": Array(stopTimes.utf8)]), to: scratch.file("feed"))
-        let lossy = try await run(scratch.file("feed"), scratch.file("a.sqlite"), ImportOptions(maximumSkipped: .count(1)))
+        let lossy = try await run(
+            scratch.file("feed"), scratch.file("a.sqlite"), ImportOptions(maximumSkipped: .count(1)))
         #expect(lossy.state == .complete && lossy.skipped == 1)
         for (index, limit) in [ImportOptions.SkippedLimit.count(0), .fraction(0.01)].enumerated() {
             let database = scratch.file("\(index).sqlite")
@@ -235,41 +265,45 @@ struct RealFeedShapesTests {
                 _ = try await run(scratch.file("feed"), database, ImportOptions(maximumSkipped: limit))
             } throws: { error in
                 guard let error = error as? ImportError else { return false }
-                return error.kind == .tooManySkipped && error.message.contains("1 of 13 records were skipped (stop_times.txt 1)")
+                return error.kind == .tooManySkipped
+                    && error.message.contains("1 of 13 records were skipped (stop_times.txt 1)")
             }
             #expect(try ImportStatus.read(database).state == .failed)
         }
     }
 
     #if SWITCHYARD_TEST_HOOKS  // uses a test hook of the library (debug builds only)
-    @Test("a resume continues with the encoding and batch size the import began with, whatever it is given")
-    func resumeKeepsEncoding() async throws {
-        let scratch = ScratchFolder()
-        defer { scratch.remove() }
-        var stops = Array("stop_id,stop_name,stop_lat,stop_lon\n".utf8)
-        for (id, code) in [("FUR_CREEK_RES", 0x9C), ("BEATTY_AIRPORT", 0xE9), ("AMV", 0xE8)] {
-            stops += Array("\(id),x".utf8) + [UInt8(code)] + Array(",1,1\n".utf8)
+        @Test("a resume continues with the encoding and batch size the import began with, whatever it is given")
+        func resumeKeepsEncoding() async throws {
+            let scratch = ScratchFolder()
+            defer { scratch.remove() }
+            var stops = Array("stop_id,stop_name,stop_lat,stop_lon\n".utf8)
+            for (id, code) in [("FUR_CREEK_RES", 0x9C), ("BEATTY_AIRPORT", 0xE9), ("AMV", 0xE8)] {
+                stops += Array("\(id),x".utf8) + [UInt8(code)] + Array(",1,1\n".utf8)
+            }
+            try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
+            let reference = try await run(
+                scratch.file("feed"), scratch.file("reference.sqlite"), ImportOptions(batchSize: 2, encoding: .latin1))
+            #expect(reference.state == .complete)
+            var options = ImportOptions(batchSize: 2, encoding: .latin1)
+            options.interruptAfterBatches = 2  // agency, then the first batch of stops
+            let first = try await run(scratch.file("feed"), scratch.file("db.sqlite"), options)
+            #expect(first.state == .interrupted)
+            let resumed = try await run(scratch.file("feed"), scratch.file("db.sqlite"), ImportOptions(mode: .resume))
+            #expect(resumed.state == .complete)
+            #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
         }
-        try write(sample(replacing: ["stops.txt": stops]), to: scratch.file("feed"))
-        let reference = try await run(scratch.file("feed"), scratch.file("reference.sqlite"), ImportOptions(batchSize: 2, encoding: .latin1))
-        #expect(reference.state == .complete)
-        var options = ImportOptions(batchSize: 2, encoding: .latin1)
-        options.interruptAfterBatches = 2  // agency, then the first batch of stops
-        let first = try await run(scratch.file("feed"), scratch.file("db.sqlite"), options)
-        #expect(first.state == .interrupted)
-        let resumed = try await run(scratch.file("feed"), scratch.file("db.sqlite"), ImportOptions(mode: .resume))
-        #expect(resumed.state == .complete)
-        #expect(try DatabaseContent(scratch.file("db.sqlite")) == DatabaseContent(scratch.file("reference.sqlite")))
-    }
     #endif
 
-
-    @Test("a stray quote in a large stop_times.txt: the same diagnosis with and without --strict, and only its line is lost")
+    @Test(
+        "a stray quote in a large stop_times.txt: the same diagnosis with and without --strict, and only its line is lost"
+    )
     func strayQuoteInALargeFile() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
         // Over the 1 MiB record limit after the quote, and no quote anywhere after it.
-        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nAAMV1,8:00:00,8:00:00,\"BEATTY_AIRPORT,1\n"
+        var text =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nAAMV1,8:00:00,8:00:00,\"BEATTY_AIRPORT,1\n"
         let filler = (2...30_000).map { "AAMV1,9:00:00,9:00:00,AMV,\($0)" }.joined(separator: "\n")
         text += filler + "\n"
         try write(sample(replacing: ["stop_times.txt": Array(text.utf8)]), to: scratch.file("feed"))
@@ -278,7 +312,10 @@ struct RealFeedShapesTests {
         #expect(stopTimes.records == 30_000 && stopTimes.imported == 29_999 && stopTimes.skipped == 1)
         let problem = try #require(stopTimes.problems.first)
         #expect(problem.line == 2 && problem.field == "stop_id" && problem.kind == .malformedRecord)
-        #expect(problem.reason == "quote not closed on its line (a stray quote?); the record was skipped to the end of that line and reading went on at line 3")
+        #expect(
+            problem.reason
+                == "quote not closed on its line (a stray quote?); the record was skipped to the end of that line and reading went on at line 3"
+        )
         await #expect {
             _ = try await run(scratch.file("feed"), scratch.file("strict.sqlite"), ImportOptions(strict: true))
         } throws: { error in

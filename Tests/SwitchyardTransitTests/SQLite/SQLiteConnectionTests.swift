@@ -2,6 +2,7 @@ import Foundation
 import Switchyard
 import SwitchyardTesting
 import Testing
+
 @testable import SwitchyardTransit
 
 @Suite("SQLiteConnection: statements stop when their task is cancelled")
@@ -65,10 +66,12 @@ struct SQLiteConnectionTests {
         let count = try await Task(executorPreference: BlockingExecutor.shared) { () -> Int64? in
             withUnsafeCurrentTask { $0?.cancel() }
             let connection = try SQLiteConnection(path: path)
-            return try connection.rows("""
+            return try connection.rows(
+                """
                 WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < 100000)
                 SELECT count(*) FROM counter
-                """).first?.first?.integer
+                """
+            ).first?.first?.integer
         }.value
         #expect(count == 100_000)
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
 
@@ -12,7 +13,8 @@ enum QuirksFeed {
     static let files: [String: String] = [
         // A byte-order mark before the header.
         // A byte-order mark before the header; a space after the last closing quote (warning).
-        "agency.txt": "\u{FEFF}agency_id,agency_name,agency_url,agency_timezone,agency_fare_url\nA1,\"Verkehrsbetrieb Nord, GmbH\",https://example.org,Europe/Berlin,\"https://example.org/fares\" \n",
+        "agency.txt":
+            "\u{FEFF}agency_id,agency_name,agency_url,agency_timezone,agency_fare_url\nA1,\"Verkehrsbetrieb Nord, GmbH\",https://example.org,Europe/Berlin,\"https://example.org/fares\" \n",
         // CRLF line endings; a quoted name with a comma; a duplicate stop_id; a stop with a bad latitude and one with
         // a hexadecimal one (both imported with NULL and a warning); a name in Windows-1252 (see `windows1252`).
         "stops.txt": [
@@ -25,29 +27,32 @@ enum QuirksFeed {
             "S4,Caf\u{E9} Kranzler,0x10,13.33,0,",
         ].joined(separator: "\r\n") + "\r\n",
         // An extra column the reference does not define (kept as text); text after a closing quote; a NUL byte.
-        "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type,x_network_color\nR1,A1,U2,\"Pankow – Ruhleben\" (U2),1,red\nR2,A1,100,Bus\u{0} 100,3,\n",
+        "routes.txt":
+            "route_id,agency_id,route_short_name,route_long_name,route_type,x_network_color\nR1,A1,U2,\"Pankow – Ruhleben\" (U2),1,red\nR2,A1,100,Bus\u{0} 100,3,\n",
         // Rows shorter than the header (trailing optional fields left out), one with an empty field past the
         // header's and one with a value past it (all imported, with warnings).
-        "trips.txt": "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id\nR1,WD,T1,Ruhleben,0\nR1,WD,T2,Pankow,1,,,\nR2,WE,T3,Zoo,0,,,oops\n",
+        "trips.txt":
+            "route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id\nR1,WD,T1,Ruhleben,0\nR1,WD,T2,Pankow,1,,,\nR2,WE,T3,Zoo,0,,,oops\n",
         // Interleaved trips, a one-digit hour, hours past 24, a bad time, a ragged row, an empty required field,
         // a reference to a trip that does not exist, and a repeated (trip_id, stop_sequence).
         "stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence
-            T1,8:05:00,8:05:30,S1a,1
-            T2,23:59:00,23:59:00,S2,1
-            T1,08:10:00,08:10:00,S2,2
-            T2,24:03:00,24:03:30,S1a,2
-            T2,25:13:00,25:13:00,S2,3
-            T3,8:5:00,08:05:00,S2,1
-            T3,09:00:00,09:00:00,S2
-            ,09:00:00,09:00:00,S2,5
-            T9,10:00:00,10:00:00,S2,1
-            T3,10:00:00,10:00:00,S1a,2
-            T3,10:05:00,10:05:00,S2,2
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        T1,8:05:00,8:05:30,S1a,1
+        T2,23:59:00,23:59:00,S2,1
+        T1,08:10:00,08:10:00,S2,2
+        T2,24:03:00,24:03:30,S1a,2
+        T2,25:13:00,25:13:00,S2,3
+        T3,8:5:00,08:05:00,S2,1
+        T3,09:00:00,09:00:00,S2
+        ,09:00:00,09:00:00,S2,5
+        T9,10:00:00,10:00:00,S2,1
+        T3,10:00:00,10:00:00,S1a,2
+        T3,10:05:00,10:05:00,S2,2
 
-            """,
+        """,
         // A date that is no day (year 0): a required field, so the record is skipped.
-        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20250101,20251231\nXX,1,1,1,1,1,1,1,00000101,20251231\n",
+        "calendar.txt":
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20250101,20251231\nXX,1,1,1,1,1,1,1,00000101,20251231\n",
         // Only calendar_dates for WE (a feed may use either file).
         "calendar_dates.txt": "service_id,date,exception_type\nWE,20250104,1\nWE,20250105,1\nWD,20251225,2\n",
         // A file GTFS defines that this importer does not import, and one GTFS does not define.
@@ -83,7 +88,10 @@ enum QuirksFeed {
     /// Writes the feed as a zip at `path`, its files inside `folder` if given.
     static func writeZip(_ path: String, folder: String? = nil, omitting omitted: Set<String> = []) throws {
         let writer = try ZipWriter(path: path)
-        if let folder { try writer.beginEntry(folder + "/"); try writer.endEntry() }
+        if let folder {
+            try writer.beginEntry(folder + "/")
+            try writer.endEntry()
+        }
         for name in files.keys.sorted() where !omitted.contains(name) {
             try writer.beginEntry((folder.map { $0 + "/" } ?? "") + name)
             try writer.write(bytes(name))

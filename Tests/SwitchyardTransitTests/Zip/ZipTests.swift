@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import SwitchyardSampleFeeds
 @testable import SwitchyardTransit
-import Testing
 
 @Suite("Zip archives")
 struct ZipTests {
@@ -257,7 +258,9 @@ struct ZipTests {
             try Data(data).write(to: URL(fileURLWithPath: path))
             let archive = try ZipArchive(path: path)
             #expect(archive.entries.map(\.path) == ["a.txt", "b.txt", "c.txt"])
-            #expect(try readAll(archive, try #require(archive.entry(named: "c.txt")), readSize: 100) == Array("c.txt\n".utf8))
+            #expect(
+                try readAll(archive, try #require(archive.entry(named: "c.txt")), readSize: 100)
+                    == Array("c.txt\n".utf8))
         }
     }
 

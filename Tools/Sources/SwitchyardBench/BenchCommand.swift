@@ -51,7 +51,10 @@ struct BenchCommand: ParsableCommand {
             return
         }
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: debug build; measure with `swift run --package-path Tools -c release switchyard-bench`\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "warning: debug build; measure with `swift run --package-path Tools -c release switchyard-bench`\n"
+                        .utf8))
         #endif
         let runner = Runner(repetitions: quick ? 3 : repetitions, warmups: 1, scale: quick ? 0.1 : 1)
         let report = Report(json: json)
@@ -60,8 +63,11 @@ struct BenchCommand: ParsableCommand {
             suite.run(runner: runner, report: report)
         }
         if !report.missedGoals.isEmpty {
-            FileHandle.standardError.write(Data(("goals missed:\n" + report.missedGoals.map { "  " + $0 }
-                .joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("goals missed:\n"
+                        + report.missedGoals.map { "  " + $0 }
+                        .joined(separator: "\n") + "\n").utf8))
             if checkGoals { throw ExitCode(1) }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Switchyard
 import SwitchyardTesting
 import Testing
+
 @testable import SwitchyardTransit
 
 @Suite("switchyard import, status and sample-feed")
@@ -18,7 +19,9 @@ struct ImportCommandTests {
     func importAndStatus() async throws {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let generated = try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/feed.zip"])
+        let generated = try await SwitchyardProcess.run([
+            "sample-feed", "--profile", "tiny", "--out", folder + "/feed.zip",
+        ])
         #expect(generated.status == 0, "\(generated.standardError)")
         let imported = try await SwitchyardProcess.run([
             "import", folder + "/feed.zip", "--database", folder + "/feed.sqlite", "--progress", "json",
@@ -45,14 +48,20 @@ struct ImportCommandTests {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("not a zip".utf8).write(to: URL(fileURLWithPath: folder + "/bad.zip"))
-        let corrupt = try await SwitchyardProcess.run(["import", folder + "/bad.zip", "--database", folder + "/a.sqlite"])
+        let corrupt = try await SwitchyardProcess.run([
+            "import", folder + "/bad.zip", "--database", folder + "/a.sqlite",
+        ])
         #expect(corrupt.status == 1)
         #expect(corrupt.standardError.contains("\(folder)/bad.zip: error: not a zip archive"))
-        let missing = try await SwitchyardProcess.run(["import", folder + "/nothing.zip", "--database", folder + "/a.sqlite"])
+        let missing = try await SwitchyardProcess.run([
+            "import", folder + "/nothing.zip", "--database", folder + "/a.sqlite",
+        ])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("cannot open the feed"))
         _ = try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/feed"])
-        let first = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/b.sqlite", "--progress", "none"])
+        let first = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/b.sqlite", "--progress", "none",
+        ])
         #expect(first.status == 0)
         let again = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/b.sqlite"])
         #expect(again.status == 1)
@@ -65,7 +74,8 @@ struct ImportCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let escape = "\u{1B}]0;title\u{07}\u{1B}[2J"
         let files = [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA1,Nord,https://example.org,Europe/Berlin\n",
+            "agency.txt":
+                "agency_id,agency_name,agency_url,agency_timezone\nA1,Nord,https://example.org,Europe/Berlin\n",
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,Mitte,52.5,13.4\nS2,Nowhere,north\(escape),13.0\n",
             "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A1,U2,1\n",
             "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\n",
@@ -137,15 +147,19 @@ struct ImportCommandTests {
                     // 130: stopped at a batch boundary; 0: finished first; killed by the signal only once the
                     // import is complete and the process is on its way out.
                     let expected = record.isComplete ? [0, 130, signal] : [130]
-                    #expect(expected.contains(status), "round \(round) attempt \(attempt): exit \(status), \(record.state)")
+                    #expect(
+                        expected.contains(status), "round \(round) attempt \(attempt): exit \(status), \(record.state)")
                 }
                 // Whole batches only: each table holds exactly the rows its import record counts.
                 let connection = try SQLiteConnection(path: database, readOnly: true)
                 for file in record.files where file.state != .pending {
-                    let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?.first?.integer
+                    let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?
+                        .first?.integer
                     #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
                     if file.state != .complete {
-                        #expect(file.records % Self.batchSize == 0, "\(file.name): \(file.records) records are whole batches")
+                        #expect(
+                            file.records % Self.batchSize == 0,
+                            "\(file.name): \(file.records) records are whole batches")
                     }
                 }
                 if stops && status == 130 { #expect(record.state == .interrupted) }
@@ -175,7 +189,10 @@ struct ImportCommandTests {
         process.standardError = FileHandle.nullDevice
         return try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error); return }
+            do { try process.run() } catch {
+                continuation.resume(throwing: error)
+                return
+            }
             let pid = process.processIdentifier
             let handle = output.fileHandleForReading
             let reader = Thread {
@@ -207,8 +224,9 @@ struct ImportCommandTests {
     /// The rows committed over all files in one `--progress json` line.
     private static func committedRows(_ line: Substring) -> Int {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let progress = object["progress"] as? [String: Any],
-              let files = progress["files"] as? [String: [String: Any]] else { return 0 }
+            let progress = object["progress"] as? [String: Any],
+            let files = progress["files"] as? [String: [String: Any]]
+        else { return 0 }
         return files.values.reduce(0) { $0 + ($1["rows"] as? Int ?? 0) }
     }
 
@@ -218,14 +236,18 @@ struct ImportCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
     }
 
-    @Test("with --progress json a failed import still ends on one JSON summary: state failed, the error with file and line")
+    @Test(
+        "with --progress json a failed import still ends on one JSON summary: state failed, the error with file and line"
+    )
     func jsonFailures() async throws {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Before the import begins: no such feed, not a zip.
         try Data("stop_id\n".utf8).write(to: URL(fileURLWithPath: folder + "/stops.txt"))
         for (feed, kind) in [("/nothing.zip", "unreadable_feed"), ("/stops.txt", "unreadable_feed")] {
-            let output = try await SwitchyardProcess.run(["import", folder + feed, "--database", folder + "/a.sqlite", "--progress", "json"])
+            let output = try await SwitchyardProcess.run([
+                "import", folder + feed, "--database", folder + "/a.sqlite", "--progress", "json",
+            ])
             #expect(output.status == 1)
             let summary = try lastJSON(output.standardOutput)
             #expect(summary["state"] as? String == "failed")
@@ -256,11 +278,15 @@ struct ImportCommandTests {
             "import", folder + "/feed", "--database", folder + "/c.sqlite", "--progress", "lines", "--strict",
         ])
         #expect(plain.status == 1)
-        #expect(plain.standardError.contains("] failed\n\(folder)/feed/trips.txt:\(trips.split(separator: "\n").count + 1): error: "))
+        #expect(
+            plain.standardError.contains(
+                "] failed\n\(folder)/feed/trips.txt:\(trips.split(separator: "\n").count + 1): error: "))
         #expect(!plain.standardError.contains("finished"))
 
         // Without --strict: imported, and the verdict leads with the skipped record; --max-skipped 0 fails it.
-        let lossy = try await SwitchyardProcess.run(["import", folder + "/feed", "--database", folder + "/d.sqlite", "--progress", "none"])
+        let lossy = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/d.sqlite", "--progress", "none",
+        ])
         #expect(lossy.status == 0)
         let verdict = try #require(lossy.standardOutput.split(separator: "\n").last)
         #expect(verdict.hasPrefix("complete, 1 of ") && verdict.contains("RECORDS SKIPPED (trips.txt 1)"))
@@ -269,9 +295,11 @@ struct ImportCommandTests {
             "import", folder + "/feed", "--database", folder + "/e.sqlite", "--progress", "json", "--max-skipped", "0",
         ])
         #expect(limited.status == 1)
-        #expect((try lastJSON(limited.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "too_many_skipped")
+        #expect(
+            (try lastJSON(limited.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "too_many_skipped")
         let status = try await SwitchyardProcess.run(["status", folder + "/d.sqlite", "--json"])
-        let trip = try #require((try lastJSON(status.standardOutput)["files"] as? [String: [String: Any]])?["trips.txt"])
+        let trip = try #require(
+            (try lastJSON(status.standardOutput)["files"] as? [String: [String: Any]])?["trips.txt"])
         #expect(trip["skipped"] as? Int == 1 && trip["warnings"] as? Int == 0)
     }
 

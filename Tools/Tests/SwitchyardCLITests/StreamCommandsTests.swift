@@ -11,16 +11,20 @@ struct StreamCommandsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var state: UInt64 = 42
         let random = (0..<300_000).map { _ -> UInt8 in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Array("abc \r\n\n".utf8)[Int(state >> 61) % 7]
         }
         let contents: [(String, [UInt8])] = [
             ("empty.txt", []), ("newline.txt", [0x0A]), ("lf.txt", Array("a\nbb\nccc\n".utf8)),
             ("crlf.txt", Array("a\r\nbb\r\n".utf8)), ("unterminated.txt", Array("a\nlast".utf8)),
             ("bom.txt", [0xEF, 0xBB, 0xBF] + Array("x\ny\n".utf8)), ("blank.txt", Array("\n\n\n\n".utf8)),
-            ("lone-cr.txt", Array("a\rb\rc".utf8)), ("binary.txt", (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            ("lone-cr.txt", Array("a\rb\rc".utf8)),
+            ("binary.txt", (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
             ("random.txt", random),
-            ("long-lines.txt", Array((String(repeating: "x", count: 300_000) + "\n" + String(repeating: "y", count: 70_000)).utf8)),
+            (
+                "long-lines.txt",
+                Array((String(repeating: "x", count: 300_000) + "\n" + String(repeating: "y", count: 70_000)).utf8)
+            ),
         ]
         var paths: [String] = []
         for (name, bytes) in contents {
@@ -61,9 +65,10 @@ struct StreamCommandsTests {
         let lines = try await SwitchyardProcess.run(["lines", path])
         for output in [csv, lines] {
             #expect(output.status == 0, "\(output.standardError)")
-            #expect(!(output.standardOutput + output.standardError).unicodeScalars.contains {
-                $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}"
-            })
+            #expect(
+                !(output.standardOutput + output.standardError).unicodeScalars.contains {
+                    $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}"
+                })
             #expect(output.standardOutput.contains("evil\\u{1B}[2J\\u{202E}.csv"), "\(output.standardOutput)")
         }
         #expect(csv.standardOutput.contains("(id, na\\u{1B}]0;title\\u{7}me)"), "\(csv.standardOutput)")
@@ -93,22 +98,24 @@ struct StreamCommandsTests {
         let output = try await SwitchyardProcess.run(["csv", good, bad])
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "\(good): 2 records, 2 fields per record (stop_id, stop_name), 0 malformed (skipped), 0 read with warnings",
-            "  warning: \(bad):3: 1 of 2 fields (the rest read as empty)",
-            "  warning: \(bad):4: text after a closing quote (kept)",
-            "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
-            "\(bad): 5 records, 2 fields per record (trip_id, route_id), 1 malformed (skipped), 2 read with warnings",
-        ])
+        #expect(
+            lines == [
+                "\(good): 2 records, 2 fields per record (stop_id, stop_name), 0 malformed (skipped), 0 read with warnings",
+                "  warning: \(bad):3: 1 of 2 fields (the rest read as empty)",
+                "  warning: \(bad):4: text after a closing quote (kept)",
+                "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
+                "\(bad): 5 records, 2 fields per record (trip_id, route_id), 1 malformed (skipped), 2 read with warnings",
+            ])
         // RFC 4180: the quirks are malformed records, counted among the records all the same.
         let strict = try await SwitchyardProcess.run(["csv", "--strict", bad])
         #expect(strict.status == 1)
-        #expect(strict.standardOutput.split(separator: "\n").map(String.init) == [
-            "  malformed: \(bad):3: 1 fields, expected 2",
-            "  malformed: \(bad):4:7: field 2 (route_id): text after the closing quote",
-            "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
-            "\(bad): 5 records, 2 fields per record (trip_id, route_id), 3 malformed (skipped), 0 read with warnings",
-        ])
+        #expect(
+            strict.standardOutput.split(separator: "\n").map(String.init) == [
+                "  malformed: \(bad):3: 1 fields, expected 2",
+                "  malformed: \(bad):4:7: field 2 (route_id): text after the closing quote",
+                "  malformed: \(bad):5:4: field 2 (route_id): quote not closed on its line (a stray quote?); its line was skipped and reading went on at line 6",
+                "\(bad): 5 records, 2 fields per record (trip_id, route_id), 3 malformed (skipped), 0 read with warnings",
+            ])
         let clean = try await SwitchyardProcess.run(["csv", good])
         #expect(clean.status == 0)
     }

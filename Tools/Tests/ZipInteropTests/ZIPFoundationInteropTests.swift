@@ -12,7 +12,10 @@ import ZIPFoundation
 struct ZIPFoundationInteropTests {
     /// GTFS-shaped text, a non-ASCII name, an empty file and 200 KB of binary data (more than one 64 KiB read).
     static let contents: [(path: String, bytes: [UInt8])] = [
-        ("gtfs/agency.txt", Array("agency_id,agency_name,agency_url,agency_timezone\nBVG,BVG,https://bvg.de,Europe/Berlin\n".utf8)),
+        (
+            "gtfs/agency.txt",
+            Array("agency_id,agency_name,agency_url,agency_timezone\nBVG,BVG,https://bvg.de,Europe/Berlin\n".utf8)
+        ),
         ("gtfs/stops.txt", Array("stop_id,stop_name,stop_lat,stop_lon\n1,\"Görlitzer Bahnhof\",52.499,13.428\n".utf8)),
         ("gtfs/empty.txt", []),
         ("gtfs/binary.bin", deterministicBytes(count: 200_000)),
@@ -23,7 +26,9 @@ struct ZIPFoundationInteropTests {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent(deflated ? "deflated.zip" : "stored.zip")
             let archive = try Archive(url: url, accessMode: .create)
-            try archive.addEntry(with: "gtfs/", type: .directory, uncompressedSize: Int64(0)) { (_: Int64, _: Int) in Data() }
+            try archive.addEntry(with: "gtfs/", type: .directory, uncompressedSize: Int64(0)) { (_: Int64, _: Int) in
+                Data()
+            }
             for (path, bytes) in Self.contents {
                 let data = Data(bytes)
                 try archive.addEntry(
@@ -48,7 +53,7 @@ struct ZIPFoundationInteropTests {
     /// forced onto small sizes (Info-ZIP's `unzip -t` and Python's `zipfile` read it); Switchyard's own ZIP64
     /// reading is cross-checked with Python's archives in `SwitchyardTransitTests`.
     @Test("archives written by ZipWriter extract in ZIPFoundation with matching CRC-32s")
-    func ZIPFoundationReadsOurArchives() throws {
+    func zipFoundationReadsOurArchives() throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ours.zip")
             let writer = try ZipWriter(path: url.path, compressionLevel: 6)

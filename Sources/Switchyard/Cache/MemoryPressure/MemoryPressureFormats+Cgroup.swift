@@ -35,8 +35,13 @@ extension MemoryPressureFormats {
             guard let bad = lines.count > 1 ? lines[1] : lines.first else {
                 return Parsed(value: nil, problems: ["\(file): empty, expected \"max\" or a number"])
             }
-            return Parsed(value: nil, problems: [problem(file, bad.number, expected: "\"max\" or a number",
-                                                         got: bad.text)])
+            return Parsed(
+                value: nil,
+                problems: [
+                    problem(
+                        file, bad.number, expected: "\"max\" or a number",
+                        got: bad.text)
+                ])
         }
         return Parsed(value: .bytes(bytes))
     }

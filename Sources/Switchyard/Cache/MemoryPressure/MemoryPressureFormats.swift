@@ -49,7 +49,8 @@ enum MemoryPressureFormats {
     static func trim(_ text: Substring) -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = text.firstIndex(where: { !isBlank($0) }),
-              let end = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let end = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return text[start...end]
     }
 
@@ -125,11 +126,12 @@ enum MemoryPressureFormats {
                 continue
             }
             let parts = fields(line[line.index(after: colon)...])
-            let unit: UInt64? = switch parts.count {
-            case 1: 1
-            case 2 where parts[1] == "kB": 1024
-            default: nil
-            }
+            let unit: UInt64? =
+                switch parts.count {
+                case 1: 1
+                case 2 where parts[1] == "kB": 1024
+                default: nil
+                }
             guard let unit, let value = UInt64(parts[0]) else {
                 result.problems.append(problem(file, number, expected: expected, got: line))
                 continue
@@ -154,8 +156,10 @@ enum MemoryPressureFormats {
                 continue
             }
             let controllers = parts[1].split(separator: ",").map(String.init)
-            result.value.append(CgroupMembership(hierarchyID: String(parts[0]), controllers: controllers,
-                                                 path: String(parts[2])))
+            result.value.append(
+                CgroupMembership(
+                    hierarchyID: String(parts[0]), controllers: controllers,
+                    path: String(parts[2])))
         }
         return result
     }

@@ -72,8 +72,9 @@ public final class MemoryPressureMonitor: Sendable, CustomStringConvertible {
         thresholds: MemoryPressureThresholds = .init(),
         name: String = "memory pressure"
     ) {
-        self.init(source: source, interval: interval, renotifyInterval: renotifyInterval, clock: clock,
-                  thresholds: thresholds, name: name, pollingStopped: nil)
+        self.init(
+            source: source, interval: interval, renotifyInterval: renotifyInterval, clock: clock,
+            thresholds: thresholds, name: name, pollingStopped: nil)
     }
 
     /// The designated initializer, with the test hook `pollingStopped`.
@@ -87,8 +88,9 @@ public final class MemoryPressureMonitor: Sendable, CustomStringConvertible {
         pollingStopped: (@Sendable () -> Void)?
     ) {
         precondition(interval > .zero, "MemoryPressureMonitor \"\(name)\": interval must be positive (\(interval))")
-        precondition(renotifyInterval >= .zero,
-                     "MemoryPressureMonitor \"\(name)\": renotifyInterval must not be negative (\(renotifyInterval))")
+        precondition(
+            renotifyInterval >= .zero,
+            "MemoryPressureMonitor \"\(name)\": renotifyInterval must not be negative (\(renotifyInterval))")
         self.source = source
         self.interval = interval
         self.renotifyInterval = renotifyInterval

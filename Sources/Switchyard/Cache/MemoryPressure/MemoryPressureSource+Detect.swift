@@ -14,8 +14,9 @@ extension MemoryPressureSource {
         case .failure(.failed(let message)):
             return (.procMeminfo(path: meminfo), ["\(cgroupFile): \(message)"])
         }
-        let kind = chooseKind(memberships.value, root: root,
-                              isDirectory: KernelFile.isDirectory, exists: KernelFile.exists)
+        let kind = chooseKind(
+            memberships.value, root: root,
+            isDirectory: KernelFile.isDirectory, exists: KernelFile.exists)
         return (kind, memberships.problems)
     }
 

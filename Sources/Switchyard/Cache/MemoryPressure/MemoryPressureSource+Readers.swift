@@ -26,7 +26,8 @@ extension MemoryPressureSource {
             {
                 tightest = (used, limit, cgroup)
             }
-            if case .unknown = usage, level == 0 { return builder.reading }  // own limit unknown: the diagnostics say why
+            // Own limit unknown: the diagnostics say why.
+            if case .unknown = usage, level == 0 { return builder.reading }
             current = KernelFile.parent(of: cgroup)
             level += 1
         }
@@ -59,8 +60,9 @@ extension MemoryPressureSource {
             builder.reading.diagnostics += problems
         }
         let stat = builder.load(file("memory.stat"), required: true, MemoryPressureFormats.parseKeyedNumbers)
-        let ownLimit = builder.load(file("memory.limit_in_bytes"), required: true,
-                                    MemoryPressureFormats.parseLimitInBytes)
+        let ownLimit = builder.load(
+            file("memory.limit_in_bytes"), required: true,
+            MemoryPressureFormats.parseLimitInBytes)
         let limit = MemoryPressureFormats.effectiveLimitV1(own: ownLimit.value ?? nil, stat: stat.value ?? [:])
         switch limit {
         case .bytes(let limit)?:
@@ -162,7 +164,8 @@ extension MemoryPressureSource {
                 let stat = load(file("memory.stat"), required: isOwn, MemoryPressureFormats.parseKeyedNumbers)
                 guard case .parsed(let usage?) = current else { return .unknown }
                 let inactive = stat.value.flatMap(MemoryPressureFormats.inactiveFileV2(stat:))
-                return .limited(used: MemoryPressureFormats.workingSet(usage: usage, inactiveFile: inactive), limit: limit)
+                return .limited(
+                    used: MemoryPressureFormats.workingSet(usage: usage, inactiveFile: inactive), limit: limit)
             }
         }
 

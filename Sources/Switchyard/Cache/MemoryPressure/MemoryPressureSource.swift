@@ -119,8 +119,9 @@ public struct MemoryPressureSource: Sendable, CustomStringConvertible {
         case .cgroupV2(let directory, let meminfoPath):
             reading = Self.readCgroupV2(directory: directory, meminfoPath: meminfoPath)
         case .cgroupV1(let directory, let meminfoPath):
-            reading = Self.readCgroupV1(directory: directory, meminfoPath: meminfoPath,
-                                        listener: listener(directory: directory))
+            reading = Self.readCgroupV1(
+                directory: directory, meminfoPath: meminfoPath,
+                listener: listener(directory: directory))
         case .procMeminfo(let path):
             reading = Self.readMeminfo(path: path)
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The cgroup v1 `memory.pressure_level` notifications of one cgroup: one non-blocking eventfd per level
@@ -67,51 +67,55 @@ final class PressureLevelListener: Sendable {
 
     private static func register(directory: String) -> Result<[(level: String, descriptor: Int32)], Failure> {
         #if os(Linux)
-        guard let makeEventFD = eventFDFunction() else {
-            return .failure(Failure(message: "eventfd is not available in this C library"))
-        }
-        let levelPath = KernelFile.join(directory, "memory.pressure_level")
-        let controlPath = KernelFile.join(directory, "cgroup.event_control")
-        let levelFile = open(levelPath, O_RDONLY | O_CLOEXEC)
-        guard levelFile >= 0 else { return .failure(Failure(message: "\(levelPath): \(KernelFile.message(errno))")) }
-        defer { close(levelFile) }  // the kernel holds what it needs once registered
-        let control = open(controlPath, O_WRONLY | O_CLOEXEC)
-        guard control >= 0 else { return .failure(Failure(message: "\(controlPath): \(KernelFile.message(errno))")) }
-        defer { close(control) }
-        var registered: [(level: String, descriptor: Int32)] = []
-        for level in levels {
-            // EFD_NONBLOCK and EFD_CLOEXEC are O_NONBLOCK and O_CLOEXEC by definition (linux/eventfd.h).
-            let descriptor = makeEventFD(0, O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                for entry in registered { close(entry.descriptor) }
-                return .failure(Failure(message: "eventfd: \(KernelFile.message(errno))"))
+            guard let makeEventFD = eventFDFunction() else {
+                return .failure(Failure(message: "eventfd is not available in this C library"))
             }
-            let command = Array("\(descriptor) \(levelFile) \(level)".utf8)
-            let written = command.withUnsafeBytes { write(control, $0.baseAddress, $0.count) }
-            guard written == command.count else {
-                let message = written < 0 ? KernelFile.message(errno) : "short write"
-                close(descriptor)
-                for entry in registered { close(entry.descriptor) }
-                return .failure(Failure(message: "\(controlPath): \(message)"))
+            let levelPath = KernelFile.join(directory, "memory.pressure_level")
+            let controlPath = KernelFile.join(directory, "cgroup.event_control")
+            let levelFile = open(levelPath, O_RDONLY | O_CLOEXEC)
+            guard levelFile >= 0 else {
+                return .failure(Failure(message: "\(levelPath): \(KernelFile.message(errno))"))
             }
-            registered.append((level, descriptor))
-        }
-        return .success(registered)
+            defer { close(levelFile) }  // the kernel holds what it needs once registered
+            let control = open(controlPath, O_WRONLY | O_CLOEXEC)
+            guard control >= 0 else {
+                return .failure(Failure(message: "\(controlPath): \(KernelFile.message(errno))"))
+            }
+            defer { close(control) }
+            var registered: [(level: String, descriptor: Int32)] = []
+            for level in levels {
+                // EFD_NONBLOCK and EFD_CLOEXEC are O_NONBLOCK and O_CLOEXEC by definition (linux/eventfd.h).
+                let descriptor = makeEventFD(0, O_NONBLOCK | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    for entry in registered { close(entry.descriptor) }
+                    return .failure(Failure(message: "eventfd: \(KernelFile.message(errno))"))
+                }
+                let command = Array("\(descriptor) \(levelFile) \(level)".utf8)
+                let written = command.withUnsafeBytes { write(control, $0.baseAddress, $0.count) }
+                guard written == command.count else {
+                    let message = written < 0 ? KernelFile.message(errno) : "short write"
+                    close(descriptor)
+                    for entry in registered { close(entry.descriptor) }
+                    return .failure(Failure(message: "\(controlPath): \(message)"))
+                }
+                registered.append((level, descriptor))
+            }
+            return .success(registered)
         #else
-        return .failure(Failure(message: "cgroup v1 exists only on Linux"))
+            return .failure(Failure(message: "cgroup v1 exists only on Linux"))
         #endif
     }
 
     #if os(Linux)
-    private typealias EventFDFunction = @convention(c) (UInt32, Int32) -> Int32
+        private typealias EventFDFunction = @convention(c) (UInt32, Int32) -> Int32
 
-    /// The C library's `eventfd(2)` wrapper. Swift's Glibc module does not import `<sys/eventfd.h>`, so the symbol
-    /// is looked up at run time; its C signature is `int eventfd(unsigned int initval, int flags)`.
-    private static func eventFDFunction() -> EventFDFunction? {
-        guard let program = dlopen(nil, RTLD_NOW) else { return nil }
-        defer { dlclose(program) }
-        guard let symbol = dlsym(program, "eventfd") else { return nil }
-        return unsafeBitCast(symbol, to: EventFDFunction.self)
-    }
+        /// The C library's `eventfd(2)` wrapper. Swift's Glibc module does not import `<sys/eventfd.h>`, so the symbol
+        /// is looked up at run time; its C signature is `int eventfd(unsigned int initval, int flags)`.
+        private static func eventFDFunction() -> EventFDFunction? {
+            guard let program = dlopen(nil, RTLD_NOW) else { return nil }
+            defer { dlclose(program) }
+            guard let symbol = dlsym(program, "eventfd") else { return nil }
+            return unsafeBitCast(symbol, to: EventFDFunction.self)
+        }
     #endif
 }

@@ -109,9 +109,15 @@ struct EvictionPolicy<Key, Value>: ~Copyable {
             windowWeight = 0
             protectedWeight = 0
             var node = first(.window)
-            while let current = node { windowWeight += weight(current); node = successor(of: current) }
+            while let current = node {
+                windowWeight += weight(current)
+                node = successor(of: current)
+            }
             node = first(.protected)
-            while let current = node { protectedWeight += weight(current); node = successor(of: current) }
+            while let current = node {
+                protectedWeight += weight(current)
+                node = successor(of: current)
+            }
         }
         if isFrequencyAware, let countLimit {
             sketch.ensureCapacity(min(countLimit, max(FrequencySketch.initialCapacityLimit, self.count * 2)))

@@ -91,7 +91,9 @@ public struct ByteChunks: AsyncSequence, Sendable {
     }
 
     /// Reads until `buffer` is full or the input ends, so regular files give full chunks. Returns the bytes read.
-    static func fill(_ buffer: UnsafeMutableRawBufferPointer, read: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Int {
+    static func fill(_ buffer: UnsafeMutableRawBufferPointer, read: (UnsafeMutableRawBufferPointer) throws -> Int)
+        throws -> Int
+    {
         var filled = 0
         while filled < buffer.count {
             let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))

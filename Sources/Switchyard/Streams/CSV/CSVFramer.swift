@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits the bytes in a ``ByteWindow`` into CSV records; the synchronous and asynchronous readers only feed it.
@@ -94,14 +94,16 @@ struct CSVFramer: InputFramer, ~Copyable {
     }
 
     func summary(header: CSVHeader?) -> CSVSummary {
-        CSVSummary(records: records, skippedRecords: skipped, lines: line - 1, bytes: bytesRead,
-                   peakBufferBytes: window.peakCapacity, header: header)
+        CSVSummary(
+            records: records, skippedRecords: skipped, lines: line - 1, bytes: bytesRead,
+            peakBufferBytes: window.peakCapacity, header: header)
     }
 
     /// A view of the record `next()` just returned.
     func view(fields: Int, line: Int) -> CSVRecordView {
-        CSVRecordView(base: UnsafeRawPointer(window.base), arena: UnsafeRawPointer(arena), slots: UnsafePointer(slots),
-                      count: fields, line: line, header: header, quirks: quirks, fieldsRead: fieldsRead)
+        CSVRecordView(
+            base: UnsafeRawPointer(window.base), arena: UnsafeRawPointer(arena), slots: UnsafePointer(slots),
+            count: fields, line: line, header: header, quirks: quirks, fieldsRead: fieldsRead)
     }
 
     /// The next record, or what the framer needs. Malformed records are thrown or skipped per the options; each
@@ -129,7 +131,8 @@ struct CSVFramer: InputFramer, ~Copyable {
                     // whose record ends at the line ending after it. The same diagnosis in either policy.
                     // (Before the end of the input, `resynchronize` finds a line ending only within the window.)
                     if let quote = openQuote, let (contentEnd, next) = resynchronize(after: quote.position) {
-                        let error = malformed(.strayQuote, at: quote.position, field: quote.field, recordStart: recordStart)
+                        let error = malformed(
+                            .strayQuote, at: quote.position, field: quote.field, recordStart: recordStart)
                         try reject(error, recordStart: recordStart, contentEnd: contentEnd, next: next, onSkipped)
                         continue
                     }
@@ -192,9 +195,11 @@ struct CSVFramer: InputFramer, ~Copyable {
                     if isHeader {
                         quirks.insert(.repairedUTF8)  // `strings()` below repairs it
                     } else {
-                        let error = malformed(.invalidUTF8, at: bad, field: field(containing: bad, fields: scanned) + 1,
-                                              recordStart: span.start)
-                        try reject(error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
+                        let error = malformed(
+                            .invalidUTF8, at: bad, field: field(containing: bad, fields: scanned) + 1,
+                            recordStart: span.start)
+                        try reject(
+                            error, recordStart: span.start, contentEnd: span.contentEnd, next: span.next, onSkipped)
                         return nil
                     }
                 }
@@ -203,7 +208,8 @@ struct CSVFramer: InputFramer, ~Copyable {
         // Checked before `unescape` rewrites the record's bytes: a skipped record's lines are counted over them.
         let expected = isHeader ? scanned : expectedFields ?? scanned
         if scanned != expected && options.raggedRecords == .reject {
-            let kind: StreamError.Kind = scanned < expected
+            let kind: StreamError.Kind =
+                scanned < expected
                 ? .tooFewFields(expected: expected, found: scanned)
                 : .tooManyFields(expected: expected, found: scanned)
             let error = malformed(kind, at: nil, field: nil, recordStart: span.start)
@@ -295,7 +301,8 @@ struct CSVFramer: InputFramer, ~Copyable {
         let end = window.end
         var index = window.start
         if index == end { return inputEnded ? .end : .needInput }
-        let lineFeed: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
+        let lineFeed: UInt8 = 0x0A
+        let carriageReturn: UInt8 = 0x0D
         let first = base.load(fromByteOffset: index, as: UInt8.self)
         if first == lineFeed || first == carriageReturn {
             guard let next = lineEnding(at: index) else { return .needInput }
@@ -361,7 +368,10 @@ struct CSVFramer: InputFramer, ~Copyable {
                 let highest = highestSpecial
                 while index < end {
                     let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                    if byte > highest { index += 1; continue }
+                    if byte > highest {
+                        index += 1
+                        continue
+                    }
                     if byte == delimiter || byte == lineFeed || byte == carriageReturn { break }
                     if byte == quote && rejectsQuotesInUnquoted {
                         return .malformed(.quoteInUnquotedField, at: index, field: fields + 1)
@@ -413,7 +423,9 @@ struct CSVFramer: InputFramer, ~Copyable {
         if textEnd == end && !inputEnded { return nil }
         var kept = textEnd
         if options.trimsWhitespace {
-            while kept > closing + 1 && isBlank(window.base.load(fromByteOffset: kept - 1, as: UInt8.self)) { kept -= 1 }
+            while kept > closing + 1 && isBlank(window.base.load(fromByteOffset: kept - 1, as: UInt8.self)) {
+                kept -= 1
+            }
         }
         quirks.insert(.textAfterClosingQuote)
         tails.append((field, closing, kept))
@@ -441,7 +453,9 @@ struct CSVFramer: InputFramer, ~Copyable {
         let base = UnsafeRawPointer(window.base)
         let end = window.end
         var terminator = end
-        if let found = memchr(base + position, 0x0A, end - position) { terminator = base.distance(to: UnsafeRawPointer(found)) }
+        if let found = memchr(base + position, 0x0A, end - position) {
+            terminator = base.distance(to: UnsafeRawPointer(found))
+        }
         if let found = memchr(base + position, 0x0D, terminator - position) {
             terminator = base.distance(to: UnsafeRawPointer(found))
         }
@@ -542,7 +556,8 @@ struct CSVFramer: InputFramer, ~Copyable {
             if UTF8Validation.isASCII(bytes) { continue }
             if keepsValidUTF8 && UTF8Validation.firstInvalidOffset(in: bytes) == nil { continue }
             let written = CSVTranscoding.decode(bytes, windows1252: windows1252, into: arena + used)
-            slots[index] = CSVFieldSlot(start: used, count: written, quoted: slot.quoted, escaped: false, transcoded: true)
+            slots[index] = CSVFieldSlot(
+                start: used, count: written, quoted: slot.quoted, escaped: false, transcoded: true)
             used += written
             quirks.insert(.transcoded)
         }

@@ -8,7 +8,7 @@ public struct CSVHeader: Sendable, Hashable, RandomAccessCollection, CustomStrin
     /// What the header line held that the reader's options tolerate (names decoded from another encoding, or
     /// repaired UTF-8).
     public let quirks: CSVQuirks
-    private let indices_: [String: Int]
+    private let positionsByName: [String: Int]
 
     /// A header with these names.
     public init(_ names: [String], quirks: CSVQuirks = []) {
@@ -16,7 +16,7 @@ public struct CSVHeader: Sendable, Hashable, RandomAccessCollection, CustomStrin
         self.quirks = quirks
         var indices: [String: Int] = [:]
         for (index, name) in names.enumerated() where indices[name] == nil { indices[name] = index }
-        indices_ = indices
+        positionsByName = indices
     }
 
     public var startIndex: Int { 0 }
@@ -24,7 +24,7 @@ public struct CSVHeader: Sendable, Hashable, RandomAccessCollection, CustomStrin
     public subscript(position: Int) -> String { names[position] }
 
     /// The 0-based position of the first field called `name`, or nil. O(1) expected.
-    public func index(of name: String) -> Int? { indices_[name] }
+    public func index(of name: String) -> Int? { positionsByName[name] }
 
     public var description: String { names.joined(separator: ",") }
 

@@ -103,8 +103,9 @@ public struct CSVOptions: Sendable {
         reportSkippedRecord: (@Sendable (StreamError) -> Void)? = nil,
         maximumRecordLength: Int = 1 << 20, chunkSize: Int = 64 * 1024
     ) {
-        precondition(delimiter != UInt8(ascii: "\"") && delimiter != 0x0A && delimiter != 0x0D,
-                     "CSVOptions: the delimiter cannot be a quote or a line ending")
+        precondition(
+            delimiter != UInt8(ascii: "\"") && delimiter != 0x0A && delimiter != 0x0D,
+            "CSVOptions: the delimiter cannot be a quote or a line ending")
         self.delimiter = delimiter
         self.hasHeader = hasHeader
         self.trimsWhitespace = trimsWhitespace

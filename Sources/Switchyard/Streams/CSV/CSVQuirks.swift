@@ -28,7 +28,8 @@ public struct CSVQuirks: OptionSet, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String {
         let names: [(CSVQuirks, String)] = [
-            (.blankAfterClosingQuote, "blank after closing quote"), (.textAfterClosingQuote, "text after closing quote"),
+            (.blankAfterClosingQuote, "blank after closing quote"),
+            (.textAfterClosingQuote, "text after closing quote"),
             (.missingFields, "missing fields"), (.extraFields, "extra fields"), (.transcoded, "transcoded"),
             (.repairedUTF8, "repaired UTF-8"), (.nulBytes, "NUL bytes"),
         ]

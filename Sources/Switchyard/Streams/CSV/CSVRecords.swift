@@ -76,7 +76,8 @@ public struct CSVRecords: AsyncSequence, Sendable {
     /// As `forEachRecordBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor, zero-copy, between reads.
     @discardableResult
-    public nonisolated(nonsending) func forEachRecord(_ body: (CSVRecordView) throws -> Void) async throws -> CSVSummary {
+    public nonisolated(nonsending) func forEachRecord(_ body: (CSVRecordView) throws -> Void) async throws -> CSVSummary
+    {
         try await forEachRecord(onSkipped: { _, _ in }, body)
     }
 

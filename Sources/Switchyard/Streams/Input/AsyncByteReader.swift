@@ -16,8 +16,9 @@ struct AsyncByteReader {
         case .sequence(let make): source = .sequence(make())
         // Wrapped at once (no I/O), so a descriptor handed over with `closeWhenDone` is closed even if no read runs.
         case .descriptor(let descriptor, let closes):
-            source = .blocking(SerializedByteSource(
-                source: FileReader(descriptor: descriptor, closesDescriptor: closes, name: input.name)))
+            source = .blocking(
+                SerializedByteSource(
+                    source: FileReader(descriptor: descriptor, closesDescriptor: closes, name: input.name)))
         case .path, .source: source = .notOpened(input)
         }
     }

@@ -26,7 +26,9 @@ public struct ByteInput: Sendable, CustomStringConvertible {
     ///
     /// The descriptor is not duplicated: read it once. With `closeWhenDone`, the reader closes it when it finishes
     /// (or is abandoned); otherwise it stays the caller's to close.
-    public static func fileDescriptor(_ descriptor: Int32, closeWhenDone: Bool = false, name: String? = nil) -> ByteInput {
+    public static func fileDescriptor(_ descriptor: Int32, closeWhenDone: Bool = false, name: String? = nil)
+        -> ByteInput
+    {
         ByteInput(source: .descriptor(descriptor, closes: closeWhenDone), name: name ?? "fd \(descriptor)")
     }
 
@@ -54,7 +56,8 @@ public struct ByteInput: Sendable, CustomStringConvertible {
         switch source {
         case .source(let open): try open()
         case .path(let path): try FileReader(path: path)
-        case .descriptor(let descriptor, let closes): FileReader(descriptor: descriptor, closesDescriptor: closes, name: name)
+        case .descriptor(let descriptor, let closes):
+            FileReader(descriptor: descriptor, closesDescriptor: closes, name: name)
         case .sequence: throw StreamError(.requiresAsynchronousReading, input: name)
         }
     }

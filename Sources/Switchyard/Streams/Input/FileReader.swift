@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open file descriptor that streams read from, closed when the reader is released (if it owns it).
@@ -47,11 +47,11 @@ final class FileReader: Sendable {
         guard let address = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             #if canImport(Glibc)
-            let count = Glibc.read(descriptor, address, buffer.count)
+                let count = Glibc.read(descriptor, address, buffer.count)
             #elseif canImport(Musl)
-            let count = Musl.read(descriptor, address, buffer.count)
+                let count = Musl.read(descriptor, address, buffer.count)
             #else
-            let count = Darwin.read(descriptor, address, buffer.count)
+                let count = Darwin.read(descriptor, address, buffer.count)
             #endif
             if count >= 0 { return count }
             let code = errno
@@ -68,7 +68,7 @@ final class FileReader: Sendable {
     /// Tells the kernel the file is read front to back, so it reads ahead generously (no effect on pipes).
     private static func adviseSequential(_ descriptor: Int32) {
         #if os(Linux)
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// UTF-8 validation that reports where the first bad byte is (the standard library only says whether).
@@ -24,7 +24,8 @@ enum UTF8Validation {
         }
         var index = 0
         while index + 32 <= count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let word =
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 | base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
                 | base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
                 | base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
@@ -53,7 +54,8 @@ enum UTF8Validation {
         if count >= 8 {
             var index = 0
             while index + 32 <= count {
-                flags |= special(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                flags |=
+                    special(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                     | special(base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
                     | special(base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self))
                     | special(base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
@@ -92,12 +94,20 @@ enum UTF8Validation {
             var upper: UInt8 = 0xBF
             switch lead {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
+            case 0xE0:
+                length = 3
+                lower = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
+            case 0xED:
+                length = 3
+                upper = 0x9F
+            case 0xF0:
+                length = 4
+                lower = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
+            case 0xF4:
+                length = 4
+                upper = 0x8F
             default: return index
             }
             guard index + length <= count else { return index }

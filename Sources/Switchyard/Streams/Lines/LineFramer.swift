@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits the bytes in a ``ByteWindow`` into lines; the synchronous and asynchronous readers only feed it.
@@ -41,8 +41,9 @@ struct LineFramer: InputFramer, ~Copyable {
     }
 
     var summary: LineSummary {
-        LineSummary(lines: lineNumber, terminatedLines: terminatedLines, bytes: bytesRead,
-                    peakBufferBytes: window.peakCapacity)
+        LineSummary(
+            lines: lineNumber, terminatedLines: terminatedLines, bytes: bytesRead,
+            peakBufferBytes: window.peakCapacity)
     }
 
     /// The next line, or what the framer needs. Throws ``StreamError/Kind/lineTooLong(limit:)`` as soon as the

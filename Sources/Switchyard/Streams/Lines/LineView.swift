@@ -15,7 +15,10 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     let context: Unmanaged<LineContext>
     let repairsUTF8: Bool
 
-    init(bytes: UnsafeRawBufferPointer, number: Int, isTerminated: Bool, context: Unmanaged<LineContext>, repairsUTF8: Bool) {
+    init(
+        bytes: UnsafeRawBufferPointer, number: Int, isTerminated: Bool, context: Unmanaged<LineContext>,
+        repairsUTF8: Bool
+    ) {
         self.bytes = bytes
         self.number = number
         self.isTerminated = isTerminated
@@ -27,7 +30,8 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     public var endIndex: Int { bytes.count }
     /// The byte at `position`. O(1).
     public subscript(position: Int) -> UInt8 {
-        precondition(position >= 0 && position < bytes.count, "LineView: byte \(position) out of range 0..<\(bytes.count)")
+        precondition(
+            position >= 0 && position < bytes.count, "LineView: byte \(position) out of range 0..<\(bytes.count)")
         return bytes[position]
     }
 
@@ -37,7 +41,8 @@ public struct LineView: RandomAccessCollection, CustomStringConvertible {
     ///   the reader's ``LineOptions/invalidUTF8`` is ``LineOptions/InvalidUTF8/repair``.
     public func string() throws -> String {
         if let offset = LineContext.invalidOffset(in: bytes, repairing: repairsUTF8) {
-            throw StreamError(.invalidUTF8, input: context.takeUnretainedValue().input, line: number, column: offset + 1)
+            throw StreamError(
+                .invalidUTF8, input: context.takeUnretainedValue().input, line: number, column: offset + 1)
         }
         return String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
     }

@@ -97,7 +97,8 @@ public struct Lines: AsyncSequence, Sendable {
     /// As `forEachSubstringBlocking(_:)`, but each read runs on ``BlockingExecutor/shared`` while this
     /// task is suspended; `body` runs on the caller's executor between reads.
     @discardableResult
-    public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary {
+    public nonisolated(nonsending) func forEachSubstring(_ body: (Substring) throws -> Void) async throws -> LineSummary
+    {
         var reader = AsyncByteReader(input)
         var framer = LineFramer(options: options, input: input.name)
         while true {
@@ -137,7 +138,9 @@ public struct Lines: AsyncSequence, Sendable {
                 let newline = LineFramer.newline(in: base, from: lineStart, to: count)
                 let end = newline ?? count
                 var contentEnd = end
-                if newline != nil && contentEnd > lineStart && base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D {
+                if newline != nil && contentEnd > lineStart
+                    && base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D
+                {
                     contentEnd -= 1
                 }
                 try framer.countLine(length: contentEnd - lineStart, isTerminated: newline != nil)
@@ -161,8 +164,10 @@ public struct Lines: AsyncSequence, Sendable {
         while true {
             switch try framer.next() {
             case .line(let bytes, let isTerminated):
-                try body(LineView(bytes: bytes, number: framer.lineNumber, isTerminated: isTerminated,
-                                  context: Unmanaged.passUnretained(context), repairsUTF8: context.repairsUTF8))
+                try body(
+                    LineView(
+                        bytes: bytes, number: framer.lineNumber, isTerminated: isTerminated,
+                        context: Unmanaged.passUnretained(context), repairsUTF8: context.repairsUTF8))
             case .needInput:
                 return false
             case .end:

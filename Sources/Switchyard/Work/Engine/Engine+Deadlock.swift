@@ -67,31 +67,34 @@ final class BlockedJobs: @unchecked Sendable {
     }
 
     #if SWITCHYARD_INTERNAL_CHECKS
-    /// Every recorded job is counted, its counts match its counted waits, and every node's count matches the jobs
-    /// counted on it. Lock held. - Complexity: O(blocked jobs × (depth + awaiters) + nodes × blocked jobs).
-    func _checkInvariants(nodes: [SchedulerNode]) {
-        for entry in entries.values {
-            let waiter = entry.job
-            precondition(waiter.blockedWaits > 0, "Engine: \"\(waiter.name)\" recorded as blocked with no counted wait")
-            var counted = 0
-            for (job, waits) in entry.awaited.values {
-                let listed = job.awaiters.count {
-                    $0.isCounted && $0.waiter === waiter && $0.generation == waiter.blockGeneration
+        /// Every recorded job is counted, its counts match its counted waits, and every node's count matches the jobs
+        /// counted on it. Lock held. - Complexity: O(blocked jobs × (depth + awaiters) + nodes × blocked jobs).
+        func _checkInvariants(nodes: [SchedulerNode]) {
+            for entry in entries.values {
+                let waiter = entry.job
+                precondition(
+                    waiter.blockedWaits > 0, "Engine: \"\(waiter.name)\" recorded as blocked with no counted wait")
+                var counted = 0
+                for (job, waits) in entry.awaited.values {
+                    let listed = job.awaiters.count {
+                        $0.isCounted && $0.waiter === waiter && $0.generation == waiter.blockGeneration
+                    }
+                    precondition(
+                        listed == waits, "Engine: \"\(waiter.name)\" records \(waits) waits on \"\(job.name)\"")
+                    counted += waits
                 }
-                precondition(listed == waits, "Engine: \"\(waiter.name)\" records \(waits) waits on \"\(job.name)\"")
-                counted += waits
+                precondition(
+                    counted == waiter.blockedWaits,
+                    "Engine: \"\(waiter.name)\" counts \(waiter.blockedWaits) blocked waits, its awaited jobs list \(counted)"
+                )
             }
-            precondition(
-                counted == waiter.blockedWaits,
-                "Engine: \"\(waiter.name)\" counts \(waiter.blockedWaits) blocked waits, its awaited jobs list \(counted)")
+            for node in nodes {
+                let counted = entries.values.count { $0.job.blockedNodes.contains { $0.node === node } }
+                precondition(
+                    counted == node.blockedAwaiting,
+                    "Engine: \"\(node.name)\" counts \(node.blockedAwaiting) blocked jobs, \(counted) are recorded")
+            }
         }
-        for node in nodes {
-            let counted = entries.values.count { $0.job.blockedNodes.contains { $0.node === node } }
-            precondition(
-                counted == node.blockedAwaiting,
-                "Engine: \"\(node.name)\" counts \(node.blockedAwaiting) blocked jobs, \(counted) are recorded")
-        }
-    }
     #endif
 }
 

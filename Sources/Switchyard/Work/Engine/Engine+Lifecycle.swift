@@ -176,7 +176,8 @@ extension Engine {
         }
         // A barrier that ends before it could run (cancelled, or a dependency failed) still owes the queue its
         // order: a stand-in barrier takes its place for what comes after it.
-        let standIn = node.isBarrier && node.attempts == 0
+        let standIn =
+            node.isBarrier && node.attempts == 0
             ? orderStandIn(for: node, awaiting: awaitedEpoch, &transaction) : nil
         applyReportedProgress(node, &transaction)  // its last report counts in the totals it leaves
         node.phase = .finished
@@ -337,7 +338,8 @@ extension Engine {
         // A bare hold, not `perform`: this runs while a transaction is carried out, and a `perform` here would
         // admit the intake and carry out its own transaction, which may start timers again, recursively.
         let locked = job.queue.region.lockCurrent().takeUnretainedValue()
-        let current = job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
+        let current =
+            job.phase == .waiting && job.timerWait == wait && job.timerGeneration == generation
             && job.timer == nil
         if current { job.timer = timer }
         unlock(locked)

@@ -52,8 +52,8 @@ final class EngineRegion: @unchecked Sendable {
     /// The region this one was merged into (retained), or nil.
     private let successor = Atomic<UnsafeMutableRawPointer?>(nil)
     #if SWITCHYARD_INTERNAL_CHECKS
-    /// The queues of this region (weakly), for the invariant checks. Lock held.
-    @exclusivity(unchecked) var checkedQueues: [WeakQueue] = []
+        /// The queues of this region (weakly), for the invariant checks. Lock held.
+        @exclusivity(unchecked) var checkedQueues: [WeakQueue] = []
     #endif
 
     init() {
@@ -143,8 +143,8 @@ final class EngineRegion: @unchecked Sendable {
         leftovers.retired += idleWorkers.retireAll()
         survivor.blockedJobs.absorb(blockedJobs)
         #if SWITCHYARD_INTERNAL_CHECKS
-        survivor.checkedQueues.append(contentsOf: checkedQueues)
-        checkedQueues = []
+            survivor.checkedQueues.append(contentsOf: checkedQueues)
+            checkedQueues = []
         #endif
         // A submitter that pushes to this intake from now on sees the successor and admits its job itself; one
         // whose push came first has its job taken here, to be admitted first in the survivor's hold (before jobs

@@ -88,7 +88,6 @@ final class Intake: @unchecked Sendable {
     }
 }
 
-
 extension Engine {
     /// Admits a plain job (no dependencies, group, hold or barrier; its queue has no pending-job bound) without
     /// ever waiting for a region's lock: if the lock is busy, its holder admits the job (see ``Intake``).

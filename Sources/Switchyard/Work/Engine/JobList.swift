@@ -35,7 +35,8 @@ struct JobList {
     /// - Complexity: O(1).
     mutating func append(_ node: JobNode) {
         assert(!node.isLinked(kind), "JobList: node already linked")
-        let pointer = kind == .live
+        let pointer =
+            kind == .live
             ? Unmanaged.passRetained(node).toOpaque() : Unmanaged.passUnretained(node).toOpaque()
         node.setLinks(kind, next: nil, prev: last)
         if let last { JobList.withNode(last) { $0.setNext(kind, pointer) } } else { first = pointer }
@@ -134,7 +135,8 @@ extension JobNode {
         }
     }
 
-    @inline(__always) func setLinks(_ kind: JobLinkKind, next: UnsafeMutableRawPointer?, prev: UnsafeMutableRawPointer?) {
+    @inline(__always) func setLinks(_ kind: JobLinkKind, next: UnsafeMutableRawPointer?, prev: UnsafeMutableRawPointer?)
+    {
         switch kind {
         case .bucket: bucketLinks = JobLinks(next: next, prev: prev, isLinked: true)
         case .live: liveLinks = JobLinks(next: next, prev: prev, isLinked: true)

@@ -28,7 +28,8 @@ enum JobOutcome {
         case .failed(let error): JobError<any Error>.failed(error)
         case .cancelled: JobError<any Error>.cancelled
         case .timedOut: JobError<any Error>.timedOut
-        case .dependencyFailed(let name, let error): JobError<any Error>.dependencyFailed(dependency: name, error: error)
+        case .dependencyFailed(let name, let error):
+            JobError<any Error>.dependencyFailed(dependency: name, error: error)
         }
     }
 

@@ -314,7 +314,8 @@ enum Engine {
         if transaction.hasRareEffects {
             for (continuation, job, worker) in transaction.wakeUps {
                 worker.wakeFence.store(true, ordering: .releasing)  // see ``Worker/wakeFence``
-                if let ticket = worker.ticket {  // the resumed task is enqueued on its executor here: see ``EnqueueTicket``
+                // The resumed task is enqueued on its executor here: see ``EnqueueTicket``.
+                if let ticket = worker.ticket {
                     ticket.executor.enqueueing(for: ticket) { continuation.resume(returning: job) }
                 } else {
                     continuation.resume(returning: job)

@@ -221,12 +221,15 @@ extension Engine {
         let attempt = job.attempts
         // `job.timing == nil` first: the common job has no timing, and testing the reference alone skips the
         // retain and release that loading it for the optional chain costs.
-        let watchdog = job.timing == nil ? nil : job.timing?.timeout.map { timeout in
-            Task.detached {
-                do { try await timeout.sleep(timeout.duration) } catch { return }
-                timeoutFired(job, attempt: attempt)
+        let watchdog =
+            job.timing == nil
+            ? nil
+            : job.timing?.timeout.map { timeout in
+                Task.detached {
+                    do { try await timeout.sleep(timeout.duration) } catch { return }
+                    timeoutFired(job, attempt: attempt)
+                }
             }
-        }
         let end: AttemptEnd
         // The specialized attempt when the job has one (see ``JobNode/specializedAttempt``).
         if job.taskLocals == nil, let run = job.specializedAttempt {

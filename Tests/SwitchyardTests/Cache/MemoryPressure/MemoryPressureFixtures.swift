@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Switchyard
 
 /// A directory tree in a fresh temporary directory, removed when the value is released. Tests write fake cgroup and
@@ -8,7 +9,8 @@ final class FakeFileTree: Sendable {
     let root: String
 
     init() throws {
-        root = FileManager.default.temporaryDirectory
+        root =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("switchyard-memory-pressure-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
@@ -68,7 +70,9 @@ final class FakeFileTree: Sendable {
     ) throws {
         try write(directory + "/memory.usage_in_bytes", "\(usage)\n")
         try write(directory + "/memory.limit_in_bytes", "\(limit)\n")
-        try write(directory + "/memory.stat", """
+        try write(
+            directory + "/memory.stat",
+            """
             cache 9216000
             rss 4046848
             inactive_file 12288
@@ -80,7 +84,9 @@ final class FakeFileTree: Sendable {
 
     /// Writes a `/proc/meminfo`-format file at `relative`.
     func writeMeminfo(at relative: String = "proc/meminfo", totalKB: UInt64, availableKB: UInt64) throws {
-        try write(relative, """
+        try write(
+            relative,
+            """
             MemTotal:       \(totalKB) kB
             MemFree:        1000 kB
             MemAvailable:   \(availableKB) kB

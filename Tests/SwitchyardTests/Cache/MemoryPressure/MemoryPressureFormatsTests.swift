@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 private typealias Formats = MemoryPressureFormats
 
@@ -18,15 +19,17 @@ struct MemoryPressureFormatsTests {
     func memoryEventsMalformed() {
         let parsed = Formats.parseMemoryEvents("low 0\nhigh twelve\nmax 3\noom\n", file: "/cg/memory.events")
         #expect(parsed.value == Formats.EventCounts(high: nil, max: 3, oom: nil))
-        #expect(parsed.problems == [
-            "/cg/memory.events line 2: expected \"<key> <number>\", got \"high twelve\"",
-            "/cg/memory.events line 4: expected \"<key> <number>\", got \"oom\"",
-        ])
+        #expect(
+            parsed.problems == [
+                "/cg/memory.events line 2: expected \"<key> <number>\", got \"high twelve\"",
+                "/cg/memory.events line 4: expected \"<key> <number>\", got \"oom\"",
+            ])
     }
 
     @Test("memory.pressure: some and full avg10")
     func pressure() {
-        let text = "some avg10=1.23 avg60=0.50 avg300=0.10 total=12345\n"
+        let text =
+            "some avg10=1.23 avg60=0.50 avg300=0.10 total=12345\n"
             + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
         let parsed = Formats.parsePressure(text, file: "memory.pressure")
         #expect(parsed.value == Formats.StallAverages(some: 1.23, full: 0))
@@ -109,7 +112,8 @@ struct MemoryPressureFormatsTests {
 
     @Test("/proc/meminfo: MemTotal and MemAvailable in bytes")
     func meminfo() {
-        let text = "MemTotal:       24576000 kB\nMemFree:        100 kB\nMemAvailable:   12000000 kB\n"
+        let text =
+            "MemTotal:       24576000 kB\nMemFree:        100 kB\nMemAvailable:   12000000 kB\n"
             + "HugePages_Total:       0\n"
         let parsed = Formats.parseMeminfo(text, file: "/proc/meminfo")
         #expect(parsed.value == Formats.Meminfo(totalBytes: 24_576_000 * 1024, availableBytes: 12_000_000 * 1024))
@@ -121,23 +125,25 @@ struct MemoryPressureFormatsTests {
         let text = "MemTotal:       24576000 kB\nGarbage\nMemAvailable:   lots kB\nCached:   5 MB\n"
         let parsed = Formats.parseMeminfo(text, file: "/proc/meminfo")
         #expect(parsed.value == Formats.Meminfo(totalBytes: 24_576_000 * 1024, availableBytes: nil))
-        #expect(parsed.problems == [
-            "/proc/meminfo line 2: expected \"<Key>: <number> [kB]\", got \"Garbage\"",
-            "/proc/meminfo line 3: expected \"<Key>: <number> [kB]\", got \"MemAvailable:   lots kB\"",
-            "/proc/meminfo line 4: expected \"<Key>: <number> [kB]\", got \"Cached:   5 MB\"",
-        ])
+        #expect(
+            parsed.problems == [
+                "/proc/meminfo line 2: expected \"<Key>: <number> [kB]\", got \"Garbage\"",
+                "/proc/meminfo line 3: expected \"<Key>: <number> [kB]\", got \"MemAvailable:   lots kB\"",
+                "/proc/meminfo line 4: expected \"<Key>: <number> [kB]\", got \"Cached:   5 MB\"",
+            ])
     }
 
     @Test("/proc/self/cgroup: v1 and v2 lines; malformed lines reported")
     func procCgroup() {
         let text = "9:name=systemd:/\n4:memory:/process_api/abc\n2:cpu,cpuacct:/\n0::/\nnonsense\n"
         let parsed = Formats.parseProcCgroup(text, file: "cgroup")
-        #expect(parsed.value == [
-            Formats.CgroupMembership(hierarchyID: "9", controllers: ["name=systemd"], path: "/"),
-            Formats.CgroupMembership(hierarchyID: "4", controllers: ["memory"], path: "/process_api/abc"),
-            Formats.CgroupMembership(hierarchyID: "2", controllers: ["cpu", "cpuacct"], path: "/"),
-            Formats.CgroupMembership(hierarchyID: "0", controllers: [], path: "/"),
-        ])
+        #expect(
+            parsed.value == [
+                Formats.CgroupMembership(hierarchyID: "9", controllers: ["name=systemd"], path: "/"),
+                Formats.CgroupMembership(hierarchyID: "4", controllers: ["memory"], path: "/process_api/abc"),
+                Formats.CgroupMembership(hierarchyID: "2", controllers: ["cpu", "cpuacct"], path: "/"),
+                Formats.CgroupMembership(hierarchyID: "0", controllers: [], path: "/"),
+            ])
         #expect(parsed.problems == ["cgroup line 5: expected \"<id>:<controllers>:/<path>\", got \"nonsense\""])
     }
 

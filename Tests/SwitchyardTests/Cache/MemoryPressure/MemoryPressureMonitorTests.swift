@@ -1,6 +1,7 @@
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 @Suite("MemoryPressureMonitor", .timeLimit(.minutes(1)))
 struct MemoryPressureMonitorTests {
@@ -182,8 +183,9 @@ struct MemoryPressureMonitorTests {
         let responder = RecordingResponder()
         weak var monitorReference: MemoryPressureMonitor?
         do {
-            let monitor = MemoryPressureMonitor(source: .cgroupV2(directory: tree.root), interval: .seconds(1),
-                                                clock: clock)
+            let monitor = MemoryPressureMonitor(
+                source: .cgroupV2(directory: tree.root), interval: .seconds(1),
+                clock: clock)
             monitorReference = monitor
             monitor.register(responder)
             try await clock.waitForSleepers(count: 1)

@@ -1,8 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("MemoryPressureSource")
 struct MemoryPressureSourceTests {
@@ -13,8 +15,9 @@ struct MemoryPressureSourceTests {
         let tree = try FakeFileTree()
         try tree.write("proc/self/cgroup", "0::/app.slice/app.scope\n")
         try tree.write("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n")
-        try tree.writeCgroupV2(at: "sys/fs/cgroup/app.slice/app.scope", current: 900, max: "1000",
-                               inactiveFile: 100)
+        try tree.writeCgroupV2(
+            at: "sys/fs/cgroup/app.slice/app.scope", current: 900, max: "1000",
+            inactiveFile: 100)
         let source = MemoryPressureSource.detect(root: tree.root)
         #expect(source.kind == nil)
         let reading = source.read()
@@ -41,8 +44,9 @@ struct MemoryPressureSourceTests {
         let tree = try FakeFileTree()
         try tree.write("proc/self/cgroup", "9:name=systemd:/\n4:memory:/process_api/abc\n1:cpu:/\n0::/\n")
         try tree.write("sys/fs/cgroup/unified/cgroup.controllers", "\n")  // v2 mounted beside, without memory
-        try tree.writeCgroupV1(at: "sys/fs/cgroup/memory/process_api/abc", usage: 900, limit: 1000,
-                               totalInactiveFile: 50)
+        try tree.writeCgroupV1(
+            at: "sys/fs/cgroup/memory/process_api/abc", usage: 900, limit: 1000,
+            totalInactiveFile: 50)
         let source = MemoryPressureSource.detect(root: tree.root)
         let reading = source.read()
         let directory = tree.path("sys/fs/cgroup/memory/process_api/abc")
@@ -92,8 +96,9 @@ struct MemoryPressureSourceTests {
     @Test("cgroup v2: every signal read; an unlimited cgroup takes its ratio from meminfo")
     func readV2() throws {
         let tree = try FakeFileTree()
-        try tree.writeCgroupV2(current: 5000, max: "max", pressure: "some avg10=12.50 avg60=1 avg300=0 total=9\n",
-                               events: "low 0\nhigh 4\nmax 2\noom 1\noom_kill 1\n")
+        try tree.writeCgroupV2(
+            current: 5000, max: "max", pressure: "some avg10=12.50 avg60=1 avg300=0 total=9\n",
+            events: "low 0\nhigh 4\nmax 2\noom 1\noom_kill 1\n")
         try tree.writeMeminfo(at: "meminfo", totalKB: 100, availableKB: 25)
         let reading = MemoryPressureSource.cgroupV2(directory: tree.root, meminfoPath: tree.path("meminfo")).read()
         #expect(reading.psiSomeAvg10 == 12.5 && reading.psiFullAvg10 == nil)
@@ -153,21 +158,24 @@ struct MemoryPressureSourceTests {
         let reading = MemoryPressureSource.cgroupV2(directory: tree.root).read()
         #expect(reading.usedBytes == nil && reading.usageRatio == nil)
         #expect(reading.psiSomeAvg10 == nil && reading.eventsHigh == nil)
-        #expect(reading.diagnostics == [
-            "\(tree.path("memory.pressure")) line 1: expected \"some avg10=<percent> …\", got \"some avg10=oops\"",
-            "\(tree.path("memory.current")): missing",
-        ])
+        #expect(
+            reading.diagnostics == [
+                "\(tree.path("memory.pressure")) line 1: expected \"some avg10=<percent> …\", got \"some avg10=oops\"",
+                "\(tree.path("memory.current")): missing",
+            ])
         try tree.write("memory.current", "many\n")
-        #expect(MemoryPressureSource.cgroupV2(directory: tree.root).read().diagnostics.last
-            == "\(tree.path("memory.current")) line 1: expected one number, got \"many\"")
+        #expect(
+            MemoryPressureSource.cgroupV2(directory: tree.root).read().diagnostics.last
+                == "\(tree.path("memory.current")) line 1: expected one number, got \"many\"")
     }
 
     @Test("meminfo: used is total minus available; PSI from pressure/memory beside it")
     func readMeminfo() throws {
         let tree = try FakeFileTree()
         try tree.writeMeminfo(totalKB: 24_576_000, availableKB: 12_000_000)
-        try tree.write("proc/pressure/memory",
-                       "some avg10=0.00 avg60=0 avg300=0 total=0\nfull avg10=11.00 avg60=0 avg300=0 total=0\n")
+        try tree.write(
+            "proc/pressure/memory",
+            "some avg10=0.00 avg60=0 avg300=0 total=0\nfull avg10=11.00 avg60=0 avg300=0 total=0\n")
         let reading = MemoryPressureSource.procMeminfo(path: tree.path("proc/meminfo")).read()
         #expect(reading.usedBytes == 12_576_000 * 1024 && reading.limitBytes == 24_576_000 * 1024)
         #expect(reading.psiFullAvg10 == 11)
@@ -176,32 +184,35 @@ struct MemoryPressureSourceTests {
     }
 
     #if os(Linux)
-    @Test("cgroup v1 pressure_level: eventfds registered through cgroup.event_control, counts drained per reading")
-    func pressureLevelEvents() throws {
-        let tree = try FakeFileTree()
-        try tree.writeCgroupV1(at: "", usage: 100, limit: 1000)
-        try tree.write("memory.pressure_level", "")
-        try tree.write("cgroup.event_control", "")  // a plain file here: it records what was written
-        let listener = PressureLevelListener(directory: tree.root)
-        #expect(listener.unavailableReason == nil)
-        let descriptors = listener.eventDescriptors.map(\.descriptor)
-        let written = try tree.contents("cgroup.event_control")
-        #expect(written.hasPrefix("\(descriptors[0]) ") && written.hasSuffix(" critical"), "\(written)")
-        #expect(written.contains(" medium\(descriptors[1]) "), "\(written)")
+        @Test("cgroup v1 pressure_level: eventfds registered through cgroup.event_control, counts drained per reading")
+        func pressureLevelEvents() throws {
+            let tree = try FakeFileTree()
+            try tree.writeCgroupV1(at: "", usage: 100, limit: 1000)
+            try tree.write("memory.pressure_level", "")
+            try tree.write("cgroup.event_control", "")  // a plain file here: it records what was written
+            let listener = PressureLevelListener(directory: tree.root)
+            #expect(listener.unavailableReason == nil)
+            let descriptors = listener.eventDescriptors.map(\.descriptor)
+            let written = try tree.contents("cgroup.event_control")
+            #expect(written.hasPrefix("\(descriptors[0]) ") && written.hasSuffix(" critical"), "\(written)")
+            #expect(written.contains(" medium\(descriptors[1]) "), "\(written)")
 
-        let read = { MemoryPressureSource.readCgroupV1(directory: tree.root, meminfoPath: "/nonexistent",
-                                                      listener: listener) }
-        #expect(read().pressureLevelMedium == 0)
-        for (descriptor, count) in zip(descriptors, [UInt64(2), 1]) {  // what the kernel would do
-            var value = count
-            #expect(withUnsafeBytes(of: &value) { write(descriptor, $0.baseAddress, 8) } == 8)
+            let read = {
+                MemoryPressureSource.readCgroupV1(
+                    directory: tree.root, meminfoPath: "/nonexistent",
+                    listener: listener)
+            }
+            #expect(read().pressureLevelMedium == 0)
+            for (descriptor, count) in zip(descriptors, [UInt64(2), 1]) {  // what the kernel would do
+                var value = count
+                #expect(withUnsafeBytes(of: &value) { write(descriptor, $0.baseAddress, 8) } == 8)
+            }
+            let fired = read()
+            #expect(fired.pressureLevelMedium == 2 && fired.pressureLevelCritical == 1)
+            #expect(fired.usedBytes == 100 && fired.limitBytes == 1000)
+            #expect(fired.diagnostics.isEmpty, "\(fired.diagnostics)")
+            let after = read()
+            #expect(after.pressureLevelMedium == 0 && after.pressureLevelCritical == 0)
         }
-        let fired = read()
-        #expect(fired.pressureLevelMedium == 2 && fired.pressureLevelCritical == 1)
-        #expect(fired.usedBytes == 100 && fired.limitBytes == 1000)
-        #expect(fired.diagnostics.isEmpty, "\(fired.diagnostics)")
-        let after = read()
-        #expect(after.pressureLevelMedium == 0 && after.pressureLevelCritical == 0)
-    }
     #endif
 }

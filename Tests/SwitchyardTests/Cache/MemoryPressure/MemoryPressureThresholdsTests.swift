@@ -57,13 +57,17 @@ struct MemoryPressureThresholdsTests {
 
     @Test("the level is the highest of all signals; custom thresholds apply")
     func maximumOfSignals() {
-        let reading = MemoryPressureReading(source: "t", usedBytes: 10, limitBytes: 1000, psiSomeAvg10: 20,
-                                            pressureLevelCritical: 1)
+        let reading = MemoryPressureReading(
+            source: "t", usedBytes: 10, limitBytes: 1000, psiSomeAvg10: 20,
+            pressureLevelCritical: 1)
         #expect(level(reading) == .critical)
-        let strict = MemoryPressureThresholds(warningUsageRatio: 0.5, criticalUsageRatio: 0.6,
-                                              warningPSISomeAvg10: 1, criticalPSIFullAvg10: 2)
-        #expect(strict.level(for: MemoryPressureReading(source: "t", usedBytes: 55, limitBytes: 100),
-                             previous: nil) == .warning)
+        let strict = MemoryPressureThresholds(
+            warningUsageRatio: 0.5, criticalUsageRatio: 0.6,
+            warningPSISomeAvg10: 1, criticalPSIFullAvg10: 2)
+        #expect(
+            strict.level(
+                for: MemoryPressureReading(source: "t", usedBytes: 55, limitBytes: 100),
+                previous: nil) == .warning)
         #expect(strict.level(for: MemoryPressureReading(source: "t", psiFullAvg10: 2), previous: nil) == .critical)
     }
 

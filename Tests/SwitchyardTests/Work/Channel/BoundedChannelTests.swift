@@ -1,6 +1,6 @@
-import Synchronization
 import Switchyard
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 @Suite("BoundedChannel")

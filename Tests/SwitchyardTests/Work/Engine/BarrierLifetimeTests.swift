@@ -1,5 +1,6 @@
-@testable import Switchyard
 import Testing
+
+@testable import Switchyard
 
 @Suite("Barriers: a queue lets go of a barrier once it finished")
 struct BarrierLifetimeTests {

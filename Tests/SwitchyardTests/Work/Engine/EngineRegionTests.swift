@@ -1,7 +1,8 @@
 import Foundation
-@testable import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// Whether two queues are guarded by one lock now.
 private func shareLock(_ first: WorkQueue, _ second: WorkQueue) -> Bool {
@@ -32,7 +33,8 @@ struct EngineRegionTests {
 
         // A dependency edge does.
         let upstream = try first.trySubmit("upstream") { 1 }
-        let downstream = try second.trySubmit("downstream", options: JobOptions(dependencies: [upstream.dependency()])) { 2 }
+        let downstream = try second.trySubmit("downstream", options: JobOptions(dependencies: [upstream.dependency()]))
+        { 2 }
         #expect(try await downstream.value == 2)
         #expect(shareLock(first, second))
 

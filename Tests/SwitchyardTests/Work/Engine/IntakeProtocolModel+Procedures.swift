@@ -62,7 +62,8 @@ extension IntakeProtocolModel {
 
     /// `Engine.submitPlain`: region = queue.region.current; tryLock, or push, fence, isMerged → forward, tryLock.
     mutating func submitPlain(_ thread: Int, _ next: inout Continuation, _ result: Region?) {
-        let job = next.frame.count, region = next.frame.locked
+        let job = next.frame.count
+        let region = next.frame.locked
         switch next.frame.pc {
         case 0:
             next.frame.locked = current(next.frame.region)
@@ -182,7 +183,8 @@ extension IntakeProtocolModel {
         let region = next.frame.region
         switch next.frame.pc {
         case 0:
-            let empty = intakes[region].isEmpty, passes = next.frame.count
+            let empty = intakes[region].isEmpty
+            let passes = next.frame.count
             note("mayHaveJobs(\(region)) \(!empty), passes \(passes)")
             if empty {
                 next.returns = true

@@ -116,13 +116,14 @@ struct IntakeProtocolModel: Hashable, Sendable {
         self.mutation = mutation
         self.maximumPasses = maximumPasses
         agents = roles.map { role in
-            let frame: Frame = switch role {
-            case .submitter(let region, _, _): Frame(procedure: .submitter, region: region)
-            case .holder(let region): Frame(procedure: .perform, region: region)
-            case .parker(let region): Frame(procedure: .park, region: region)
-            case .merger: Frame(procedure: .merger, region: .a)
-            case .task(let region): Frame(procedure: .admitPushedWhileHeld, region: region)
-            }
+            let frame: Frame =
+                switch role {
+                case .submitter(let region, _, _): Frame(procedure: .submitter, region: region)
+                case .holder(let region): Frame(procedure: .perform, region: region)
+                case .parker(let region): Frame(procedure: .park, region: region)
+                case .merger: Frame(procedure: .merger, region: .a)
+                case .task(let region): Frame(procedure: .admitPushedWhileHeld, region: region)
+                }
             return Agent(role: role, stack: [frame])
         }
         for thread in agents.indices { runLocalWork(thread) }
@@ -148,12 +149,13 @@ struct IntakeProtocolModel: Hashable, Sendable {
     /// Whether `thread` can step: it is not done, and its next step is not a `lock()` of a lock held.
     func canStep(_ thread: Int) -> Bool {
         guard let frame = agents[thread].stack.last else { return false }
-        let lock: Region? = switch (frame.procedure, frame.pc) {
-        case (.lockCurrent, 1), (.park, 0): frame.locked
-        case (.merger, 1): .b
-        case (.merger, 2): .a
-        default: nil
-        }
+        let lock: Region? =
+            switch (frame.procedure, frame.pc) {
+            case (.lockCurrent, 1), (.park, 0): frame.locked
+            case (.merger, 1): .b
+            case (.merger, 2): .a
+            default: nil
+            }
         return lock.map { owners[$0] == nil } ?? true
     }
 
@@ -165,8 +167,11 @@ struct IntakeProtocolModel: Hashable, Sendable {
             return (.noDeadlock, "no thread can step; blocked: \(blocked); lock owners \(owners)")
         }
         guard intakes == PerRegion(a: [], b: []), owners == PerRegion(a: nil, b: nil), admitted == allJobs else {
-            return (.exactlyOnce, "final state: intakes \(intakes), lock owners \(owners), "
-                + "never admitted \(Self.jobs(allJobs & ~admitted))")
+            return (
+                .exactlyOnce,
+                "final state: intakes \(intakes), lock owners \(owners), "
+                    + "never admitted \(Self.jobs(allJobs & ~admitted))"
+            )
         }
         return nil
     }
@@ -229,8 +234,10 @@ struct IntakeProtocolModel: Hashable, Sendable {
         note("admit j\(job) in \(region)")
         let owner = owners[region]
         if owner != thread || isMerged(region) {
-            violate(.admissionUnderHold, "j\(job) admitted in \(region): owner \(owner.map { "T\($0)" } ?? "none")"
-                + (isMerged(region) ? ", merged" : ""))
+            violate(
+                .admissionUnderHold,
+                "j\(job) admitted in \(region): owner \(owner.map { "T\($0)" } ?? "none")"
+                    + (isMerged(region) ? ", merged" : ""))
         }
         if admitted & Self.bit(job) != 0 { violate(.exactlyOnce, "j\(job) admitted twice") }
         if job % Self.maximumJobs != 0 && admitted & Self.bit(job - 1) == 0 {

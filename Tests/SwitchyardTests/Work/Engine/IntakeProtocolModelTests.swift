@@ -71,8 +71,9 @@ struct IntakeProtocolModelTests {
         let exploration = try await BlockingExecutor.shared.run {
             Model(configuration.roles, maximumPasses: configuration.maximumPasses).explore()
         }
-        print("IntakeProtocolModelTests: \(configuration.name): \(exploration.states) states, "
-            + "\(exploration.transitions) transitions, \(exploration.finalStates) final")
+        print(
+            "IntakeProtocolModelTests: \(configuration.name): \(exploration.states) states, "
+                + "\(exploration.transitions) transitions, \(exploration.finalStates) final")
         for (property, trace) in exploration.violations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             Issue.record("\(property.rawValue): violated in \(configuration.name)\n\(trace)")
         }
@@ -102,8 +103,9 @@ struct IntakeProtocolModelTests {
         let exploration = try await BlockingExecutor.shared.run {
             Model(roles, maximumPasses: 1, mutation: mutation).explore()
         }
-        print("IntakeProtocolModelTests: mutation \(mutation): \(exploration.states) states, violated "
-            + exploration.violations.keys.map(\.rawValue).sorted().joined(separator: "; "))
+        print(
+            "IntakeProtocolModelTests: mutation \(mutation): \(exploration.states) states, violated "
+                + exploration.violations.keys.map(\.rawValue).sorted().joined(separator: "; "))
         #expect(exploration.violations[.exactlyOnce] != nil, "a job left in A's intake")
         #expect(exploration.violations[.visibility] != nil, "a hold that misses a returned submission")
         #expect(exploration.violations[.noDeadlock] == nil)
@@ -141,9 +143,11 @@ extension IntakeProtocolModel {
         var seen: Set = [self]
         var states = [self]
         // The state each state was first reached from, and the thread that stepped: a shortest schedule to each.
-        var parents = [-1], threads = [-1]
+        var parents = [-1]
+        var threads = [-1]
         func schedule(to state: Int) -> [Int] {
-            var schedule: [Int] = [], state = state
+            var schedule: [Int] = []
+            var state = state
             while state > 0 {
                 schedule.append(threads[state])
                 state = parents[state]

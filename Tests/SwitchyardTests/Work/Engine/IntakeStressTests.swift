@@ -14,7 +14,12 @@ private final class RunLedger: Sendable {
 
     init(count: Int) { state = TestMutex(State(runs: Array(repeating: 0, count: count))) }
 
-    func ran(_ index: Int) { state.withLock { $0.runs[index] += 1; $0.order.append(index) } }
+    func ran(_ index: Int) {
+        state.withLock {
+            $0.runs[index] += 1
+            $0.order.append(index)
+        }
+    }
     var runs: [Int] { state.withLock { $0.runs } }
     var order: [Int] { state.withLock { $0.order } }
 }
@@ -31,7 +36,12 @@ private func onThreads<Result: Sendable>(
             Thread.detachNewThread {
                 let result = body(index)
                 results.withLock { $0[index] = result }
-                if remaining.withLock({ $0 -= 1; return $0 == 0 }) { continuation.resume() }
+                if remaining.withLock({
+                    $0 -= 1
+                    return $0 == 0
+                }) {
+                    continuation.resume()
+                }
             }
         }
     }
@@ -143,7 +153,9 @@ struct IntakeStressTests {
         let order = ledger.order
         #expect(order.count == count)
         let firstOutOfOrder = zip(order, order.dropFirst()).first { $0 >= $1 }
-        #expect(firstOutOfOrder == nil, "job \(firstOutOfOrder.map { "\($0.1)" } ?? "") started after \(firstOutOfOrder.map { "\($0.0)" } ?? "")")
+        #expect(
+            firstOutOfOrder == nil,
+            "job \(firstOutOfOrder.map { "\($0.1)" } ?? "") started after \(firstOutOfOrder.map { "\($0.0)" } ?? "")")
     }
 
     @Test("delayed jobs submitted from many threads at once all wait for their delay, then run exactly once")

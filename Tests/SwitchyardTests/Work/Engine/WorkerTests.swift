@@ -19,16 +19,17 @@ struct WorkerTests {
         var handles: [Job<Void, Never>] = []
         handles.reserveCapacity(jobs)
         for index in 0..<jobs {
-            handles.append(try queue.trySubmit("busy \(index)") {
-                Self.work(for: .microseconds(200))  // computing, not suspending: the thread stays taken
-                let count = counters.ran.add(1, ordering: .relaxed).newValue
-                // Queued once every thread runs a worker; it can run only when one of them yields.
-                if count == width * 2 {
-                    Task.detached(priority: Task.currentPriority) {
-                        counters.seenByLateTask.store(counters.ran.load(ordering: .relaxed), ordering: .relaxed)
+            handles.append(
+                try queue.trySubmit("busy \(index)") {
+                    Self.work(for: .microseconds(200))  // computing, not suspending: the thread stays taken
+                    let count = counters.ran.add(1, ordering: .relaxed).newValue
+                    // Queued once every thread runs a worker; it can run only when one of them yields.
+                    if count == width * 2 {
+                        Task.detached(priority: Task.currentPriority) {
+                            counters.seenByLateTask.store(counters.ran.load(ordering: .relaxed), ordering: .relaxed)
+                        }
                     }
-                }
-            })
+                })
         }
         queue.resume()
         for handle in handles { try await handle.value }

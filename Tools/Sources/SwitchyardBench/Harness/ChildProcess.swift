@@ -9,14 +9,15 @@ enum ChildProcess {
     /// This process's executable.
     static var ownExecutable: String {
         #if os(Linux)
-        "/proc/self/exe"
+            "/proc/self/exe"
         #else
-        Bundle.main.executablePath ?? CommandLine.arguments[0]
+            Bundle.main.executablePath ?? CommandLine.arguments[0]
         #endif
     }
 
     static func output(
-        _ executable: String = ChildProcess.ownExecutable, arguments: [String] = [], environment: [String: String]? = nil,
+        _ executable: String = ChildProcess.ownExecutable, arguments: [String] = [],
+        environment: [String: String]? = nil,
         standardInput: FileHandle? = nil
     ) -> String? {
         let process = Process()

@@ -5,20 +5,20 @@ enum PeakMemory {
     /// The peak resident set size so far, in bytes (`VmHWM`).
     static func peakBytes() -> Int? {
         #if os(Linux)
-        return statusField("VmHWM:")
+            return statusField("VmHWM:")
         #else
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
-        return Int(usage.ru_maxrss)  // bytes on Darwin
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+            return Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
     }
 
     /// The current resident set size, in bytes (`VmRSS`).
     static func currentBytes() -> Int? {
         #if os(Linux)
-        return statusField("VmRSS:")
+            return statusField("VmRSS:")
         #else
-        return peakBytes()
+            return peakBytes()
         #endif
     }
 
@@ -27,9 +27,9 @@ enum PeakMemory {
     @discardableResult
     static func resetPeak() -> Bool {
         #if os(Linux)
-        return (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+            return (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
         #else
-        return false
+            return false
         #endif
     }
 

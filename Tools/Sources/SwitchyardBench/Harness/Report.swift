@@ -32,8 +32,9 @@ final class Report {
     func begin(suite: String, description: String) {
         guard !json else { return }
         print("\n== \(suite): \(description)")
-        print(pad("case", 52) + pad("ns/op", 10, right: true) + pad("±", 6, right: true)
-            + pad("Mops/s", 10, right: true) + "  vs anchor")
+        print(
+            pad("case", 52) + pad("ns/op", 10, right: true) + pad("±", 6, right: true)
+                + pad("Mops/s", 10, right: true) + "  vs anchor")
     }
 
     func record(_ measurement: Measurement) {
@@ -76,7 +77,8 @@ final class Report {
         if let range = m.range, m.nanosecondsPerOperation > 0 {
             spread = String(format: "%.0f%%", 50 * (range.maximum - range.minimum) / m.nanosecondsPerOperation)
         }
-        var line = pad(m.name, 52) + pad(String(format: "%.2f", m.nanosecondsPerOperation), 10, right: true)
+        var line =
+            pad(m.name, 52) + pad(String(format: "%.2f", m.nanosecondsPerOperation), 10, right: true)
             + pad(spread, 6, right: true) + pad(String(format: "%.2f", m.operationsPerSecond / 1e6), 10, right: true)
         if let anchor = m.anchor, let ratio = m.ratio {
             line += String(format: "  %.2fx %@", ratio, anchor.name)

@@ -15,7 +15,8 @@ extension EngineSuite {
         let (plain, reporting) = (samples[0], samples[1])
         record(report, "progress/2 jobs, a record loop", plain)
         record(
-            report, "progress/2 jobs, reportProgress per record", reporting, anchor: ("the loop without reporting", plain),
+            report, "progress/2 jobs, reportProgress per record", reporting,
+            anchor: ("the loop without reporting", plain),
             goal: "ratio <= 2", met: reporting.median <= 2 * plain.median)
     }
 

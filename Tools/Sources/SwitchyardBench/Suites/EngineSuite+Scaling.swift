@@ -11,12 +11,13 @@ extension EngineSuite {
     /// core soundness): ours ≥ 0.9 × the bare-`Task` factor.
     func scaling(runner: Runner, report: Report) {
         let jobs = 100_000
-        let samples = runner.interleaved([
-            (jobs, .task(Runner.timedWhole { await Self.drive(streams: 1, total: $0, Self.queueStream) })),
-            (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.queueStream) })),
-            (jobs, .task(Runner.timedWhole { await Self.drive(streams: 1, total: $0, Self.taskStream) })),
-            (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.taskStream) })),
-        ], minimumRounds: 21)
+        let samples = runner.interleaved(
+            [
+                (jobs, .task(Runner.timedWhole { await Self.drive(streams: 1, total: $0, Self.queueStream) })),
+                (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.queueStream) })),
+                (jobs, .task(Runner.timedWhole { await Self.drive(streams: 1, total: $0, Self.taskStream) })),
+                (jobs, .task(Runner.timedWhole { await Self.drive(streams: 2, total: $0, Self.taskStream) })),
+            ], minimumRounds: 21)
         let (ours1, ours2, tasks1, tasks2) = (samples[0], samples[1], samples[2], samples[3])
         let ourFactor = Clockwork.median(zip(ours1.values, ours2.values).map { $0 / $1 })
         let taskFactor = Clockwork.median(zip(tasks1.values, tasks2.values).map { $0 / $1 })

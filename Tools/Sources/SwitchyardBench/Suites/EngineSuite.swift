@@ -3,7 +3,6 @@ import Foundation
 import Switchyard
 import Synchronization
 
-
 /// `engine`: the work engine against bare `Task`, `withTaskGroup`, `DispatchQueue.async` + group and Foundation
 /// `OperationQueue`, on tiny jobs, a backlog of tiny jobs, dependency chains, fan-in/fan-out, O(1) cancel and priority change, O(1) leaving
 /// of coalesced waiters, and memory per pending job.
@@ -46,34 +45,48 @@ struct EngineSuite: BenchmarkSuite {
         // Every case alternates round by round with the others: the ratios are what the goals are about, and a
         // slow spell of the machine then lands on all of them instead of on one case's rounds.
         let samples = runner.interleaved([
-            (jobs, .task(Runner.timedWhole { n in
-                var tasks: [Task<Void, Never>] = []
-                tasks.reserveCapacity(n)
-                for _ in 0..<n { tasks.append(Task {}) }
-                for task in tasks { await task.value }
-            })),
-            (jobs, .task(Runner.timedWhole { n in
-                await withTaskGroup(of: Void.self) { group in
-                    for _ in 0..<n { group.addTask {} }
-                    await group.waitForAll()
+            (
+                jobs,
+                .task(
+                    Runner.timedWhole { n in
+                        var tasks: [Task<Void, Never>] = []
+                        tasks.reserveCapacity(n)
+                        for _ in 0..<n { tasks.append(Task {}) }
+                        for task in tasks { await task.value }
+                    })
+            ),
+            (
+                jobs,
+                .task(
+                    Runner.timedWhole { n in
+                        await withTaskGroup(of: Void.self) { group in
+                            for _ in 0..<n { group.addTask {} }
+                            await group.waitForAll()
+                        }
+                    })
+            ),
+            (
+                jobs,
+                .mainThread { n in
+                    let start = Clockwork.now()
+                    let group = DispatchGroup()
+                    let queue = DispatchQueue.global()
+                    for _ in 0..<n { queue.async(group: group) {} }
+                    group.wait()
+                    return Clockwork.now() - start
                 }
-            })),
-            (jobs, .mainThread { n in
-                let start = Clockwork.now()
-                let group = DispatchGroup()
-                let queue = DispatchQueue.global()
-                for _ in 0..<n { queue.async(group: group) {} }
-                group.wait()
-                return Clockwork.now() - start
-            }),
-            (jobs, .mainThread { n in
-                let start = Clockwork.now()
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
-                for _ in 0..<n { queue.addOperation {} }
-                queue.waitUntilAllOperationsAreFinished()
-                return Clockwork.now() - start
-            }),
+            ),
+            (
+                jobs,
+                .mainThread { n in
+                    let start = Clockwork.now()
+                    let queue = OperationQueue()
+                    queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+                    for _ in 0..<n { queue.addOperation {} }
+                    queue.waitUntilAllOperationsAreFinished()
+                    return Clockwork.now() - start
+                }
+            ),
             (jobs, .task(Runner.timedWhole { await Self.tinyWorkQueueJobs($0) })),
         ])
         let (task, group, dispatch, operationQueue, ours) = (samples[0], samples[1], samples[2], samples[3], samples[4])
@@ -100,16 +113,19 @@ struct EngineSuite: BenchmarkSuite {
         let jobs = 100_000
         let samples = runner.interleaved([
             (jobs, .task { await Self.backlogJobs($0) }),
-            (jobs, .mainThread { n in
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
-                queue.isSuspended = true
-                for _ in 0..<n { queue.addOperation {} }
-                let start = Clockwork.now()
-                queue.isSuspended = false
-                queue.waitUntilAllOperationsAreFinished()
-                return Clockwork.now() - start
-            }),
+            (
+                jobs,
+                .mainThread { n in
+                    let queue = OperationQueue()
+                    queue.maxConcurrentOperationCount = WorkQueue.defaultWidth
+                    queue.isSuspended = true
+                    for _ in 0..<n { queue.addOperation {} }
+                    let start = Clockwork.now()
+                    queue.isSuspended = false
+                    queue.waitUntilAllOperationsAreFinished()
+                    return Clockwork.now() - start
+                }
+            ),
         ])
         let (ours, operationQueue) = (samples[0], samples[1])
         record(report, "backlog/OperationQueue", operationQueue)
@@ -346,12 +362,13 @@ struct EngineSuite: BenchmarkSuite {
             tasks.reserveCapacity(count)
             let base = PeakMemory.currentBytes() ?? 0
             for _ in 0..<count {
-                tasks.append(Task.detached {
-                    await withCheckedContinuation { continuation in
-                        gate.park(continuation)
-                        parked.signal()
-                    }
-                })
+                tasks.append(
+                    Task.detached {
+                        await withCheckedContinuation { continuation in
+                            gate.park(continuation)
+                            parked.signal()
+                        }
+                    })
             }
             for _ in 0..<count { parked.wait() }
             let after = PeakMemory.currentBytes() ?? 0
@@ -388,4 +405,3 @@ private final class ParkedGate: Sendable {
         for continuation in all { continuation.resume() }
     }
 }
-

@@ -22,10 +22,13 @@ struct IsolationSuite: BenchmarkSuite {
         enqueued(runner: runner, report: report)
     }
 
-    private func record(_ report: Report, _ name: String, _ sample: Sample, threads: Int = 1,
-                        anchor: (String, Sample)? = nil, goal: String? = nil, met: Bool? = nil) {
-        var measurement = Measurement(suite: self.name, name: name, nanosecondsPerOperation: sample.median,
-                                      range: (sample.minimum, sample.maximum), threads: threads)
+    private func record(
+        _ report: Report, _ name: String, _ sample: Sample, threads: Int = 1,
+        anchor: (String, Sample)? = nil, goal: String? = nil, met: Bool? = nil
+    ) {
+        var measurement = Measurement(
+            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
+            range: (sample.minimum, sample.maximum), threads: threads)
         if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
         if let goal, let met { measurement.goal = (goal, met) }
         report.record(measurement)
@@ -40,13 +43,19 @@ struct IsolationSuite: BenchmarkSuite {
         }
         record(report, "uncontended/Mutex.withLock", mutexNs)
 
-        let lock = NSLock(), lockCounter = Counter()
+        let lock = NSLock()
+        let lockCounter = Counter()
         let nslockNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
-            for _ in 0..<n { lock.lock(); lockCounter.increment(); lock.unlock() }
+            for _ in 0..<n {
+                lock.lock()
+                lockCounter.increment()
+                lock.unlock()
+            }
         }
         record(report, "uncontended/NSLock", nslockNs)
 
-        let serial = DispatchQueue(label: "bench.serial"), serialCounter = Counter()
+        let serial = DispatchQueue(label: "bench.serial")
+        let serialCounter = Counter()
         let serialNs = runner.nanosecondsPerOperation(operations: operations / 4) { _, n in
             for _ in 0..<n { serial.sync { serialCounter.increment() } }
         }
@@ -59,7 +68,8 @@ struct IsolationSuite: BenchmarkSuite {
         }
         record(report, "uncontended/concurrent queue barrier write", barrierNs)
 
-        let rwlock = POSIXReadWriteLock(), rwCounter = Counter()
+        let rwlock = POSIXReadWriteLock()
+        let rwCounter = Counter()
         let rwWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { rwlock.withWriteLock { rwCounter.increment() } }
         }
@@ -75,11 +85,13 @@ struct IsolationSuite: BenchmarkSuite {
         let isolatedNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { isolated.withValueBlocking { $0 &+= 1 } }
         }
-        record(report, "uncontended/Isolated.withValueBlocking", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
-               goal: "ratio <= 1.5", met: isolatedNs.median <= 1.5 * mutexNs.median)
+        record(
+            report, "uncontended/Isolated.withValueBlocking", isolatedNs, anchor: ("Mutex.withLock", mutexNs),
+            goal: "ratio <= 1.5", met: isolatedNs.median <= 1.5 * mutexNs.median)
         record(report, "uncontended/Isolated.withValueBlocking vs NSLock", isolatedNs, anchor: ("NSLock", nslockNs))
-        record(report, "uncontended/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs,
-               anchor: ("DispatchQueue.sync", serialNs))
+        record(
+            report, "uncontended/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs,
+            anchor: ("DispatchQueue.sync", serialNs))
 
         let asyncNs = runner.nanosecondsPerOperationAsync(operations: operations) { n in
             for _ in 0..<n { await isolated.withValue { $0 &+= 1 } }
@@ -90,36 +102,46 @@ struct IsolationSuite: BenchmarkSuite {
         let rwIsolatedWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { readWrite.writeBlocking { $0 &+= 1 } }
         }
-        record(report, "uncontended/ReadWriteIsolated.writeBlocking", rwIsolatedWriteNs,
-               anchor: ("pthread_rwlock write", rwWriteNs))
-        record(report, "uncontended/ReadWriteIsolated.writeBlocking vs barrier", rwIsolatedWriteNs,
-               anchor: ("concurrent queue barrier write", barrierNs))
+        record(
+            report, "uncontended/ReadWriteIsolated.writeBlocking", rwIsolatedWriteNs,
+            anchor: ("pthread_rwlock write", rwWriteNs))
+        record(
+            report, "uncontended/ReadWriteIsolated.writeBlocking vs barrier", rwIsolatedWriteNs,
+            anchor: ("concurrent queue barrier write", barrierNs))
         let rwIsolatedReadNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             var sum = 0
             for _ in 0..<n { sum &+= readWrite.readBlocking { $0 } }
             Blackhole.consume(sum)
         }
-        record(report, "uncontended/ReadWriteIsolated.readBlocking", rwIsolatedReadNs,
-               anchor: ("pthread_rwlock read", rwReadNs))
+        record(
+            report, "uncontended/ReadWriteIsolated.readBlocking", rwIsolatedReadNs,
+            anchor: ("pthread_rwlock read", rwReadNs))
     }
 
     // MARK: Two writers
 
     private func contendedWrites(runner: Runner, report: Report) {
-        let threads = 2, perThread = operations / 4
+        let threads = 2
+        let perThread = operations / 4
         let mutex = Mutex(0)
         let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             for _ in 0..<n { mutex.withLock { $0 &+= 1 } }
         }
         record(report, "2 writers/Mutex.withLock", mutexNs, threads: threads)
 
-        let lock = NSLock(), lockCounter = Counter()
+        let lock = NSLock()
+        let lockCounter = Counter()
         let nslockNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-            for _ in 0..<n { lock.lock(); lockCounter.increment(); lock.unlock() }
+            for _ in 0..<n {
+                lock.lock()
+                lockCounter.increment()
+                lock.unlock()
+            }
         }
         record(report, "2 writers/NSLock", nslockNs, threads: threads)
 
-        let serial = DispatchQueue(label: "bench.serial.2"), serialCounter = Counter()
+        let serial = DispatchQueue(label: "bench.serial.2")
+        let serialCounter = Counter()
         let serialNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
             for _ in 0..<n { serial.sync { serialCounter.increment() } }
         }
@@ -132,7 +154,8 @@ struct IsolationSuite: BenchmarkSuite {
         }
         record(report, "2 writers/concurrent queue barrier write", barrierNs, threads: threads)
 
-        let rwlock = POSIXReadWriteLock(), rwCounter = Counter()
+        let rwlock = POSIXReadWriteLock()
+        let rwCounter = Counter()
         let rwWriteNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             for _ in 0..<n { rwlock.withWriteLock { rwCounter.increment() } }
         }
@@ -142,17 +165,20 @@ struct IsolationSuite: BenchmarkSuite {
         let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             for _ in 0..<n { isolated.withValueBlocking { $0 &+= 1 } }
         }
-        record(report, "2 writers/Isolated.withValueBlocking", isolatedNs, threads: threads,
-               anchor: ("Mutex.withLock", mutexNs))
-        record(report, "2 writers/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs, threads: threads,
-               anchor: ("DispatchQueue.sync", serialNs))
+        record(
+            report, "2 writers/Isolated.withValueBlocking", isolatedNs, threads: threads,
+            anchor: ("Mutex.withLock", mutexNs))
+        record(
+            report, "2 writers/Isolated.withValueBlocking vs DispatchQueue.sync", isolatedNs, threads: threads,
+            anchor: ("DispatchQueue.sync", serialNs))
 
         let readWrite = ReadWriteIsolated(0, label: "bench")
         let rwIsolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             for _ in 0..<n { readWrite.writeBlocking { $0 &+= 1 } }
         }
-        record(report, "2 writers/ReadWriteIsolated.writeBlocking", rwIsolatedNs, threads: threads,
-               anchor: ("pthread_rwlock write", rwWriteNs))
+        record(
+            report, "2 writers/ReadWriteIsolated.writeBlocking", rwIsolatedNs, threads: threads,
+            anchor: ("pthread_rwlock write", rwWriteNs))
     }
 
     // MARK: Two readers
@@ -217,20 +243,24 @@ struct IsolationSuite: BenchmarkSuite {
             }
             let speedup = isolatedNs.median / rwNs.median
             if lookups >= 16 {
-                record(report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
-                       anchor: ("Isolated.readBlocking", isolatedNs),
-                       goal: "throughput >= 1.5x Isolated.readBlocking (ratio <= 0.667)", met: speedup >= 1.5)
+                record(
+                    report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                    anchor: ("Isolated.readBlocking", isolatedNs),
+                    goal: "throughput >= 1.5x Isolated.readBlocking (ratio <= 0.667)", met: speedup >= 1.5)
             } else {
-                record(report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
-                       anchor: ("Isolated.readBlocking", isolatedNs))
+                record(
+                    report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                    anchor: ("Isolated.readBlocking", isolatedNs))
             }
-            record(report, "\(prefix)/ReadWriteIsolated.readBlocking vs pthread_rwlock", rwNs, threads: threads,
-                   anchor: ("pthread_rwlock read", rwlockNs))
+            record(
+                report, "\(prefix)/ReadWriteIsolated.readBlocking vs pthread_rwlock", rwNs, threads: threads,
+                anchor: ("pthread_rwlock read", rwlockNs))
         }
 
         let perThread = operations / 4
         // The lock alone: an empty read, where only the shared counter's cache-line transfers remain.
-        let emptyRWLock = POSIXReadWriteLock(), emptyCounter = Counter()
+        let emptyRWLock = POSIXReadWriteLock()
+        let emptyCounter = Counter()
         let emptyPOSIXNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
             var sum = 0
             for _ in 0..<n { sum &+= emptyRWLock.withReadLock { emptyCounter.value } }
@@ -243,8 +273,9 @@ struct IsolationSuite: BenchmarkSuite {
             for _ in 0..<n { sum &+= emptyRW.readBlocking { $0 } }
             Blackhole.consume(sum)
         }
-        record(report, "2 readers, empty read/ReadWriteIsolated.readBlocking", emptyNs, threads: threads,
-               anchor: ("pthread_rwlock read", emptyPOSIXNs))
+        record(
+            report, "2 readers, empty read/ReadWriteIsolated.readBlocking", emptyNs, threads: threads,
+            anchor: ("pthread_rwlock read", emptyPOSIXNs))
     }
 
     // MARK: Enqueued from synchronous code
@@ -253,7 +284,8 @@ struct IsolationSuite: BenchmarkSuite {
     /// a serial `DispatchQueue.async`, the way the seeds send work off the main thread. Reported, not gated.
     private func enqueued(runner: Runner, report: Report) {
         let burst = 10_000
-        let serial = DispatchQueue(label: "bench.enqueue"), serialCounter = Counter()
+        let serial = DispatchQueue(label: "bench.enqueue")
+        let serialCounter = Counter()
         let dispatchNs = runner.nanosecondsPerOperation(operations: burst) { _, n in
             let last = DispatchSemaphore(value: 0)
             for index in 0..<n {
@@ -277,7 +309,8 @@ struct IsolationSuite: BenchmarkSuite {
             }
             last.wait()
         }
-        record(report, "enqueue burst/Isolated.enqueue", isolatedNs,
-               anchor: ("DispatchQueue.async (serial)", dispatchNs))
+        record(
+            report, "enqueue burst/Isolated.enqueue", isolatedNs,
+            anchor: ("DispatchQueue.async (serial)", dispatchNs))
     }
 }

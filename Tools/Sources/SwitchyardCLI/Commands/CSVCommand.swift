@@ -28,7 +28,10 @@ struct CSVCommand: AsyncParsableCommand {
     @Flag(help: "Drop spaces around fields and header names.")
     var trim = false
 
-    @Flag(help: "Read RFC 4180 strictly: ragged rows, text after a closing quote, quotes in unquoted fields and text that is not UTF-8 are malformed.")
+    @Flag(
+        help:
+            "Read RFC 4180 strictly: ragged rows, text after a closing quote, quotes in unquoted fields and text that is not UTF-8 are malformed."
+    )
     var strict = false
 
     @Flag(help: .hidden)  // Quotes inside unquoted fields are text unless --strict; kept so scripts keep working.
@@ -42,8 +45,11 @@ struct CSVCommand: AsyncParsableCommand {
     private func delimiterByte() throws -> UInt8 {
         if delimiter == "tab" { return 0x09 }
         guard delimiter.utf8.count == 1, let byte = delimiter.utf8.first, byte != UInt8(ascii: "\""),
-              byte != 0x0A, byte != 0x0D
-        else { throw ValidationError("--delimiter must be one ASCII character other than a quote or newline, got '\(delimiter)'") }
+            byte != 0x0A, byte != 0x0D
+        else {
+            throw ValidationError(
+                "--delimiter must be one ASCII character other than a quote or newline, got '\(delimiter)'")
+        }
         return byte
     }
 
@@ -61,13 +67,17 @@ struct CSVCommand: AsyncParsableCommand {
             do {
                 let summary = try await CSVRecords(.file(path), options: options).forEachRecord { record in
                     if width == nil { width = record.header?.count ?? record.count }
-                    if !record.quirks.isEmpty { warnings.report(record.quirks, line: record.line, fields: record.fieldsRead, width: width!) }
+                    if !record.quirks.isEmpty {
+                        warnings.report(record.quirks, line: record.line, fields: record.fieldsRead, width: width!)
+                    }
                 }
                 let fields = summary.header?.count ?? width ?? 0
                 var line = "\(path): \(summary.records + summary.skippedRecords) records, \(fields) fields per record"
                 if let header = summary.header { line += " (\(header.names.joined(separator: ", ")))" }
                 line += ", \(summary.skippedRecords) malformed (skipped), \(warnings.count) read with warnings"
-                if warnings.count > WarningPrinter.shown { line += " (\(warnings.count - WarningPrinter.shown) not shown)" }
+                if warnings.count > WarningPrinter.shown {
+                    line += " (\(warnings.count - WarningPrinter.shown) not shown)"
+                }
                 print(TerminalText.visible(line))
                 if summary.skippedRecords > 0 { failed = true }
             } catch {

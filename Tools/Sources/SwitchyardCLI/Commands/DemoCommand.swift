@@ -66,7 +66,10 @@ struct DemoCommand: AsyncParsableCommand {
                 group.addTask {
                     let (sum, size) = try await BlockingExecutor.shared.run { try Self.checksum(of: path) }
                     await checksums.write { $0[(path as NSString).lastPathComponent] = sum }
-                    await progress.withValue { $0.done += 1; $0.bytes += size }
+                    await progress.withValue {
+                        $0.done += 1
+                        $0.bytes += size
+                    }
                 }
                 return true
             }
@@ -91,7 +94,7 @@ struct DemoCommand: AsyncParsableCommand {
         return try (0..<files).map { index in
             var bytes = [UInt8](repeating: 0, count: kibibytes * 1024)
             for offset in bytes.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 bytes[offset] = UInt8(truncatingIfNeeded: state >> 56)
             }
             let path = directory.appendingPathComponent("file-\(index).bin").path

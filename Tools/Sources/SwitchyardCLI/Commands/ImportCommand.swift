@@ -38,16 +38,25 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Delete --database first and start over.")
     var replace = false
 
-    @Flag(help: "Stop at the first record that would be skipped (a required value missing or invalid, a stray quote) instead of skipping and reporting it; warnings never stop the import.")
+    @Flag(
+        help:
+            "Stop at the first record that would be skipped (a required value missing or invalid, a stray quote) instead of skipping and reporting it; warnings never stop the import."
+    )
     var strict = false
 
-    @Option(help: "How the files' text is decoded: auto (UTF-8; a value that is not UTF-8 is read as Windows-1252, with a warning), utf-8 (a record that is not UTF-8 is skipped), windows-1252, latin-1.")
+    @Option(
+        help:
+            "How the files' text is decoded: auto (UTF-8; a value that is not UTF-8 is read as Windows-1252, with a warning), utf-8 (a record that is not UTF-8 is skipped), windows-1252, latin-1."
+    )
     var encoding: String = "auto"
 
     @Option(help: "The folder of the archive or folder to import, when GTFS files are in several.")
     var folder: String?
 
-    @Option(help: "Fail the import if more records than this are skipped: a count (0 allows none) or a percentage of all records (0.5%).")
+    @Option(
+        help:
+            "Fail the import if more records than this are skipped: a count (0 allows none) or a percentage of all records (0.5%)."
+    )
     var maxSkipped: String?
 
     @Option(help: "Rows per transaction (the unit of commit, cancellation and resume).")
@@ -59,15 +68,22 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds between progress updates at most (default: 100 for the bar, 500 for json and lines).")
     var progressInterval: Int?
 
-    @Option(help: "Generate a sample feed of this profile first and import it (\(SampleFeedProfile.all.map(\.name).joined(separator: ", "))); implies --replace.")
+    @Option(
+        help:
+            "Generate a sample feed of this profile first and import it (\(SampleFeedProfile.all.map(\.name).joined(separator: ", "))); implies --replace."
+    )
     var sample: String?
 
     func validate() throws {
         guard ProgressStyle(rawValue: progress) != nil else {
-            throw ValidationError("--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'")
+            throw ValidationError(
+                "--progress must be one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", ")), got '\(progress)'"
+            )
         }
         guard ImportOptions.Encoding(rawValue: encoding) != nil else {
-            throw ValidationError("--encoding must be one of \(ImportOptions.Encoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(encoding)'")
+            throw ValidationError(
+                "--encoding must be one of \(ImportOptions.Encoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(encoding)'"
+            )
         }
         if let maxSkipped, Self.skippedLimit(maxSkipped) == nil {
             throw ValidationError("--max-skipped must be a count (10) or a percentage (0.5%), got '\(maxSkipped)'")
@@ -80,8 +96,9 @@ struct ImportCommand: AsyncParsableCommand {
             guard !database.isEmpty, database != ":memory:", !database.hasPrefix("file:") else {
                 throw ValidationError("--database must name a file, got '\(database)'")
             }
-            if let feed, URL(fileURLWithPath: database).standardizedFileURL.path
-                == URL(fileURLWithPath: feed).standardizedFileURL.path
+            if let feed,
+                URL(fileURLWithPath: database).standardizedFileURL.path
+                    == URL(fileURLWithPath: feed).standardizedFileURL.path
             {
                 throw ValidationError("--database must not be the feed itself ('\(database)')")
             }
@@ -92,7 +109,9 @@ struct ImportCommand: AsyncParsableCommand {
         guard !(resume && replace) else { throw ValidationError("--resume and --replace exclude each other") }
         if let sample {
             guard SampleFeedProfile.named(sample) != nil else {
-                throw ValidationError("--sample: no profile '\(sample)' (profiles: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")))")
+                throw ValidationError(
+                    "--sample: no profile '\(sample)' (profiles: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")))"
+                )
             }
             guard feed == nil else { throw ValidationError("give either FEED or --sample, not both") }
         } else if feed == nil {
@@ -128,13 +147,15 @@ struct ImportCommand: AsyncParsableCommand {
             importer = GTFSImporter(
                 feed: opened, database: databasePath,
                 options: ImportOptions(
-                    mode: mode, batchSize: batchSize, strict: strict, encoding: ImportOptions.Encoding(rawValue: encoding)!,
+                    mode: mode, batchSize: batchSize, strict: strict,
+                    encoding: ImportOptions.Encoding(rawValue: encoding)!,
                     maximumSkipped: maxSkipped.flatMap(Self.skippedLimit)))
         } catch let error as ImportError {
             await fail(error, database: databasePath, style: style, status: false)
         }
         if style != .json {
-            FileHandle.standardError.write(Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
+            FileHandle.standardError.write(
+                Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
         }
         let work = Task { try await importer.run() }
         target.set { work.cancel() }
@@ -172,14 +193,16 @@ struct ImportCommand: AsyncParsableCommand {
         } else {
             print(SummaryText.render(summary))
         }
-        withExtendedLifetime(interrupts) {}      // Ctrl-C stays handled until the summary is out
+        withExtendedLifetime(interrupts) {}  // Ctrl-C stays handled until the summary is out
         if summary.state == .interrupted {
             let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
-            FileHandle.standardError.write(Data("""
-                stopped; the database holds every batch committed so far. Continue with:
-                  switchyard import \(feedArgument) --database \(shellQuoted(databasePath)) --resume
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    stopped; the database holds every batch committed so far. Continue with:
+                      switchyard import \(feedArgument) --database \(shellQuoted(databasePath)) --resume
 
-                """.utf8))
+                    """.utf8))
             throw ExitCode(130)
         }
     }
@@ -196,7 +219,8 @@ struct ImportCommand: AsyncParsableCommand {
                 case "\\": out += "\\\\"
                 case "'": out += "\\'"
                 case _ where TerminalText.isActive(scalar):
-                    out += scalar.value < 0x80
+                    out +=
+                        scalar.value < 0x80
                         ? "\\x" + paddedHex(scalar.value, width: 2, uppercase: true)
                         : "\\u" + paddedHex(scalar.value, width: 4, uppercase: true)
                 default: out.unicodeScalars.append(scalar)
@@ -205,7 +229,8 @@ struct ImportCommand: AsyncParsableCommand {
             return out + "'"
         }
         let plain = path.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-./:=+,@%".unicodeScalars.contains($0)
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "_-./:=+,@%".unicodeScalars.contains($0)
         }
         return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -222,7 +247,8 @@ struct ImportCommand: AsyncParsableCommand {
     /// `status` is set and the database holds one).
     private func fail(_ error: ImportError, database: String, style: ProgressStyle, status: Bool) async -> Never {
         // `FILE:LINE: error: reason`, as compilers write it (editors jump to it), or `error: reason`.
-        let text = error.file.map { "\($0)\(error.line.map { ":\($0)" } ?? ""): error: \(error.reason)" }
+        let text =
+            error.file.map { "\($0)\(error.line.map { ":\($0)" } ?? ""): error: \(error.reason)" }
             ?? "error: \(error.reason)"
         FileHandle.standardError.write(Data("\(TerminalText.visible(text))\n".utf8))
         if style == .json {

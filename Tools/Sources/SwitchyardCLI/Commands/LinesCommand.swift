@@ -16,7 +16,10 @@ struct LinesCommand: AsyncParsableCommand {
     @Argument(help: "The files to count.")
     var files: [String]
 
-    @Flag(help: "Hand out every line as UTF-8-validated text (the String tier, as Substrings) instead of borrowing its bytes.")
+    @Flag(
+        help:
+            "Hand out every line as UTF-8-validated text (the String tier, as Substrings) instead of borrowing its bytes."
+    )
     var strings = false
 
     @Option(help: "Bytes per read.")
@@ -52,10 +55,15 @@ struct LinesCommand: AsyncParsableCommand {
                 total += summary.terminatedLines
                 if stats {
                     let seconds = (clock.now - started) / .seconds(1)
-                    FileHandle.standardError.write(Data(String(
-                        format: "%@: %d lines (%d without a final newline), %d bytes, %.1f M lines/s, buffer peak %d KiB\n",
-                        TerminalText.visible(path), summary.lines, summary.lines - summary.terminatedLines, summary.bytes,
-                        Double(summary.lines) / max(seconds, 1e-9) / 1e6, summary.peakBufferBytes / 1024).utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            String(
+                                format:
+                                    "%@: %d lines (%d without a final newline), %d bytes, %.1f M lines/s, buffer peak %d KiB\n",
+                                TerminalText.visible(path), summary.lines, summary.lines - summary.terminatedLines,
+                                summary.bytes,
+                                Double(summary.lines) / max(seconds, 1e-9) / 1e6, summary.peakBufferBytes / 1024
+                            ).utf8))
                 }
             } catch {
                 FileHandle.standardError.write(Data("switchyard lines: \(TerminalText.visible("\(error)"))\n".utf8))

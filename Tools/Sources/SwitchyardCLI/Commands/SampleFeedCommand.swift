@@ -11,7 +11,10 @@ struct SampleFeedCommand: AsyncParsableCommand {
         commandName: "sample-feed",
         abstract: "Write a deterministic synthetic GTFS feed (a folder, or a .zip).")
 
-    @Option(help: "The size: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")) (vbb is shaped like Berlin's VBB feed, about 6 M stop_times).")
+    @Option(
+        help:
+            "The size: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")) (vbb is shaped like Berlin's VBB feed, about 6 M stop_times)."
+    )
     var profile: String
 
     @Option(help: "Where to write: a folder, or a path ending in .zip.")
@@ -22,7 +25,9 @@ struct SampleFeedCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard SampleFeedProfile.named(profile) != nil else {
-            throw ValidationError("--profile: no profile '\(profile)' (profiles: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")))")
+            throw ValidationError(
+                "--profile: no profile '\(profile)' (profiles: \(SampleFeedProfile.all.map(\.name).joined(separator: ", ")))"
+            )
         }
     }
 
@@ -33,7 +38,8 @@ struct SampleFeedCommand: AsyncParsableCommand {
         let out = out
         let statistics: SampleFeedStatistics
         do {
-            statistics = try await BlockingExecutor.shared.run { [chosen] in try SampleFeedFiles.write(chosen, to: out) }
+            statistics = try await BlockingExecutor.shared.run { [chosen] in try SampleFeedFiles.write(chosen, to: out)
+            }
         } catch let error as ImportError {
             FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
             throw ExitCode(1)
@@ -42,7 +48,9 @@ struct SampleFeedCommand: AsyncParsableCommand {
         for (name, records) in statistics.records.sorted(by: { $0.key < $1.key }) {
             print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(records) records")
         }
-        print(TerminalText.visible("wrote \(out): \(statistics.bytes / 1_000_000) MB of CSV in \(formatted(seconds, decimals: 1)) s"))
+        print(
+            TerminalText.visible(
+                "wrote \(out): \(statistics.bytes / 1_000_000) MB of CSV in \(formatted(seconds, decimals: 1)) s"))
     }
 
     /// The sample feed of `profile` in the temporary folder, generated once and reused while its marker file says
@@ -53,10 +61,13 @@ struct SampleFeedCommand: AsyncParsableCommand {
         let folder = NSTemporaryDirectory() + "switchyard-sample-\(profile.name)-\(profile.seed)"
         let marker = folder + "/.switchyard-sample"
         let expected = "generator \(SampleFeedGenerator.outputVersion)\n\(profile)\n"
-        let cached = try await BlockingExecutor.shared.run { (try? String(contentsOfFile: marker, encoding: .utf8)) == expected }
+        let cached = try await BlockingExecutor.shared.run {
+            (try? String(contentsOfFile: marker, encoding: .utf8)) == expected
+        }
         if cached { return folder }
         if !quiet {
-            FileHandle.standardError.write(Data("generating the \(profile.name) sample feed in \(TerminalText.visible(folder)) (once)…\n".utf8))
+            FileHandle.standardError.write(
+                Data("generating the \(profile.name) sample feed in \(TerminalText.visible(folder)) (once)…\n".utf8))
         }
         do {
             try await BlockingExecutor.shared.run {

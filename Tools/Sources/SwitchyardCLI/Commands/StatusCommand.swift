@@ -33,8 +33,12 @@ struct StatusCommand: AsyncParsableCommand {
         for file in status.files {
             let name = TerminalText.visible(file.name).padding(toLength: 24, withPad: " ", startingAt: 0)
             let rows = String(file.rows)
-            print("\(name) \(String(repeating: " ", count: max(0, 11 - rows.count)))\(rows) rows  \(file.state)\(file.skipped > 0 ? ", \(file.skipped) skipped" : "")\(file.warnings > 0 ? ", \(file.warnings) warnings" : "")")
+            print(
+                "\(name) \(String(repeating: " ", count: max(0, 11 - rows.count)))\(rows) rows  \(file.state)\(file.skipped > 0 ? ", \(file.skipped) skipped" : "")\(file.warnings > 0 ? ", \(file.warnings) warnings" : "")"
+            )
         }
-        if !status.ignoredFiles.isEmpty { print(TerminalText.visible("not imported: \(status.ignoredFiles.joined(separator: ", "))")) }
+        if !status.ignoredFiles.isEmpty {
+            print(TerminalText.visible("not imported: \(status.ignoredFiles.joined(separator: ", "))"))
+        }
     }
 }

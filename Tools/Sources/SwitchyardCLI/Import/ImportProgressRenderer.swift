@@ -27,7 +27,8 @@ struct ImportProgressRenderer {
 
     init(style: ProgressStyle) {
         if style == .auto {
-            self.style = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" ? .bar : .lines
+            self.style =
+                isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" ? .bar : .lines
         } else {
             self.style = style
         }
@@ -65,7 +66,8 @@ struct ImportProgressRenderer {
             let width = 24
             let filled = Int(file.fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            var line = "\(TerminalText.visible(file.name).padding(toLength: 22, withPad: " ", startingAt: 0)) \(bar) \(percent(file.fraction))"
+            var line =
+                "\(TerminalText.visible(file.name).padding(toLength: 22, withPad: " ", startingAt: 0)) \(bar) \(percent(file.fraction))"
             line += "  \(count(file.rowsCommitted)) rows"
             if file.isComplete {
                 line += file.skipped > 0 ? ", \(count(file.skipped)) skipped" : ""
@@ -81,13 +83,15 @@ struct ImportProgressRenderer {
             }
             lines.append(line)
         }
-        let phase: String = switch progress.phase {
-        case .preparing: "preparing the database…"
-        case .loading: "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
-        case .indexing: "building indexes…"
-        case .checking: "checking references and keys…"
-        case .finished: "\(progress.outcome?.rawValue ?? "ended") after \(duration(progress.seconds))"
-        }
+        let phase: String =
+            switch progress.phase {
+            case .preparing: "preparing the database…"
+            case .loading:
+                "loading… \(percent(progress.fraction)) of the feed, \(duration(progress.seconds)) (Ctrl-C stops at the next batch; --resume continues)"
+            case .indexing: "building indexes…"
+            case .checking: "checking references and keys…"
+            case .finished: "\(progress.outcome?.rawValue ?? "ended") after \(duration(progress.seconds))"
+            }
         lines.append(phase)
         // A line wider than the terminal wraps into two, and the cursor-up count above (logical lines) would then
         // draw each update lower than the last: cut lines to the terminal's width.
@@ -103,11 +107,11 @@ struct ImportProgressRenderer {
     /// say). Read on every redraw, so a resized window is followed.
     private static func terminalColumns() -> Int? {
         #if os(Linux)
-        var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+            var size = winsize()
+            guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+            return Int(size.ws_col)
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -128,9 +132,11 @@ struct ImportProgressRenderer {
         }
         let now = ContinuousClock.now
         if now - lastLine >= .seconds(5),
-           let current = progress.files.first(where: { !$0.isComplete && $0.bytesRead > 0 }) {
+            let current = progress.files.first(where: { !$0.isComplete && $0.bytesRead > 0 })
+        {
             lastLine = now
-            out += "[\(duration(progress.seconds))] \(TerminalText.visible(current.name)): \(current.rowsCommitted) rows, \(percent(current.fraction))\n"
+            out +=
+                "[\(duration(progress.seconds))] \(TerminalText.visible(current.name)): \(current.rowsCommitted) rows, \(percent(current.fraction))\n"
         }
         if !out.isEmpty { FileHandle.standardError.write(Data(out.utf8)) }
     }

@@ -27,7 +27,8 @@ final class InterruptHandler {
             source.setEventHandler {
                 if count.value.add(1, ordering: .relaxed).newValue == 1 {
                     let name = number == SIGINT ? "interrupted" : number == SIGTERM ? "terminated" : "hung up"
-                    notice.post("""
+                    notice.post(
+                        """
                         \(name): stopping at the next batch boundary, or the index or check at work \
                         (Ctrl-C again to quit at once)
                         """)

@@ -13,7 +13,8 @@ enum SummaryText {
         let problems = summary.files.flatMap(\.problems)
         if !problems.isEmpty {
             lines.append("")
-            lines.append("SKIPPED records, not imported (the first of each file; all are in _switchyard_import_problems):")
+            lines.append(
+                "SKIPPED records, not imported (the first of each file; all are in _switchyard_import_problems):")
             for problem in problems { lines.append("  \(problem)") }
         }
         for file in summary.files where !file.ignoredColumns.isEmpty {
@@ -21,7 +22,9 @@ enum SummaryText {
         }
         if !summary.ignoredFiles.isEmpty {
             lines.append("")
-            lines.append("not imported (not GTFS files this importer defines, or outside the feed's folder): \(summary.ignoredFiles.joined(separator: ", "))")
+            lines.append(
+                "not imported (not GTFS files this importer defines, or outside the feed's folder): \(summary.ignoredFiles.joined(separator: ", "))"
+            )
         }
         lines += checks(summary)
         lines.append("")
@@ -44,20 +47,30 @@ enum SummaryText {
     }
 
     private static func table(_ summary: ImportSummary) -> [String] {
-        var lines = ["\(pad("file", 24)) \(left("records", 11)) \(left("imported", 11)) \(left("skipped", 9)) \(left("warnings", 9))"]
+        var lines = [
+            "\(pad("file", 24)) \(left("records", 11)) \(left("imported", 11)) \(left("skipped", 9)) \(left("warnings", 9))"
+        ]
         for file in summary.files {
             let mark = file.isComplete ? "" : "  (incomplete)"
-            lines.append("\(pad(file.name, 24)) \(left(String(file.records), 11)) \(left(String(file.imported), 11)) \(left(String(file.skipped), 9)) \(left(String(file.warnings), 9))\(mark)")
+            lines.append(
+                "\(pad(file.name, 24)) \(left(String(file.records), 11)) \(left(String(file.imported), 11)) \(left(String(file.skipped), 9)) \(left(String(file.warnings), 9))\(mark)"
+            )
         }
         let imported = summary.files.reduce(0) { $0 + $1.imported }
-        lines.append("\(pad("total", 24)) \(left(String(summary.records), 11)) \(left(String(imported), 11)) \(left(String(summary.skipped), 9)) \(left(String(summary.warnings), 9))")
+        lines.append(
+            "\(pad("total", 24)) \(left(String(summary.records), 11)) \(left(String(imported), 11)) \(left(String(summary.skipped), 9)) \(left(String(summary.warnings), 9))"
+        )
         return lines
     }
 
     private static func warnings(_ summary: ImportSummary) -> [String] {
-        let counts = summary.files.flatMap { file in file.counts.filter { $0.kind.severity == .warning }.map { (file.name, $0) } }
+        let counts = summary.files.flatMap { file in
+            file.counts.filter { $0.kind.severity == .warning }.map { (file.name, $0) }
+        }
         guard !counts.isEmpty else { return [] }
-        var lines = ["", "warnings (the records were imported; the first of each kind are in _switchyard_import_problems):"]
+        var lines = [
+            "", "warnings (the records were imported; the first of each kind are in _switchyard_import_problems):",
+        ]
         for (file, count) in counts {
             var line = "  \(file): \(count.count) × \(count.kind.summary)"
             if let example = count.example {
@@ -80,7 +93,10 @@ enum SummaryText {
         if failing.isEmpty {
             return ["", "checks: all \(summary.checks.count) reference and key checks pass on the rows imported"]
         }
-        var lines = ["", "checks (reported, not enforced): \(summary.checks.count - failing.count) of \(summary.checks.count) pass"]
+        var lines = [
+            "",
+            "checks (reported, not enforced): \(summary.checks.count - failing.count) of \(summary.checks.count) pass",
+        ]
         for check in failing {
             lines.append("  \(check.name): \(check.count) rows, e.g. \(check.examples.joined(separator: ", "))")
         }

@@ -86,10 +86,13 @@ struct CacheSuite: BenchmarkSuite {
         for cache in caches {
             for key in keys.prefix(capacity * 2) { cache.set(key, key) }
         }
-        return runner.interleaved(caches.map { cache in
-            (mixOperations / threads,
-             .mainThread(mixRound(cache, keys: keys, threads: threads, readPercent: readPercent, style: style)))
-        })
+        return runner.interleaved(
+            caches.map { cache in
+                (
+                    mixOperations / threads,
+                    .mainThread(mixRound(cache, keys: keys, threads: threads, readPercent: readPercent, style: style))
+                )
+            })
     }
 
     /// For profilers, not a suite case
@@ -103,7 +106,9 @@ struct CacheSuite: BenchmarkSuite {
         let capacity = CacheSuite().capacity
         let policy: CachePolicy = options.contains("lru") ? .leastRecentlyUsed : .frequencyAware
         let rounds = options.compactMap { Int($0) }.first ?? 20
-        let cache: any BenchCache = options.contains("dict") ? MutexDictionaryCache()
+        let cache: any BenchCache =
+            options.contains("dict")
+            ? MutexDictionaryCache()
             : CacheAdapter(Cache(name: "probe", countLimit: capacity, policy: policy, memoryPressure: nil))
         let runner = Runner(repetitions: rounds, warmups: 1, scale: 1)
         let samples = measureMix(
@@ -116,8 +121,10 @@ struct CacheSuite: BenchmarkSuite {
         let keys = Self.mixKeys(capacity: capacity)
         let label = "mix \(readPercent)/\(100 - readPercent), \(threads) thread\(threads == 1 ? "" : "s")"
         let samples = Self.measureMix(
-            [MutexDictionaryCache(), PlainLRUCache(capacity: capacity), FoundationCache(capacity: capacity), ours(),
-             ours(.leastRecentlyUsed)],
+            [
+                MutexDictionaryCache(), PlainLRUCache(capacity: capacity), FoundationCache(capacity: capacity), ours(),
+                ours(.leastRecentlyUsed),
+            ],
             keys: keys, capacity: capacity, threads: threads, readPercent: readPercent, style: .getSet, runner)
         let (dictionary, lru, nscache) = (samples[0], samples[1], samples[2])
         record(report, "\(label)/Mutex<Dictionary>", dictionary, threads: threads)
@@ -142,7 +149,8 @@ struct CacheSuite: BenchmarkSuite {
         record(report, "\(label)/Mutex<Dictionary>", samples[0], threads: threads)
         record(report, "\(label)/Cache", samples[1], threads: threads, anchor: ("Mutex<Dictionary>", samples[0]))
         record(
-            report, "\(label)/Cache (LRU mode)", samples[2], threads: threads, anchor: ("Mutex<Dictionary>", samples[0]))
+            report, "\(label)/Cache (LRU mode)", samples[2], threads: threads, anchor: ("Mutex<Dictionary>", samples[0])
+        )
     }
 
     private func record(
@@ -168,12 +176,15 @@ struct CacheSuite: BenchmarkSuite {
             ("zipf-0.9", true, CacheTraces.zipf(length: length, keys: keys, exponent: 0.9)),
             ("zipf-1.1", true, CacheTraces.zipf(length: length, keys: keys, exponent: 1.1)),
             ("loop", true, CacheTraces.loop(length: length, span: size * 3 / 2)),
-            ("zipf-with-scans", true,
-             CacheTraces.zipfWithScans(length: length, keys: keys, period: 20_000, scanLength: 5_000)),
+            (
+                "zipf-with-scans", true,
+                CacheTraces.zipfWithScans(length: length, keys: keys, period: 20_000, scanLength: 5_000)
+            ),
             ("shifting", false, CacheTraces.shifting(length: length, keys: keys)),
         ]
         for trace in traces {
-            let ours = hitRate(of: trace.keys, in: CacheAdapter(Cache(name: "bench", countLimit: size, memoryPressure: nil)))
+            let ours = hitRate(
+                of: trace.keys, in: CacheAdapter(Cache(name: "bench", countLimit: size, memoryPressure: nil)))
             let lru = hitRate(of: trace.keys, in: PlainLRUCache(capacity: size))
             let nscache = hitRate(of: trace.keys, in: FoundationCache(capacity: size))
             let goal = trace.skewed ? "ours >= lru + 0.05" : "ours >= lru"

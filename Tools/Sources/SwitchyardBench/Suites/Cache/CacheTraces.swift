@@ -28,7 +28,8 @@ enum CacheTraces {
         }
         func sample(_ random: inout Random) -> Int {
             let u = random.unit()
-            var low = 0, high = cumulative.count - 1
+            var low = 0
+            var high = cumulative.count - 1
             while low < high {
                 let middle = (low + high) / 2
                 if cumulative[middle] < u { low = middle + 1 } else { high = middle }
@@ -80,7 +81,7 @@ enum CacheTraces {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

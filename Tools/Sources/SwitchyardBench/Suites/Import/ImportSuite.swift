@@ -12,7 +12,8 @@ import Synchronization
 /// ``ImportOptions/defaultBatchSize``.
 struct ImportSuite: BenchmarkSuite {
     let name = "import"
-    let summary = "GTFS zip → SQLite: 5 M stop_times vs sqlite3 .import, batch sizes, peak memory at 1 M / 10 M, VBB end to end"
+    let summary =
+        "GTFS zip → SQLite: 5 M stop_times vs sqlite3 .import, batch sizes, peak memory at 1 M / 10 M, VBB end to end"
 
     func run(runner: Runner, report: Report) {
         let folder = NSTemporaryDirectory() + "switchyard-bench-import-\(getpid())"
@@ -44,7 +45,8 @@ struct ImportSuite: BenchmarkSuite {
         }
         // Both files were just written, so both are read from the page cache.
         let repetitions = runner.scale < 1 ? 1 : 3
-        report.note("import: \(stopTimesRows) stop_times rows (\(statistics.bytes >> 20) MiB of CSV), median of \(repetitions)")
+        report.note(
+            "import: \(stopTimesRows) stop_times rows (\(statistics.bytes >> 20) MiB of CSV), median of \(repetitions)")
 
         var anchorSeconds: [Double] = []
         var oursStopTimes: [Double] = []
@@ -53,10 +55,15 @@ struct ImportSuite: BenchmarkSuite {
         for repetition in 0..<repetitions {
             let anchorDatabase = folder + "/anchor-\(repetition).sqlite"
             let started = Clockwork.now()
-            _ = ChildProcess.output(sqlite3, arguments: [anchorDatabase, "-cmd", ".mode csv", ".import \(csv) stop_times"])
+            _ = ChildProcess.output(
+                sqlite3, arguments: [anchorDatabase, "-cmd", ".mode csv", ".import \(csv) stop_times"])
             anchorSeconds.append(Double(Clockwork.now() - started) / 1e9)
-            let anchorRows = Int(ChildProcess.output(sqlite3, arguments: [anchorDatabase, "SELECT count(*) FROM stop_times"]) ?? "") ?? -1
-            if anchorRows != stopTimesRows { report.note("sqlite3 .import: \(anchorRows) rows, expected \(stopTimesRows)") }
+            let anchorRows =
+                Int(ChildProcess.output(sqlite3, arguments: [anchorDatabase, "SELECT count(*) FROM stop_times"]) ?? "")
+                ?? -1
+            if anchorRows != stopTimesRows {
+                report.note("sqlite3 .import: \(anchorRows) rows, expected \(stopTimesRows)")
+            }
             removeDatabase(anchorDatabase)
 
             let database = folder + "/ours-\(repetition).sqlite"
@@ -71,12 +78,16 @@ struct ImportSuite: BenchmarkSuite {
         }
         let anchor = median(anchorSeconds) * 1e9 / Double(stopTimesRows)
         let ours = median(oursStopTimes) * 1e9 / Double(stopTimesRows)
-        record(report, "load/sqlite3 .import stop_times.txt (anchor)", nanoseconds: anchor, samples: anchorSeconds, items: stopTimesRows)
-        record(report, "load/stop_times from the zip (GTFSImporter)", nanoseconds: ours, samples: oursStopTimes,
-               items: stopTimesRows, anchor: ("sqlite3 .import", anchor),
-               goal: ">= 1 M rows/s and >= 0.9x sqlite3 .import", met: 1e9 / ours >= 1e6 && ours <= anchor / 0.9)
-        record(report, "load/whole feed, load + indexes + checks (\(totalRows) rows)",
-               nanoseconds: median(oursWhole) * 1e9 / Double(totalRows), samples: oursWhole, items: totalRows)
+        record(
+            report, "load/sqlite3 .import stop_times.txt (anchor)", nanoseconds: anchor, samples: anchorSeconds,
+            items: stopTimesRows)
+        record(
+            report, "load/stop_times from the zip (GTFSImporter)", nanoseconds: ours, samples: oursStopTimes,
+            items: stopTimesRows, anchor: ("sqlite3 .import", anchor),
+            goal: ">= 1 M rows/s and >= 0.9x sqlite3 .import", met: 1e9 / ours >= 1e6 && ours <= anchor / 0.9)
+        record(
+            report, "load/whole feed, load + indexes + checks (\(totalRows) rows)",
+            nanoseconds: median(oursWhole) * 1e9 / Double(totalRows), samples: oursWhole, items: totalRows)
     }
 
     // MARK: Batch sizes
@@ -96,7 +107,8 @@ struct ImportSuite: BenchmarkSuite {
             }
             let seconds = median(samples)
             var measurement = Measurement(
-                suite: name, name: "batch/size \(batchSize)\(batchSize == ImportOptions.defaultBatchSize ? " (default)" : "")",
+                suite: name,
+                name: "batch/size \(batchSize)\(batchSize == ImportOptions.defaultBatchSize ? " (default)" : "")",
                 nanosecondsPerOperation: seconds * 1e9 / Double(rows))
             measurement.extra = [("million_per_s", Double(rows) / seconds / 1e6)]
             report.record(measurement)
@@ -129,7 +141,8 @@ struct ImportSuite: BenchmarkSuite {
             }
             report.record(measurement)
         }
-        report.note("memory rows report bytes in the ns/op column (peak resident set of a child process importing the zip)")
+        report.note(
+            "memory rows report bytes in the ns/op column (peak resident set of a child process importing the zip)")
     }
 
     /// `rows` for a case name: "1 M", "10 M", or "100k" for the smaller feeds of a quick run.
@@ -155,7 +168,9 @@ struct ImportSuite: BenchmarkSuite {
         let generation = Double(Clockwork.now() - generated) / 1e9
         let (summary, _, seconds) = try Self.importFeed(feed, database: folder + "/\(profile.name).sqlite")
         let rows = summary.files.reduce(0) { $0 + $1.imported }
-        report.note("\(profile.name) sample: \(statistics.records["stop_times.txt"] ?? 0) stop_times, \(rows) rows in all, generated in \(formatted(generation, decimals: 1)) s")
+        report.note(
+            "\(profile.name) sample: \(statistics.records["stop_times.txt"] ?? 0) stop_times, \(rows) rows in all, generated in \(formatted(generation, decimals: 1)) s"
+        )
         var measurement = Measurement(
             suite: name, name: "vbb/\(profile.name) sample feed end to end (s)", nanosecondsPerOperation: seconds * 1e9)
         measurement.extra = [("seconds", seconds), ("rows", Double(rows))]

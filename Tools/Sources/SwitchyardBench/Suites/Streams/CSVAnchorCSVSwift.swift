@@ -5,7 +5,8 @@ import Foundation
 enum CSVSwiftAnchor {
     /// Rows after the header, or nil if the file does not open.
     static func count(_ path: String) -> Int? {
-        guard let stream = InputStream(fileAtPath: path), let reader = try? CSVReader(stream: stream, hasHeaderRow: true)
+        guard let stream = InputStream(fileAtPath: path),
+            let reader = try? CSVReader(stream: stream, hasHeaderRow: true)
         else { return nil }
         var rows = 0
         var fields = 0

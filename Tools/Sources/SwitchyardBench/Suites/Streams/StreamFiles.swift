@@ -19,7 +19,7 @@ struct StreamFiles {
     func lines(bytes: Int, longest: Int, name: String) throws -> (path: String, lines: Int) {
         var state: UInt64 = 0x5357_4954_4348_5944
         func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
         let blockSize = min(bytes, 8 << 20)
@@ -50,7 +50,8 @@ struct StreamFiles {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        var text = "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,shape_dist_traveled\r\n"
+        var text =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,shape_dist_traveled\r\n"
         let headsigns = ["", "S+U Alexanderplatz", "\"Berlin, Hauptbahnhof\"", "\"Zoo \"\"Garten\"\"\"", "Pankow"]
         for row in 0..<rows {
             let trip = 100_000 + row / 30

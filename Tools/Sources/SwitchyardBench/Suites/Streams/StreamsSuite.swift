@@ -54,24 +54,28 @@ struct StreamsSuite: BenchmarkSuite {
 
         let anchor = ("wc -l", wc.perItem)
         record(report, "lines/wc -l (subprocess)", wc)
-        record(report, "lines/zero-copy forEachLine", zeroCopy, anchor: anchor,
-               goal: ">= 40 M lines/s", met: zeroCopy.perSecond >= 40e6)
-        record(report, "lines/Substring per line (forEachSubstring)", substrings, anchor: anchor,
-               goal: ">= 18 M lines/s", met: substrings.perSecond >= 18e6)
+        record(
+            report, "lines/zero-copy forEachLine", zeroCopy, anchor: anchor,
+            goal: ">= 40 M lines/s", met: zeroCopy.perSecond >= 40e6)
+        record(
+            report, "lines/Substring per line (forEachSubstring)", substrings, anchor: anchor,
+            goal: ">= 18 M lines/s", met: substrings.perSecond >= 18e6)
         record(report, "lines/String per line (forEachLine + string())", strings, anchor: anchor)
         record(report, "lines/zero-copy async forEachLine", asyncZeroCopy, anchor: anchor)
         record(report, "lines/String per line (for try await)", asyncStrings, anchor: anchor)
         record(report, "lines/readLine() (anchor)", readLine, anchor: anchor)
-        record(report, "lines/whole file + split (anchor, \(splitBytes >> 20) MiB)", split, anchor: anchor,
-               peak: Self.probe("split", path: splitPath))
+        record(
+            report, "lines/whole file + split (anchor, \(splitBytes >> 20) MiB)", split, anchor: anchor,
+            peak: Self.probe("split", path: splitPath))
 
         for tier in ["zero-copy", "substring", "string", "async-string"] {
             guard let growth = Self.probe("lines-\(tier)", path: path) else {
                 report.note("memory probe for \(tier) failed")
                 continue
             }
-            var measurement = Measurement(suite: name, name: "lines/memory growth, \(tier) (bytes)",
-                                          nanosecondsPerOperation: Double(growth))
+            var measurement = Measurement(
+                suite: name, name: "lines/memory growth, \(tier) (bytes)",
+                nanosecondsPerOperation: Double(growth))
             measurement.peakMemoryBytes = growth
             measurement.goal = ("<= 1 MB resident growth", growth <= 1_000_000)
             report.record(measurement)
@@ -91,8 +95,9 @@ struct StreamsSuite: BenchmarkSuite {
         let longAnchor = ("wc -l", longWc.perItem)
         record(report, "long lines/wc -l (subprocess)", longWc)
         record(report, "long lines/zero-copy forEachLine", longZeroCopy, anchor: longAnchor)
-        record(report, "long lines/Substring per line (forEachSubstring)", longSubstrings, anchor: longAnchor,
-               goal: ">= 18 M lines/s", met: longSubstrings.perSecond >= 18e6)
+        record(
+            report, "long lines/Substring per line (forEachSubstring)", longSubstrings, anchor: longAnchor,
+            goal: ">= 18 M lines/s", met: longSubstrings.perSecond >= 18e6)
         record(report, "long lines/String per line (forEachLine + string())", longStrings, anchor: longAnchor)
         record(report, "long lines/String per line (for try await)", longAsyncStrings, anchor: longAnchor)
     }
@@ -105,7 +110,9 @@ struct StreamsSuite: BenchmarkSuite {
 
     private static func strings(_ input: ByteInput) -> Int {
         var bytes = 0
-        let summary = try? Lines(input, options: lineOptions).forEachLineBlocking { bytes &+= (try? $0.string())?.utf8.count ?? 0 }
+        let summary = try? Lines(input, options: lineOptions).forEachLineBlocking {
+            bytes &+= (try? $0.string())?.utf8.count ?? 0
+        }
         return summary?.lines ?? -1
     }
 
@@ -161,16 +168,20 @@ struct StreamsSuite: BenchmarkSuite {
         let best = max(csvSwift.perSecond, swiftCSV.perSecond)
         let anchor = ("CSV.swift", csvSwift.perItem)
         record(report, "csv/CSV.swift (yaslab, streaming)", csvSwift)
-        record(report, "csv/SwiftCSV (whole file, \(smallRows) rows)", swiftCSV, anchor: anchor,
-               peak: Self.probe("swiftcsv", path: smallPath))
-        record(report, "csv/zero-copy forEachRecord", zeroCopy, anchor: anchor,
-               goal: "faster than both", met: zeroCopy.perSecond > best)
-        record(report, "csv/String fields (forEachRecord + strings())", strings, anchor: anchor,
-               goal: "faster than both", met: strings.perSecond > best)
+        record(
+            report, "csv/SwiftCSV (whole file, \(smallRows) rows)", swiftCSV, anchor: anchor,
+            peak: Self.probe("swiftcsv", path: smallPath))
+        record(
+            report, "csv/zero-copy forEachRecord", zeroCopy, anchor: anchor,
+            goal: "faster than both", met: zeroCopy.perSecond > best)
+        record(
+            report, "csv/String fields (forEachRecord + strings())", strings, anchor: anchor,
+            goal: "faster than both", met: strings.perSecond > best)
         record(report, "csv/CSVRecord (for try await)", owned, anchor: anchor)
         if let growth = Self.probe("csv", path: path) {
-            var measurement = Measurement(suite: name, name: "csv/memory growth, zero-copy (bytes)",
-                                          nanosecondsPerOperation: Double(growth))
+            var measurement = Measurement(
+                suite: name, name: "csv/memory growth, zero-copy (bytes)",
+                nanosecondsPerOperation: Double(growth))
             measurement.peakMemoryBytes = growth
             measurement.goal = ("<= 1 MB resident growth", growth <= 1_000_000)
             report.record(measurement)
@@ -200,8 +211,9 @@ struct StreamsSuite: BenchmarkSuite {
             correct = correct && items == expect
         }
         samples.sort()
-        return Timing(seconds: samples[samples.count / 2], minimum: samples.first!, maximum: samples.last!,
-                      items: expect, correct: correct)
+        return Timing(
+            seconds: samples[samples.count / 2], minimum: samples.first!, maximum: samples.last!,
+            items: expect, correct: correct)
     }
 
     private func record(
@@ -233,7 +245,10 @@ struct StreamsSuite: BenchmarkSuite {
     // MARK: Memory probe (child process)
 
     /// The probe kinds this suite's child processes understand.
-    static let probeKinds: Set<String> = ["lines-zero-copy", "lines-substring", "lines-string", "lines-async-string", "csv", "split", "swiftcsv", "readline"]
+    static let probeKinds: Set<String> = [
+        "lines-zero-copy", "lines-substring", "lines-string", "lines-async-string", "csv", "split", "swiftcsv",
+        "readline",
+    ]
 
     /// Peak resident growth of one streaming pass, measured in a fresh child process of this executable.
     private static func probe(_ kind: String, path: String) -> Int? {
@@ -251,8 +266,10 @@ struct StreamsSuite: BenchmarkSuite {
         func pass(_ path: String) {
             switch kind {
             case "lines-zero-copy": _ = try? Lines(.file(path), options: options).forEachLineBlocking { _ in }
-            case "lines-string": _ = try? Lines(.file(path), options: options).forEachLineBlocking { _ = try? $0.string() }
-            case "lines-substring": _ = try? Lines(.file(path), options: options).forEachSubstringBlocking { _ = $0.count }
+            case "lines-string":
+                _ = try? Lines(.file(path), options: options).forEachLineBlocking { _ = try? $0.string() }
+            case "lines-substring":
+                _ = try? Lines(.file(path), options: options).forEachSubstringBlocking { _ = $0.count }
             case "lines-async-string":
                 _ = blockingWait {
                     var count = 0
