@@ -56,16 +56,32 @@ public struct JobOptions: Sendable {
     /// Whether the job waits, after submission, until ``Job/release()``. While held (and until it starts),
     /// dependencies can still be added with ``Job/addDependency(_:policy:)``.
     public var isHeld: Bool
+    /// Whether the job is a barrier of its queue: it starts only after every job submitted to the queue before it
+    /// has finished (whatever the outcome), and every job submitted after it starts only after it has finished.
+    /// Jobs of other queues are not held back. A barrier cancelled before it runs finishes at once as cancelled,
+    /// and a stand-in barrier (an empty async body) keeps the order for the jobs after it. Any body works: async or
+    /// blocking, with or without inputs.
+    public var isBarrier: Bool
 
     /// Delay, timeout and retry, if any were set: one shared immutable object, so options without them (nearly
     /// all) copy and destroy three references, not six, and a job takes this object as is.
     var timing: JobTiming?
 
-    /// Options with a group, dependencies and hold; no delay, timeout or retry.
-    public init(group: JobGroup? = nil, dependencies: [Dependency] = [], isHeld: Bool = false) {
+    /// Options with a group, dependencies, hold and barrier; no delay, timeout or retry.
+    public init(
+        group: JobGroup? = nil, dependencies: [Dependency] = [], isHeld: Bool = false, isBarrier: Bool = false
+    ) {
         self.group = group
         self.dependencies = dependencies
         self.isHeld = isHeld
+        self.isBarrier = isBarrier
+    }
+
+    /// These options with ``isBarrier`` set: the job is a barrier of its queue.
+    public func barrier() -> JobOptions {
+        var copy = self
+        copy.isBarrier = true
+        return copy
     }
 
     /// The job becomes ready only after `delay` has passed on `clock`, measured from submission. Cancelling it before

@@ -1,18 +1,17 @@
-/// Submitting jobs.
+/// Submitting jobs: four functions, each in two forms. The complete list, with when to use which, is in the work
+/// engine article ("Submitting jobs").
 ///
-/// Four families, each with a typed-result form that waits for other jobs and receives their values:
-/// - `submit` (async) honours the pending-job bound: it suspends for room (``OverflowPolicy/suspend``) or throws
-///   (``OverflowPolicy/reject``); on an unbounded queue it never suspends.
-/// - `trySubmit` never suspends: at the bound it throws ``SubmissionError/Code/full`` at once.
-/// - `…Blocking` forms take a synchronous body that runs on the queue's ``WorkQueue/blockingExecutor`` (file I/O,
-///   SQLite, C libraries), never on the cooperative pool.
-/// - `submitBarrier` runs after every job submitted before it and before any job submitted after it.
+/// |                               | suspends for room at the bound | never suspends (throws `.full`) |
+/// |-------------------------------|--------------------------------|---------------------------------|
+/// | async body                    | `submit`                       | `trySubmit`                     |
+/// | blocking body (on the queue's ``WorkQueue/blockingExecutor``) | `submitBlocking` | `trySubmitBlocking` |
 ///
-/// Jobs listed in `after:` pass their values to the body as arguments, in order; if one fails or is cancelled
-/// the job is cancelled (``ResultDependencyPolicy/cancelDependent``) or fails with its error
-/// (``ResultDependencyPolicy/propagateFailure``). Other dependencies go in ``JobOptions/dependencies`` with any
-/// ``DependencyPolicy``. A body without inputs keeps its typed error (`Job<Success, Failure>`); a body with
-/// inputs throws `any Error`.
+/// Each takes a name, a priority, ``JobOptions`` (group, dependencies, hold, barrier, delay, timeout, retry) and
+/// the body. The second form adds `after:` jobs whose values the body receives as arguments, in order; if one
+/// fails or is cancelled the job is cancelled (``ResultDependencyPolicy/cancelDependent``) or fails with its error
+/// (``ResultDependencyPolicy/propagateFailure``). A body without inputs keeps its typed error
+/// (`Job<Success, Failure>`); a body with inputs throws `any Error`. On an unbounded queue `submit` never suspends;
+/// at the bound it suspends for room (``OverflowPolicy/suspend``) or throws (``OverflowPolicy/reject``).
 ///
 /// - Complexity: O(1) plus O(dependencies) (and escalation of dependencies whose priority rises).
 extension WorkQueue {
@@ -24,7 +23,7 @@ extension WorkQueue {
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
         let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: false, body: body,
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: options.isBarrier, body: body,
             attempt: TypedJobNode<Success, Failure>.attempt(of:))
         let claim = try await claimRoom()
         try enqueue(node, options, claim)
@@ -41,7 +40,7 @@ extension WorkQueue {
     ) async throws(SubmissionError) -> Job<Success, any Error> {
         var dependencies = options.dependencies
         for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options) {
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: options.isBarrier, options) {
             () async throws(any Error) -> Success in
             try await body(repeat WorkQueue.inputValue((each inputs).node))
         }
@@ -58,7 +57,7 @@ extension WorkQueue {
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
         let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: false, body: body,
+            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: options.isBarrier, body: body,
             attempt: TypedJobNode<Success, Failure>.attempt(of:))
         try enqueue(node, options, .checkNow)
         return Job(node: node)
@@ -74,7 +73,7 @@ extension WorkQueue {
     ) throws(SubmissionError) -> Job<Success, any Error> {
         var dependencies = options.dependencies
         for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
-        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, options) {
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: options.isBarrier, options) {
             () async throws(any Error) -> Success in
             try await body(repeat WorkQueue.inputValue((each inputs).node))
         }
@@ -90,7 +89,7 @@ extension WorkQueue {
         _ body: @escaping @Sendable () throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
         let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: false, body: body,
+            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: options.isBarrier, body: body,
             attempt: TypedJobNode<Success, Failure>.attempt(of:))
         let claim = try await claimRoom()
         try enqueue(node, options, claim)
@@ -107,7 +106,7 @@ extension WorkQueue {
     ) async throws(SubmissionError) -> Job<Success, any Error> {
         var dependencies = options.dependencies
         for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
-        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options) {
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: options.isBarrier, options) {
             () async throws(any Error) -> Success in
             try body(repeat WorkQueue.inputValue((each inputs).node))
         }
@@ -124,7 +123,7 @@ extension WorkQueue {
         _ body: @escaping @Sendable () throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
         let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: false, body: body,
+            queue: self, name: name, priority: priority, isBlocking: true, isBarrier: options.isBarrier, body: body,
             attempt: TypedJobNode<Success, Failure>.attempt(of:))
         try enqueue(node, options, .checkNow)
         return Job(node: node)
@@ -140,7 +139,7 @@ extension WorkQueue {
     ) throws(SubmissionError) -> Job<Success, any Error> {
         var dependencies = options.dependencies
         for input in repeat each inputs { dependencies.append(Dependency(input, policy: onInputFailure.policy)) }
-        let node = makeNode(name, priority, isBlocking: true, isBarrier: false, options) {
+        let node = makeNode(name, priority, isBlocking: true, isBarrier: options.isBarrier, options) {
             () async throws(any Error) -> Success in
             try body(repeat WorkQueue.inputValue((each inputs).node))
         }
@@ -148,36 +147,25 @@ extension WorkQueue {
         return Job(node: node)
     }
 
-    /// Submits a barrier: it starts only after every job submitted to this queue before it has finished (whatever
-    /// the outcome), and every job submitted after it starts only after it has finished. Other jobs are not held
-    /// back by a barrier of another queue. Cancelled before it runs, it finishes at once as cancelled, and a
-    /// stand-in barrier (an empty body) keeps the order for the jobs after it.
+    /// Submits an async barrier: the same as ``submit(_:priority:options:_:)`` with ``JobOptions/isBarrier`` set.
+    @available(*, deprecated, message: "use submit(_:priority:options:_:) with options.barrier()")
     @discardableResult
-    @inlinable
     public func submitBarrier<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) async throws(SubmissionError) -> Job<Success, Failure> {
-        let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: true, body: body,
-            attempt: TypedJobNode<Success, Failure>.attempt(of:))
-        let claim = try await claimRoom()
-        try enqueue(node, options, claim)
-        return Job(node: node)
+        try await submit(name, priority: priority, options: options.barrier(), body)
     }
 
-    /// Submits a barrier without ever suspending (see ``submitBarrier(_:priority:options:_:)``).
+    /// Submits an async barrier without suspending: ``trySubmit(_:priority:options:_:)`` with
+    /// ``JobOptions/isBarrier`` set.
+    @available(*, deprecated, message: "use trySubmit(_:priority:options:_:) with options.barrier()")
     @discardableResult
-    @inlinable
     public func trySubmitBarrier<Success: Sendable, Failure: Error>(
         _ name: String, priority: JobPriority = .medium, options: JobOptions = JobOptions(),
         _ body: @escaping @Sendable () async throws(Failure) -> Success
     ) throws(SubmissionError) -> Job<Success, Failure> {
-        let node = TypedJobNode(
-            queue: self, name: name, priority: priority, isBlocking: false, isBarrier: true, body: body,
-            attempt: TypedJobNode<Success, Failure>.attempt(of:))
-        try enqueue(node, options, .checkNow)
-        return Job(node: node)
+        try trySubmit(name, priority: priority, options: options.barrier(), body)
     }
 
     // MARK: - Internals

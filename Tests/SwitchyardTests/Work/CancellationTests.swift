@@ -118,7 +118,7 @@ struct CancellationTests {
                 log.append("before")
             }
         }
-        let barrier = try queue.trySubmitBarrier("barrier") { log.append("barrier") }
+        let barrier = try queue.trySubmit("barrier", options: .init().barrier()) { log.append("barrier") }
         for _ in 0..<3 { try queue.trySubmit("after") { log.append("after") } }
         #expect(queue.snapshot().jobs.first { $0.name == "barrier" }?.waitingReasons == [.earlierJobs(3)])
         gate.open()

@@ -76,7 +76,7 @@ struct EngineEdgeCaseTests {
     func barrierCycle() async throws {
         let queue = WorkQueue(name: "barrier cycle", width: 2)
         let held = try queue.trySubmit("held", options: JobOptions(isHeld: true)) {}
-        let barrier = try queue.trySubmitBarrier("barrier") {}
+        let barrier = try queue.trySubmit("barrier", options: .init().barrier()) {}
         #expect {
             try held.addDependency(barrier)
         } throws: { ($0 as? DependencyError)?.code == .cycle }
@@ -93,15 +93,41 @@ struct EngineEdgeCaseTests {
             await gate.wait()
             log.append("early")
         }
-        let first = try queue.trySubmitBarrier("first barrier") { log.append("first barrier") }
+        let first = try queue.trySubmit("first barrier", options: .init().barrier()) { log.append("first barrier") }
         first.cancel()
         try queue.trySubmit("middle") { log.append("middle") }
-        let second = try queue.trySubmitBarrier("second barrier") { log.append("second barrier") }
+        let second = try queue.trySubmit("second barrier", options: .init().barrier()) { log.append("second barrier") }
         #expect(second.state == .waiting)
         gate.open()
         try await second.value
         await queue.waitUntilIdle()
         #expect(log.all == ["early", "middle", "second barrier"])
+    }
+
+    /// A barrier is an option, so every body form can be one: here a blocking body and a body with inputs.
+    @Test("a blocking barrier and a barrier with inputs each wait for the jobs before them and hold back the rest")
+    func barrierForms() async throws {
+        let queue = WorkQueue(name: "barrier forms", width: 4)
+        let log = Log<String>()
+        let gate = AsyncGate()
+        let early = try queue.trySubmit("early") {
+            await gate.wait()
+            log.append("early")
+            return 2
+        }
+        let blocking = try queue.trySubmitBlocking("blocking barrier", options: .init().barrier()) {
+            log.append("blocking barrier")
+        }
+        try queue.trySubmit("middle") { log.append("middle") }
+        let withInputs = try queue.trySubmit("barrier with inputs", after: early, options: .init().barrier()) {
+            value in log.append("barrier with input \(value)")
+        }
+        try queue.trySubmit("late") { log.append("late") }
+        #expect(blocking.state == .waiting)
+        gate.open()
+        try await withInputs.value
+        await queue.waitUntilIdle()
+        #expect(log.all == ["early", "blocking barrier", "middle", "barrier with input 2", "late"])
     }
 
     @Test("a cancelled barrier behind an unfinished barrier keeps what comes after it behind that one")
@@ -113,8 +139,8 @@ struct EngineEdgeCaseTests {
             await gate.wait()
             log.append("early")
         }
-        try queue.trySubmitBarrier("first barrier") { log.append("first barrier") }
-        let second = try queue.trySubmitBarrier("second barrier") { log.append("second barrier") }  // nothing between
+        try queue.trySubmit("first barrier", options: .init().barrier()) { log.append("first barrier") }
+        let second = try queue.trySubmit("second barrier", options: .init().barrier()) { log.append("second barrier") }  // nothing between
         try queue.trySubmit("after second") { log.append("after second") }
         second.cancel()
         try queue.trySubmit("after the cancel") { log.append("after the cancel") }
@@ -136,7 +162,7 @@ struct EngineEdgeCaseTests {
     func cancelledBarrierCycle() async throws {
         let queue = WorkQueue(name: "barrier cycle")
         let held = try queue.trySubmit("held", options: JobOptions(isHeld: true)) {}
-        let barrier = try queue.trySubmitBarrier("barrier") {}
+        let barrier = try queue.trySubmit("barrier", options: .init().barrier()) {}
         let after = try queue.trySubmit("after") {}
         barrier.cancel()
         // `after` waits for the stand-in, which waits for `held`: `held` may not wait for `after`.
@@ -151,7 +177,7 @@ struct EngineEdgeCaseTests {
         let queue = WorkQueue(name: "barrier priority", width: 1)
         queue.suspend()
         let early = try queue.trySubmit("early", priority: .background) {}
-        let barrier = try queue.trySubmitBarrier("barrier", priority: .background) {}
+        let barrier = try queue.trySubmit("barrier", priority: .background, options: .init().barrier()) {}
         try queue.trySubmit("urgent", priority: .userInteractive) {}
         #expect(barrier.effectivePriority == .userInteractive)
         #expect(early.effectivePriority == .userInteractive)

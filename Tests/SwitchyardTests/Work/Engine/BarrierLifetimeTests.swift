@@ -9,12 +9,12 @@ struct BarrierLifetimeTests {
     @Test("a finished barrier, run or cancelled, is no longer the queue's last barrier")
     func finishedBarrierReleased() async throws {
         let queue = WorkQueue(name: "barriers")
-        let barrier = try queue.trySubmitBarrier("barrier") { 1 }
+        let barrier = try queue.trySubmit("barrier", options: .init().barrier()) { 1 }
         #expect(try await barrier.value == 1)
         #expect(Engine.perform(in: queue.region) { _ in queue.lastBarrier == nil })
 
         queue.suspend()
-        let cancelled = try queue.trySubmitBarrier("cancelled barrier") { 2 }
+        let cancelled = try queue.trySubmit("cancelled barrier", options: .init().barrier()) { 2 }
         #expect(Engine.perform(in: queue.region) { _ in queue.lastBarrier != nil })
         cancelled.cancel()
         queue.resume()
