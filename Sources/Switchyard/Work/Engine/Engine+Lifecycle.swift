@@ -141,7 +141,7 @@ extension Engine {
 
     /// Finishes one job; dependents that must finish too (per edge policy) go to `cascade`. The lone job of the
     /// common case is lent by the caller, not copied into the work list (each copy was a retain and a release
-    /// under the lock). Lock held.
+    /// under the lock). Lock held. The steps below run in this order; each is inlined here.
     private static func finishOne(
         _ node: JobNode, _ outcome: JobOutcome, cascade work: inout [(JobNode, JobOutcome)],
         _ transaction: inout Transaction
@@ -161,19 +161,8 @@ extension Engine {
             extras.timer = nil
             transaction.actions.append { timer.cancel() }
         }
-        if let extras {
-            for edge in extras.dependencies where edge.node.phase != .finished {
-                edge.node.inherited[node.effectiveLevel] -= 1
-                updateEffectivePriority(of: edge.node, &transaction)
-            }
-        }
         let awaitedEpoch = extras?.awaitedEpoch
-        if let awaitedEpoch {
-            for member in queue.members(of: awaitedEpoch) {
-                member.inherited[node.effectiveLevel] -= 1
-                updateEffectivePriority(of: member, &transaction)
-            }
-        }
+        withdrawLentPriority(of: node, extras, awaitedEpoch, &transaction)
         // A barrier that ends before it could run (cancelled, or a dependency failed) still owes the queue its
         // order: a stand-in barrier takes its place for what comes after it.
         let standIn =
@@ -187,37 +176,79 @@ extension Engine {
             units: node.progressTotal - node.progressCompleted, shares: JobNode.progressShareUnit - node.progressShare)
         node.progressCompleted = node.progressTotal
         node.progressShare = JobNode.progressShareUnit
+        if let extras { releaseDependents(of: node, outcome, extras, standIn: standIn, cascade: &work, &transaction) }
+        leaveEpoch(node, &transaction)
+        discardFinishedState(of: node, extras, &transaction)
+        extras?.group?.finished(node, remaining: remaining, &transaction)
+        queue.finished(node, outcome, remaining: remaining, &transaction)
+    }
+
+    /// The priority a finishing job lent takes back: what it gave its dependencies and the earlier jobs its
+    /// barrier waited for. Lock held.
+    @inline(__always)
+    private static func withdrawLentPriority(
+        of node: JobNode, _ extras: JobNodeExtras?, _ awaitedEpoch: QueueEpoch?, _ transaction: inout Transaction
+    ) {
         if let extras {
-            for edge in extras.dependents where edge.node.phase != .finished {
-                if let standIn, edge.policy == .runAnyway {
-                    // What comes after the barrier now waits for its stand-in (linked before this edge lets go).
-                    link(standIn, to: edge.node, policy: .runAnyway, &transaction)
-                    unblock(edge.node, &transaction)
-                } else if outcome.isSuccess || edge.policy == .runAnyway {
-                    unblock(edge.node, &transaction)
-                } else if edge.policy == .cancelDependent {
-                    edge.node.cancelRequested = true
-                    work.append((edge.node, .cancelled))
-                } else {
-                    work.append((edge.node, .dependencyFailed(node.name, outcome.errorForDependents)))
-                }
+            for edge in extras.dependencies where edge.node.phase != .finished {
+                edge.node.inherited[node.effectiveLevel] -= 1
+                updateEffectivePriority(of: edge.node, &transaction)
             }
         }
+        if let awaitedEpoch {
+            for member in node.queue.members(of: awaitedEpoch) {
+                member.inherited[node.effectiveLevel] -= 1
+                updateEffectivePriority(of: member, &transaction)
+            }
+        }
+    }
+
+    /// Each unfinished dependent, per its edge's policy: released, or sent to `cascade` to be cancelled or failed.
+    /// What ran after a barrier that never ran now waits for its stand-in. Lock held.
+    @inline(__always)
+    private static func releaseDependents(
+        of node: JobNode, _ outcome: JobOutcome, _ extras: JobNodeExtras, standIn: JobNode?,
+        cascade work: inout [(JobNode, JobOutcome)], _ transaction: inout Transaction
+    ) {
+        for edge in extras.dependents where edge.node.phase != .finished {
+            if let standIn, edge.policy == .runAnyway {
+                // What comes after the barrier now waits for its stand-in (linked before this edge lets go).
+                link(standIn, to: edge.node, policy: .runAnyway, &transaction)
+                unblock(edge.node, &transaction)
+            } else if outcome.isSuccess || edge.policy == .runAnyway {
+                unblock(edge.node, &transaction)
+            } else if edge.policy == .cancelDependent {
+                edge.node.cancelRequested = true
+                work.append((edge.node, .cancelled))
+            } else {
+                work.append((edge.node, .dependencyFailed(node.name, outcome.errorForDependents)))
+            }
+        }
+    }
+
+    /// Leaves the queue epoch the job was submitted in; the last of an epoch to finish releases the barrier that
+    /// waited for it. Lock held.
+    @inline(__always)
+    private static func leaveEpoch(_ node: JobNode, _ transaction: inout Transaction) {
         // `take()`: moves the job's reference out instead of copying it and then releasing the field.
-        if let epoch = node.epoch.take() {
-            epoch.members.remove(node)
-            if epoch.unfinished == 0 {
-                if let barrier = epoch.barrier {
-                    epoch.barrier = nil
-                    if barrier.awaitedEpoch === epoch {
-                        barrier.awaitedEpoch = nil
-                        unblock(barrier, &transaction)
-                    }
-                }
-            }
+        guard let epoch = node.epoch.take() else { return }
+        epoch.members.remove(node)
+        guard epoch.unfinished == 0, let barrier = epoch.barrier else { return }
+        epoch.barrier = nil
+        if barrier.awaitedEpoch === epoch {
+            barrier.awaitedEpoch = nil
+            unblock(barrier, &transaction)
         }
+    }
+
+    /// Resumes the job's awaiters, schedules its completion handlers, and hands what it no longer needs (edges,
+    /// timing, task-locals, its body) to the transaction to be released after the lock. Lock held.
+    @inline(__always)
+    private static func discardFinishedState(
+        of node: JobNode, _ extras: JobNodeExtras?, _ transaction: inout Transaction
+    ) {
         // Each field is reset only when it holds something: a plain job has none of these, and assigning an
-        // empty array or nil still released the old value (about a tenth of a tiny job's release calls).
+        // empty array or nil still released the old value.
         if !node.awaiters.isEmpty {
             for awaiter in node.awaiters {
                 awaiter.slot?.index = -1
@@ -251,8 +282,6 @@ extension Engine {
             node.taskLocals = nil
         }
         if node !== transaction.bodyOwner { node.discardBody(into: &transaction) }
-        extras?.group?.finished(node, remaining: remaining, &transaction)
-        queue.finished(node, outcome, remaining: remaining, &transaction)
     }
 
     /// For a barrier that finishes without having run: a stand-in barrier (named after it, with an empty body)
