@@ -14,7 +14,8 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchyardFuzz
     "$streams/Input/InputFramer.swift" \
     "$streams/CSV/CSVOptions.swift" "$streams/CSV/CSVHeader.swift" "$streams/CSV/CSVRecordView.swift" \
     "$streams/CSV/CSVQuirks.swift" "$streams/CSV/CSVTranscoding.swift" \
-    "$streams/CSV/CSVFramer.swift" "$streams/Lines/LineOptions.swift" "$streams/Lines/LineFramer.swift" \
+    "$streams/CSV/CSVFramer.swift" "$streams/CSV/CSVFramer+Scanning.swift" \
+    "$streams/Lines/LineOptions.swift" "$streams/Lines/LineFramer.swift" \
     Fuzz/CSVFuzzer.swift -o "$out/csv-fuzzer"
 # New inputs go to the scratch corpus; the committed seeds are read only.
 SWIFT_BACKTRACE=enable=no "$out/csv-fuzzer" "$out/corpus" Fuzz/corpus/csv -max_total_time="$seconds" -max_len=2048 \
