@@ -1,14 +1,6 @@
 import Switchyard
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ZipEntryReader: ByteSource {}
 
 /// Bytes handed to a reader so far, for progress: written by the reading thread, read by anyone.
@@ -39,45 +31,37 @@ final class CountingByteSource: ByteSource {
     }
 }
 
-/// A plain file read front to back with `read(2)`: a feed folder's files.
+/// A feed folder's file, read front to back through the core's ``FileReader``, its failures reported as the
+/// import's (``ImportError/Kind/unreadableFeed``, naming the path).
 final class PlainFileSource: ByteSource {
-    private let descriptor: Int32
+    private let reader: FileReader
     private let path: String
 
     init(path: String) throws {
-        var descriptor: Int32
-        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            throw ImportError(.unreadableFeed, "\(path): cannot open (\(systemMessage(errno)))")
+        do {
+            reader = try FileReader(path: path)
+        } catch let error as StreamError {
+            throw ImportError(.unreadableFeed, "\(path): cannot open (\(Self.systemMessage(of: error)))")
         }
-        self.descriptor = descriptor
         self.path = path
-        #if os(Linux)
-            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-        #endif
     }
-
-    deinit { close(descriptor) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let address = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            #if canImport(Glibc)
-                let count = Glibc.read(descriptor, address, buffer.count)
-            #elseif canImport(Musl)
-                let count = Musl.read(descriptor, address, buffer.count)
-            #else
-                let count = Darwin.read(descriptor, address, buffer.count)
-            #endif
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw ImportError(.unreadableFeed, "\(path): read failed (\(systemMessage(errno)))")
+        do {
+            return try reader.read(into: buffer)
+        } catch let error as StreamError {
+            throw ImportError(.unreadableFeed, "\(path): read failed (\(Self.systemMessage(of: error)))")
+        }
+    }
+
+    /// The system's message in an open or read failure of ``FileReader``.
+    private static func systemMessage(of error: StreamError) -> String {
+        switch error.kind {
+        case .openFailed(_, let message), .readFailed(_, let message): message
+        default: "\(error)"
         }
     }
 }
 
-/// `strerror` as a `String`.
-package func systemMessage(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
-}
+/// `strerror` as a `String` (see ``FileReader/message(_:)``).
+package func systemMessage(_ code: Int32) -> String { FileReader.message(code) }

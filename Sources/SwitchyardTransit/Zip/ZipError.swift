@@ -1,3 +1,5 @@
+import Switchyard
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -36,7 +38,6 @@ public struct ZipError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The system's message for `code` with the number, e.g. `No such file or directory (errno 2)`.
     package static func systemMessage(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return "\(String(cString: text)) (errno \(code))"
+        "\(FileReader.message(code)) (errno \(code))"
     }
 }

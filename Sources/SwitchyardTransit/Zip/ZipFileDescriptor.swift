@@ -6,8 +6,10 @@
     import Darwin
 #endif
 
-/// An open POSIX file descriptor for one archive, closed when released. Every call blocks on the file system and
-/// retries `EINTR`; failures become ``ZipError``s naming the archive. Used by one thread at a time.
+/// An open POSIX file descriptor for one archive, closed when released: reads at offsets (`pread`: the central
+/// directory, then each entry's data, whose reader may interleave with another entry's) and the zip writer's
+/// writes. Front-to-back streams of a file read through the core's `FileReader` instead. Every call blocks on the
+/// file system and retries `EINTR`; failures become ``ZipError``s naming the archive. Used by one thread at a time.
 package final class ZipFileDescriptor {
     package let descriptor: Int32
     package let archive: String

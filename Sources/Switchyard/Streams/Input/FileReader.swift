@@ -6,18 +6,19 @@
     import Darwin
 #endif
 
-/// An open file descriptor that streams read from, closed when the reader is released (if it owns it).
+/// An open file descriptor that streams read from, closed when the reader is released (if it owns it). The one
+/// sequential file reader of the package: the import's feed folders read through it too.
 ///
 /// Immutable after `init`, so it is `Sendable`: `read(2)` on one descriptor is thread-safe, and the readers built on
 /// it never issue two reads at once. Every method blocks on the file system: call it on a ``BlockingExecutor``
 /// thread or from synchronous code that may block, never on the cooperative pool.
-final class FileReader: Sendable {
-    let descriptor: Int32
-    let name: String
+package final class FileReader: Sendable {
+    package let descriptor: Int32
+    package let name: String
     private let closesDescriptor: Bool
 
     /// Opens `path` for reading. Throws ``StreamError/Kind/openFailed(errno:message:)`` naming the path.
-    init(path: String) throws {
+    package init(path: String) throws {
         var descriptor: Int32
         repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
@@ -31,7 +32,7 @@ final class FileReader: Sendable {
     }
 
     /// Reads from an already open descriptor, from its current offset.
-    init(descriptor: Int32, closesDescriptor: Bool, name: String) {
+    package init(descriptor: Int32, closesDescriptor: Bool, name: String) {
         self.descriptor = descriptor
         self.name = name
         self.closesDescriptor = closesDescriptor
@@ -43,7 +44,7 @@ final class FileReader: Sendable {
     }
 
     /// Reads up to `buffer.count` bytes; returns 0 only at the end of the input. Retries `EINTR`.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let address = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             #if canImport(Glibc)
@@ -60,7 +61,8 @@ final class FileReader: Sendable {
         }
     }
 
-    static func message(_ code: Int32) -> String {
+    /// The system's message for the `errno` value `code` (`strerror`), e.g. `No such file or directory`.
+    package static func message(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
