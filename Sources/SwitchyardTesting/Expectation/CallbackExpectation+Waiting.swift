@@ -7,8 +7,8 @@ extension CallbackExpectation {
     /// - On timeout, reports a failure naming the description, the expected and actual counts and
     ///   the timeout, and returns ``WaitResult/timedOut``.
     /// - If the count exceeds `expectedCount.upperBound` (before or during the wait), reports the
-    ///   over-fulfillment (unless it was already reported) and returns ``WaitResult/overFulfilled``
-    ///   at once.
+    ///   over-fulfillment (unless it was already reported, as at the surplus `fulfill()` on the
+    ///   test's task) and returns ``WaitResult/overFulfilled`` at once.
     /// - For an inverted expectation, waits the whole `timeout` and returns ``WaitResult/satisfied``
     ///   if the count stayed below `expectedCount.lowerBound`; as soon as it reaches it, reports a
     ///   failure and returns ``WaitResult/invertedFulfilled``.

@@ -46,12 +46,16 @@
 ///
 /// Over-fulfillment is reported exactly once per expectation, by the first of:
 /// 1. a wait that is running when it happens (at the wait's source location);
-/// 2. otherwise, the `fulfill` call itself, immediately, if that call runs in a Swift Testing test
+/// 2. otherwise, the `fulfill` call that first pushes the count above the bound, immediately, if
+///    that call runs in a Swift Testing test
 ///    context (`Test.current != nil`: the test's task or a non-detached task created from it), at
 ///    the `fulfill` call's source location;
 /// 3. otherwise, the next wait on the expectation (at the wait's source location);
 /// 4. otherwise, the expectation's deinitializer, if the last reference is released in a Swift
 ///    Testing test context (at the location where the expectation was created).
+///
+/// Under XCTest only waits report it (items 1 and 3). A wait that finds it already reported still
+/// returns ``WaitResult/overFulfilled``, without recording it again.
 ///
 /// If none of these happens (for example the extra `fulfill` runs on a detached task after the last
 /// wait, and the expectation outlives the test), the over-fulfillment is not reported.

@@ -40,6 +40,20 @@ struct ExpectationFailureTests {
         #expect(await expectation.fulfillment(within: .zero, clock: clock) == .overFulfilled)
     }
 
+    @Test("A surplus fulfill before any wait is reported at that fulfill; the wait then returns overFulfilled")
+    func overFulfilledBeforeWait() async {
+        let expectation = CallbackExpectation("twice")
+        expectation.fulfill()
+        let surplusLine = #line + 2
+        withKnownIssue {
+            expectation.fulfill()
+        } matching: { issue in
+            mentions("\"twice\" was over-fulfilled", "fulfilled 2 times")(issue)
+                && issue.sourceLocation?.line == surplusLine
+        }
+        #expect(await expectation.fulfillment(within: .zero, clock: ManualClock()) == .overFulfilled)
+    }
+
     @Test("A structured child task is a test context too: its over-fulfillment is recorded at once")
     func overFulfilledInChildTask() async {
         let expectation = CallbackExpectation("child")
