@@ -165,10 +165,14 @@ extension Engine {
         _ upstream: JobNode, to job: JobNode, policy: DependencyPolicy, _ transaction: inout Transaction
     ) throws(DependencyError) {
         if upstream === job {
-            throw DependencyError(code: .selfDependency, dependent: job.name, dependency: upstream.name, cycle: [])
+            throw DependencyError(
+                code: .selfDependency, queue: job.queue.name, dependent: job.name, dependency: upstream.name,
+                cycle: [])
         }
         if job.isStarted {
-            throw DependencyError(code: .alreadyStarted, dependent: job.name, dependency: upstream.name, cycle: [])
+            throw DependencyError(
+                code: .alreadyStarted, queue: job.queue.name, dependent: job.name, dependency: upstream.name,
+                cycle: [])
         }
         if let outcome = upstream.outcome {
             if outcome.isSuccess || policy == .runAnyway { return }
@@ -181,7 +185,7 @@ extension Engine {
         }
         if let path = pathUpstream(from: upstream, to: job) {
             throw DependencyError(
-                code: .cycle, dependent: job.name, dependency: upstream.name,
+                code: .cycle, queue: job.queue.name, dependent: job.name, dependency: upstream.name,
                 cycle: [job.name] + path.map(\.name))
         }
         if job.phase == .ready { unready(job) }

@@ -2,7 +2,11 @@
 ///
 /// `Failure` is the error type the job's body throws (`Never` for a body that cannot throw), so a caller that
 /// switches over the cases gets the body's own error typed.
-public enum JobError<Failure: Error>: Error, CustomStringConvertible {
+///
+/// The description says what happened to the job (`cancelled`, `timed out`, `failed: <the body's error>`,
+/// `dependency "a" failed: <its error>`) without naming it: print it with the job, `"\(job): \(error)"`
+/// (``Job/description`` names the job, its number and its queue).
+public enum JobError<Failure: Error>: Error, CustomStringConvertible, JobErrorDescribing {
     /// The body ran and threw `error`.
     case failed(Failure)
     /// The job was cancelled — by its handle, its queue's `cancelAll()`, its group, a failed dependency whose edge
@@ -25,11 +29,16 @@ public enum JobError<Failure: Error>: Error, CustomStringConvertible {
         case .failed(let error): "failed: \(error)"
         case .cancelled: "cancelled"
         case .timedOut: "timed out"
-        case .dependencyFailed(let name, let error): "dependency \"\(name)\" failed: \(error)"
+        case .dependencyFailed(let name, let error):
+            // The dependency's own JobError reads after its name: `dependency "a" cancelled`, not `failed: cancelled`.
+            "dependency \"\(name)\" " + ((error as? any JobErrorDescribing)?.description ?? "failed: \(error)")
         case .wouldDeadlock(let report): report.description
         }
     }
 }
+
+/// A ``JobError`` of any `Failure`, for describing one inside another.
+protocol JobErrorDescribing: CustomStringConvertible {}
 
 /// A wait that would never end, found when it began: names both jobs and the domain whose slots they compete for.
 public struct DeadlockReport: Sendable, Hashable, CustomStringConvertible {
@@ -91,6 +100,8 @@ public struct DependencyError: Error, Hashable, CustomStringConvertible {
 
     /// What went wrong.
     public let code: Code
+    /// The name of the queue of the job that was to gain the dependency.
+    public let queue: String
     /// The job that was to gain the dependency.
     public let dependent: String
     /// The job it was to depend on.
@@ -101,12 +112,13 @@ public struct DependencyError: Error, Hashable, CustomStringConvertible {
     public var description: String {
         switch code {
         case .cycle:
-            "adding dependency \"\(dependency)\" to job \"\(dependent)\" would close the cycle "
+            "adding dependency \"\(dependency)\" to job \"\(dependent)\" of queue \"\(queue)\" would close the cycle "
                 + cycle.map { "\"\($0)\"" }.joined(separator: " → ")
         case .alreadyStarted:
-            "job \"\(dependent)\" has already started; dependencies can be added only before a job starts"
+            "job \"\(dependent)\" of queue \"\(queue)\" has already started; dependencies can be added only before a "
+                + "job starts"
         case .selfDependency:
-            "job \"\(dependent)\" cannot depend on itself"
+            "job \"\(dependent)\" of queue \"\(queue)\" cannot depend on itself"
         }
     }
 }
