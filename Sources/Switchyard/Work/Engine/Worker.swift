@@ -85,9 +85,8 @@ final class Worker: @unchecked Sendable {
         return ticket.map { $0.executor === job.queue.blockingExecutor } ?? true
     }
 
-    /// Whether the worker may wait in an idle list: only those of ``BlockingExecutor/shared`` (or none) do, as the
-    /// lists do not tell executors apart.
-    var mayPark: Bool { ticket.map { $0.executor === BlockingExecutor.shared } ?? true }
+    /// Whether the worker may wait in an idle list (see ``IdleWorkers/keeps(_:)``).
+    var mayPark: Bool { IdleWorkers.keeps(ticket?.executor) }
 
     /// Lock held: `job` starts on this worker at `now`.
     func assign(_ job: JobNode, at now: Duration) {
@@ -275,9 +274,13 @@ final class IdleWorkers: @unchecked Sendable {
         return true
     }
 
+    /// Whether the lists keep workers that run on `executor` (nil: async workers). Only async workers and those of
+    /// ``BlockingExecutor/shared`` are kept: the lists do not tell executors apart.
+    static func keeps(_ executor: BlockingExecutor?) -> Bool { executor.map { $0 === BlockingExecutor.shared } ?? true }
+
     /// A parked worker that can run `job`. Lock held.
     func take(for job: JobNode) -> Worker? {
-        if job.isBlocking && job.queue.blockingExecutor !== BlockingExecutor.shared { return nil }
+        guard IdleWorkers.keeps(job.isBlocking ? job.queue.blockingExecutor : nil) else { return nil }
         let key = job.effectiveLevel * 2 + (job.isBlocking ? 1 : 0)
         return lists[key].popLast()
     }
