@@ -301,6 +301,8 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// The loop of each worker thread (see ``WorkerContext``): runs waiting work, highest priority first; parks
+    /// while there is none; ends after `idleTimeout` idle, or at shutdown.
     func workerLoop() {
         BlockingExecutor.setCurrentWorker(self)
         let me = IdleThread()
