@@ -124,9 +124,22 @@ enum ImportRecord {
         else { return nil }
         return Header(
             feed: row[0].text ?? "", fingerprint: row[1].text ?? "",
-            state: try parse(row[2].text, as: ImportState.self),
+            state: try parse(row[2].text, as: ImportState.self, in: database),
             batchSize: Int(row[3].integer ?? 0),
             encoding: ImportOptions.Encoding(rawValue: row[4].text ?? "") ?? .automatic)
+    }
+
+    /// `text`, read from `database`'s record, as a state of type `State`.
+    /// - Throws: ``ImportError`` (`.database`, naming the database) for a value this version does not know (a
+    ///   database written by another version).
+    static func parse<State: RawRepresentable<String>>(
+        _ text: String?, as: State.Type, in database: SQLiteConnection
+    ) throws -> State {
+        guard let text, let state = State(rawValue: text) else {
+            throw ImportError(
+                .database, "\(database.path): the import record holds an unknown state \"\(text ?? "NULL")\"")
+        }
+        return state
     }
 
     /// Every file's state, in import order (ignored files last).
@@ -140,7 +153,7 @@ enum ImportRecord {
             """
         ).map {
             FileState(
-                file: $0[0].text ?? "", state: try parse($0[1].text, as: ImportFileState.self),
+                file: $0[0].text ?? "", state: try parse($0[1].text, as: ImportFileState.self, in: database),
                 records: Int($0[2].integer ?? 0),
                 imported: Int($0[3].integer ?? 0), skipped: Int($0[4].integer ?? 0), warnings: Int($0[5].integer ?? 0),
                 lastLine: Int($0[6].integer ?? 0), size: Int($0[7].integer ?? 0), ignoredColumns: $0[8].text ?? "")

@@ -28,14 +28,3 @@ public enum ImportFileState: String, Sendable, Hashable, CaseIterable, CustomStr
 
     public var description: String { rawValue }
 }
-
-extension ImportRecord {
-    /// `text`, read from the record, as a state of type `State`. - Throws: ``ImportError`` (`.database`) for a value
-    /// this version does not know (a database written by another version).
-    static func parse<State: RawRepresentable<String>>(_ text: String?, as: State.Type) throws -> State {
-        guard let text, let state = State(rawValue: text) else {
-            throw ImportError(.database, "the import record holds an unknown state \"\(text ?? "NULL")\"")
-        }
-        return state
-    }
-}

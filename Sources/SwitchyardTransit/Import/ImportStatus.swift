@@ -59,8 +59,6 @@ public struct ImportStatus: Sendable, Hashable {
                 ignoredFiles: states.filter { $0.state == .ignored }.map(\.file))
         } catch let error as SQLiteError {
             throw ImportError(.database, "\(path): \(error.message)")
-        } catch let error as ImportError where error.kind == .database && !error.reason.hasPrefix(path) {
-            throw ImportError(.database, "\(path): \(error.reason)")  // a record this version cannot read
         }
     }
 

@@ -31,5 +31,12 @@ struct ImportStateTests {
             return error.kind == .database
                 && "\(error)".contains("\(database): the import record holds an unknown state \"paused\"")
         }
+        var resume = ImportOptions()
+        resume.mode = .resume
+        await #expect {
+            try await GTFSImporter(feed: try GTFSFeed.open(feed), database: database, options: resume).run()
+        } throws: { error in
+            "\(error)".contains("\(database): the import record holds an unknown state \"paused\"")
+        }
     }
 }
