@@ -22,80 +22,122 @@ extension SampleNetwork {
             var random = SampleRandom(seed: profile.seed, stream: .routes, index: index)
             let type = Self.routeTypes[random.weighted(Self.routeTypeWeights)]
             let isNight = type == 3 && random.chance(perMille: 60)
-            var count = random.int(in: profile.stopsPerTrip)
-            switch type {
-            case 2: count = count * 3 / 5
-            case 1, 109: count = count * 4 / 5
-            default: break
-            }
-            count = max(2, count)
+            let count = stopCount(type: type, random: &random)
             let path = walk(count: count, type: type, grid: grid, random: &random)
-
-            let sequenceStyle = random.weighted([75, 15, 10])
-            let dwell = type == 2 ? 60 : 0
-            let firstPattern = patterns.count
-            addPattern(
-                route: index, direction: 0, path: path, slot: index, type: type, sequenceStyle: sequenceStyle,
-                dwell: dwell, random: &random)
-            addPattern(
-                route: index, direction: 1, path: path.reversed(), slot: index + 1, type: type,
-                sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
-            if count >= 6 && random.chance(perMille: 500) {
-                let length = max(2, count * random.int(in: 50...80) / 100)
-                let offset = random.chance(perMille: 500) ? 0 : count - length
-                let part = Array(path[offset..<(offset + length)])
-                addPattern(
-                    route: index, direction: 0, path: part, slot: index, type: type,
-                    sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
-                addPattern(
-                    route: index, direction: 1, path: part.reversed(), slot: index + 1, type: type,
-                    sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
-            }
-
-            let shortName = Self.shortName(type: type, isNight: isNight, counters: &counters, random: &random)
-            let from = stations[path[0]].name
-            let to = stations[path[count - 1]].name
-            let hasLongName = (type != 3 && type != 700) || random.chance(perMille: 400)
-            var (color, textColor) = ("", "")
-            switch type {
-            case 1: (color, textColor) = Self.subwayColors[(counters[5] - 1) % Self.subwayColors.count]
-            case 109: (color, textColor) = ("008D4F", "FFFFFF")
-            case 0: (color, textColor) = ("BE1414", "FFFFFF")
-            case 2: (color, textColor) = ("E30613", "FFFFFF")
-            case 3 where isNight || shortName.hasPrefix("M"): (color, textColor) = ("A5027D", "FFFFFF")
-            default: break
-            }
-            let inBerlin = SampleGeo.districtCode(lat: stations[path[0]].lat, lon: stations[path[0]].lon) == 11000
-            var agency: Int
-            switch type {
-            case 0, 1: agency = 0
-            case 109: agency = 1
-            case 2: agency = 2
-            case 3 where inBerlin: agency = 0
-            default: agency = -1
-            }
-            if agency < 0 || agency >= profile.agencies {
-                agency = profile.agencies > 3 ? 3 + random.below(profile.agencies - 3) : random.below(profile.agencies)
-            }
-            // The second route always runs by frequency, so every profile has a frequencies.txt to import.
-            let hasFrequencies = index == 1 || random.chance(perMille: type == 1 ? 500 : 8)
-            let exactTimes = random.chance(perMille: 300)
-            let usesBlocks = !hasFrequencies && random.chance(perMille: 200)
-            let trips = random.int(in: profile.tripsPerRoute)
-            let routeTrips = isNight ? max(1, trips / 4) : trips
-            let firstHour = isNight ? 24 : 4 + random.below(3)
-            let endHour = isNight ? 29 : 23 + random.below(4)
-
-            routes.append(
-                Route(
-                    number: 10_001 + index, type: type, agency: agency, shortName: shortName,
-                    longName: hasLongName ? from + " - " + to : "", color: color, textColor: textColor,
-                    isNight: isNight,
-                    usesBlocks: usesBlocks, hasFrequencies: hasFrequencies, exactTimes: exactTimes,
-                    firstHour: firstHour, endHour: endHour, tripCount: routeTrips, firstTrip: tripCount,
-                    patterns: firstPattern..<patterns.count))
-            tripCount += routeTrips
+            let routePatterns = addPatterns(route: index, path: path, type: type, random: &random)
+            let names = routeNames(type: type, isNight: isNight, path: path, counters: &counters, random: &random)
+            let agency = routeAgency(type: type, path: path, random: &random)
+            appendRoute(
+                index: index, type: type, isNight: isNight, agency: agency, names: names, patterns: routePatterns,
+                random: &random)
         }
+    }
+
+    /// Draws how many stations a route of `type` visits: the profile's stops per trip, fewer for rail, S-Bahn and
+    /// subway, and at least 2.
+    private func stopCount(type: Int, random: inout SampleRandom) -> Int {
+        var count = random.int(in: profile.stopsPerTrip)
+        switch type {
+        case 2: count = count * 3 / 5
+        case 1, 109: count = count * 4 / 5
+        default: break
+        }
+        return max(2, count)
+    }
+
+    /// Adds route `index`'s patterns along `path` (stations), both directions and sometimes a short-turn variant of
+    /// each, and returns their indexes in `patterns`.
+    private mutating func addPatterns(
+        route index: Int, path: [Int], type: Int, random: inout SampleRandom
+    ) -> Range<Int> {
+        let count = path.count
+        let sequenceStyle = random.weighted([75, 15, 10])
+        let dwell = type == 2 ? 60 : 0
+        let firstPattern = patterns.count
+        addPattern(
+            route: index, direction: 0, path: path, slot: index, type: type, sequenceStyle: sequenceStyle,
+            dwell: dwell, random: &random)
+        addPattern(
+            route: index, direction: 1, path: path.reversed(), slot: index + 1, type: type,
+            sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+        if count >= 6 && random.chance(perMille: 500) {
+            let length = max(2, count * random.int(in: 50...80) / 100)
+            let offset = random.chance(perMille: 500) ? 0 : count - length
+            let part = Array(path[offset..<(offset + length)])
+            addPattern(
+                route: index, direction: 0, path: part, slot: index, type: type,
+                sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+            addPattern(
+                route: index, direction: 1, path: part.reversed(), slot: index + 1, type: type,
+                sequenceStyle: sequenceStyle, dwell: dwell, random: &random)
+        }
+        return firstPattern..<patterns.count
+    }
+
+    /// Names a route of `type` along `path`: its short name (numbered by `counters`), its long name (first to last
+    /// station; for buses only sometimes) and its colours.
+    private func routeNames(
+        type: Int, isNight: Bool, path: [Int], counters: inout [Int], random: inout SampleRandom
+    ) -> (short: String, long: String, color: String, textColor: String) {
+        let shortName = Self.shortName(type: type, isNight: isNight, counters: &counters, random: &random)
+        let from = stations[path[0]].name
+        let to = stations[path[path.count - 1]].name
+        let hasLongName = (type != 3 && type != 700) || random.chance(perMille: 400)
+        var (color, textColor) = ("", "")
+        switch type {
+        case 1: (color, textColor) = Self.subwayColors[(counters[5] - 1) % Self.subwayColors.count]
+        case 109: (color, textColor) = ("008D4F", "FFFFFF")
+        case 0: (color, textColor) = ("BE1414", "FFFFFF")
+        case 2: (color, textColor) = ("E30613", "FFFFFF")
+        case 3 where isNight || shortName.hasPrefix("M"): (color, textColor) = ("A5027D", "FFFFFF")
+        default: break
+        }
+        return (shortName, hasLongName ? from + " - " + to : "", color, textColor)
+    }
+
+    /// Chooses the agency of a route of `type` starting at `path[0]`: by mode (buses in Berlin by the first
+    /// agency), else, or when the profile has no such agency, a random one.
+    private func routeAgency(type: Int, path: [Int], random: inout SampleRandom) -> Int {
+        let inBerlin = SampleGeo.districtCode(lat: stations[path[0]].lat, lon: stations[path[0]].lon) == 11000
+        var agency: Int
+        switch type {
+        case 0, 1: agency = 0
+        case 109: agency = 1
+        case 2: agency = 2
+        case 3 where inBerlin: agency = 0
+        default: agency = -1
+        }
+        if agency < 0 || agency >= profile.agencies {
+            agency = profile.agencies > 3 ? 3 + random.below(profile.agencies - 3) : random.below(profile.agencies)
+        }
+        return agency
+    }
+
+    /// Draws how route `index` runs (by frequency or timetable, exact times, blocks, trips and hours) and appends it,
+    /// its trips numbered after those of the routes before it.
+    private mutating func appendRoute(
+        index: Int, type: Int, isNight: Bool, agency: Int,
+        names: (short: String, long: String, color: String, textColor: String), patterns routePatterns: Range<Int>,
+        random: inout SampleRandom
+    ) {
+        // The second route always runs by frequency, so every profile has a frequencies.txt to import.
+        let hasFrequencies = index == 1 || random.chance(perMille: type == 1 ? 500 : 8)
+        let exactTimes = random.chance(perMille: 300)
+        let usesBlocks = !hasFrequencies && random.chance(perMille: 200)
+        let trips = random.int(in: profile.tripsPerRoute)
+        let routeTrips = isNight ? max(1, trips / 4) : trips
+        let firstHour = isNight ? 24 : 4 + random.below(3)
+        let endHour = isNight ? 29 : 23 + random.below(4)
+
+        routes.append(
+            Route(
+                number: 10_001 + index, type: type, agency: agency, shortName: names.short,
+                longName: names.long, color: names.color, textColor: names.textColor,
+                isNight: isNight,
+                usesBlocks: usesBlocks, hasFrequencies: hasFrequencies, exactTimes: exactTimes,
+                firstHour: firstHour, endHour: endHour, tripCount: routeTrips, firstTrip: tripCount,
+                patterns: routePatterns))
+        tripCount += routeTrips
     }
 
     /// A plausible line: from a random station, each next stop the nearest unvisited station about one stop

@@ -32,16 +32,21 @@ struct SampleFeedTests {
         #expect(try Generated(Self.midsize).hash == midsize.hash)
     }
 
-    /// Pins the exact output of `tiny`, so a platform (or a change) that formats or draws differently is caught.
+    /// Pins the exact output of `tiny` and the midsize profile, so a platform (or a change) that formats or draws differently is caught.
     /// Update the value when the generator changes on purpose.
-    @Test("tiny's bytes are pinned")
+    @Test("tiny's and the midsize profile's bytes are pinned")
     func pinnedOutput() throws {
         let tiny = try Generated(.tiny)
         #expect(
             String(tiny.hash, radix: 16) == Self.pinnedTinyHash, "tiny feed changed: \(String(tiny.hash, radix: 16))")
+        let midsize = try Generated(Self.midsize)  // night lines, every route type, quoted names
+        #expect(
+            String(midsize.hash, radix: 16) == Self.pinnedMidsizeHash,
+            "midsize feed changed: \(String(midsize.hash, radix: 16))")
     }
 
     static let pinnedTinyHash = "888ec61d5886d2fa"
+    static let pinnedMidsizeHash = "96c21c789258fa8a"
 
     // MARK: Shape of the files
 

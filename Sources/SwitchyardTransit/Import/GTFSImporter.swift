@@ -115,7 +115,7 @@ public final class GTFSImporter: Sendable {
             lock = try await BlockingExecutor.shared.run { [databasePath] in try ImportLock(database: databasePath) }
         } catch {
             board.finish(.failed)
-            throw error
+            throw importError(from: error, in: .running)
         }
         // Held until the summary is recorded, and released when `run` returns: explicitly, since a reference the
         // blocking executor's thread still holds for a moment after handing the lock over would otherwise keep it
@@ -126,7 +126,7 @@ public final class GTFSImporter: Sendable {
             prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
         } catch {
             board.finish(.failed)
-            throw ImportFailure.unwrap(error, database: databasePath)
+            throw importError(from: error, in: .running)
         }
         var outcome: (any Error)?
         do {
@@ -151,12 +151,19 @@ public final class GTFSImporter: Sendable {
         // A failure to record the end, or a restart that fails, turns any ending into a failure.
         var ending = state
         defer { board.finish(ending) }
+        let recorded: (summary: ImportSummary, restartFailure: (any Error)?)
         do {
-            return try await record(state, outcome: outcome, started: started)
+            let corrupt = (outcome.map { importError(from: $0, in: .running) } as? CorruptEntry)?.file
+            recorded = try await record(state, restarting: corrupt, started: started)
         } catch {
             ending = .failed
-            throw error
+            throw importError(from: error, in: .recording(state, outcome: outcome))
         }
+        if state == .failed, let outcome {
+            ending = .failed
+            throw importError(from: outcome, in: .failed(restartFailure: recorded.restartFailure))
+        }
+        return recorded.summary
     }
 
     /// With ``ImportOptions/maximumSkipped``: fails once every file is loaded if more records were skipped.
@@ -175,25 +182,49 @@ public final class GTFSImporter: Sendable {
             """, file: feed.path)
     }
 
-    /// Records how the import ended (`state`, from `outcome`) and returns its summary, or throws the error that
-    /// ended it.
-    private func record(
-        _ state: ImportState, outcome: (any Error)?, started: ContinuousClock.Instant
-    ) async throws -> ImportSummary {
-        let summary: ImportSummary
-        let restartFailure: (any Error)?
-        do {
-            let corrupt = (outcome.map { ImportFailure.unwrap($0, database: databasePath) } as? CorruptEntry)?.file
-            (summary, restartFailure) = try await detached { [self] in
-                let database = try SQLiteConnection(path: databasePath)
-                if state != .complete { try ImportRecord.setState(database, state) }
-                var restartFailure: (any Error)?
-                if let corrupt {
-                    do { try ImportRecord.restart(database, file: corrupt) } catch { restartFailure = error }
-                }
-                return (try summarize(database, seconds: seconds(since: started)), restartFailure)
+    // MARK: Errors
+
+    /// Where in the import an error given to ``importError(from:in:)`` arose, which decides what it becomes.
+    private enum ErrorStage {
+        /// Opening the database to prepare the import.
+        case opening
+        /// Any step of the import as it runs: taking the lock, preparing, reading, writing, indexing, checking.
+        case running
+        /// The import ended as `failed` with this error; `restartFailure` is why the rows of a corrupt entry could
+        /// not be removed, if they could not.
+        case failed(restartFailure: (any Error)?)
+        /// Recording how the import ended (`state`, after `outcome` when one ended it) failed with this error.
+        case recording(ImportState, outcome: (any Error)?)
+    }
+
+    /// The one place where an error becomes what `run` throws, or what a step passes on: job errors taken off, a
+    /// cancelled SQLite statement as `CancellationError`, other SQLite errors as ``ImportError``s naming the
+    /// database (``ImportFailure/unwrap(_:database:)``); then what `stage` makes of it.
+    private func importError(from error: any Error, in stage: ErrorStage) -> any Error {
+        switch stage {
+        case .opening:
+            if let sqlite = error as? SQLiteError {
+                return ImportError(.database, "\(databasePath): cannot open the database: \(sqlite.message)")
             }
-        } catch {
+            return ImportFailure.unwrap(error, database: databasePath)
+        case .running:
+            return ImportFailure.unwrap(error, database: databasePath)
+        case .failed(let restartFailure):
+            let underlying = ImportFailure.unwrap(error, database: databasePath)
+            if let restartFailure, let corrupt = underlying as? CorruptEntry {
+                let kept = ImportFailure.unwrap(restartFailure, database: databasePath)
+                return ImportError(
+                    corrupt.error.kind,
+                    "\(corrupt.error.reason) (its rows could not be removed: \(kept); import again with --replace)",
+                    file: corrupt.error.file, line: corrupt.error.line)
+            }
+            let reported = ImportFailure.reported(underlying)
+            // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
+            if reported is CancellationError {
+                return ImportError(.database, "\(databasePath): the import stopped: a step was cancelled (\(error))")
+            }
+            return reported
+        case .recording(let state, let outcome):
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
             // let the bookkeeping error hide it or lose the database's name.
             let bookkeeping = ImportFailure.unwrap(error, database: databasePath)
@@ -201,7 +232,7 @@ public final class GTFSImporter: Sendable {
                 let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
                     as? ImportError
             {
-                throw ImportError(
+                return ImportError(
                     failure.kind, "\(failure.reason) (recording the failure failed too: \(bookkeeping))",
                     file: failure.file, line: failure.line)
             }
@@ -212,25 +243,8 @@ public final class GTFSImporter: Sendable {
                     "the import failed (\(outcome.map { "\($0)" } ?? "no error")), and recording that failed too"
                 default: "the import was interrupted, and recording that failed; run again with --resume"
                 }
-            throw ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
+            return ImportError(.database, "\(databasePath): \(what): \(bookkeeping)")
         }
-        if state == .failed, let outcome {
-            if let restartFailure, let corrupt = ImportFailure.unwrap(outcome, database: databasePath) as? CorruptEntry
-            {
-                throw ImportError(
-                    corrupt.error.kind,
-                    "\(corrupt.error.reason) (its rows could not be removed: "
-                        + "\(ImportFailure.unwrap(restartFailure, database: databasePath)); import again with --replace)",
-                    file: corrupt.error.file, line: corrupt.error.line)
-            }
-            let error = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
-            // Nobody asked to stop, so this must not read as an interruption (the CLI would say "nothing written").
-            if error is CancellationError {
-                throw ImportError(.database, "\(databasePath): the import stopped: a step was cancelled (\(outcome))")
-            }
-            throw error
-        }
-        return summary
     }
 
     // MARK: Steps
@@ -246,7 +260,7 @@ public final class GTFSImporter: Sendable {
         do {
             database = try FeedWriter.openDatabase(databasePath)
         } catch let error as SQLiteError {
-            throw ImportError(.database, "\(databasePath): cannot open the database: \(error.message)")
+            throw importError(from: error, in: .opening)
         }
         let header = try ImportRecord.header(database)
         switch options.mode {
@@ -339,14 +353,14 @@ public final class GTFSImporter: Sendable {
             }
             for reader in readers {
                 if case .failure(let error) = await reader.result {
-                    channel.fail(ImportFailure.unwrap(error, database: databasePath))
+                    channel.fail(importError(from: error, in: .running))
                     _ = await writer.result
-                    throw ImportFailure.unwrap(error, database: databasePath)
+                    throw importError(from: error, in: .running)
                 }
             }
             channel.finish()
             if case .failure(let error) = await writer.result {
-                throw ImportFailure.unwrap(error, database: databasePath)
+                throw importError(from: error, in: .running)
             }
         } onCancel: {
             channel.fail(CancellationError())
@@ -360,7 +374,7 @@ public final class GTFSImporter: Sendable {
         do {
             writer = try FeedWriter(database: FeedWriter.openDatabase(databasePath))
         } catch let error as SQLiteError {
-            throw ImportError(.database, "\(databasePath): \(error)")
+            throw importError(from: error, in: .running)
         }
         #if SWITCHYARD_TEST_HOOKS
             var batches = 0
@@ -373,40 +387,9 @@ public final class GTFSImporter: Sendable {
             do {
                 try writer.write(batch)
             } catch let error as SQLiteError {
-                throw ImportError(.database, "\(databasePath): \(error)")
+                throw importError(from: error, in: .running)
             }
             board.committed(batch)
         }
     }
-
-    /// The summary, from the import record.
-    private func summarize(_ database: SQLiteConnection, seconds: Double) throws -> ImportSummary {
-        let header = try ImportRecord.header(database)
-        let states = try ImportRecord.files(database)
-        let files = try states.filter { $0.state != .ignored }.map { state in
-            ImportSummary.File(
-                name: state.file, records: state.records, imported: state.imported, skipped: state.skipped,
-                warnings: state.warnings, isComplete: state.state == .complete, ignoredColumns: state.ignoredColumns,
-                problems: try ImportRecord.problems(
-                    database, file: state.file, severity: .error, limit: options.problemExamples),
-                counts: try ImportRecord.counts(database, file: state.file))
-        }
-        return ImportSummary(
-            state: header?.state ?? .failed, database: databasePath, files: files,
-            ignoredFiles: states.filter { $0.state == .ignored }.map(\.file),
-            checks: try FeedChecks.recorded(database), seconds: seconds)
-    }
 }
-
-/// Runs `body` on the blocking executor in a task of its own, so it runs even when the caller is cancelled
-/// (recording an interruption must not itself be interrupted).
-private func detached<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await Task.detached { try await BlockingExecutor.shared.run(body) }.value
-}
-
-private func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
-/// The error inside a job's error, if it is one; a database error names the database.

@@ -37,6 +37,16 @@ struct IsolationSuite: BenchmarkSuite {
     // MARK: Uncontended
 
     private func uncontended(runner: Runner, report: Report) {
+        let exclusive = uncontendedExclusiveLocks(runner: runner, report: report)
+        let shared = uncontendedReadWriteLocks(runner: runner, report: report)
+        uncontendedIsolated(runner: runner, report: report, anchors: exclusive)
+        uncontendedReadWriteIsolated(runner: runner, report: report, anchors: shared)
+    }
+
+    /// Measures the exclusive baselines on one thread: `Mutex.withLock`, `NSLock` and `DispatchQueue.sync`.
+    private func uncontendedExclusiveLocks(
+        runner: Runner, report: Report
+    ) -> (mutex: Sample, nslock: Sample, serial: Sample) {
         let mutex = Mutex(0)
         let mutexNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { mutex.withLock { $0 &+= 1 } }
@@ -60,7 +70,14 @@ struct IsolationSuite: BenchmarkSuite {
             for _ in 0..<n { serial.sync { serialCounter.increment() } }
         }
         record(report, "uncontended/DispatchQueue.sync", serialNs)
+        return (mutexNs, nslockNs, serialNs)
+    }
 
+    /// Measures the read/write baselines on one thread: a concurrent queue's barrier write, and `pthread_rwlock`
+    /// writes and reads.
+    private func uncontendedReadWriteLocks(
+        runner: Runner, report: Report
+    ) -> (barrier: Sample, write: Sample, read: Sample) {
         let concurrent = DispatchQueue(label: "bench.concurrent", attributes: .concurrent)
         let barrierCounter = Counter()
         let barrierNs = runner.nanosecondsPerOperation(operations: operations / 4) { _, n in
@@ -80,7 +97,15 @@ struct IsolationSuite: BenchmarkSuite {
             Blackhole.consume(sum)
         }
         record(report, "uncontended/pthread_rwlock read", rwReadNs)
+        return (barrierNs, rwWriteNs, rwReadNs)
+    }
 
+    /// Measures `Isolated` on one thread, blocking and awaited, against the exclusive baselines (the goal:
+    /// at most 1.5× `Mutex.withLock`).
+    private func uncontendedIsolated(
+        runner: Runner, report: Report, anchors: (mutex: Sample, nslock: Sample, serial: Sample)
+    ) {
+        let (mutexNs, nslockNs, serialNs) = anchors
         let isolated = Isolated(0, label: "bench")
         let isolatedNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { isolated.withValueBlocking { $0 &+= 1 } }
@@ -97,7 +122,13 @@ struct IsolationSuite: BenchmarkSuite {
             for _ in 0..<n { await isolated.withValue { $0 &+= 1 } }
         }
         record(report, "uncontended/await Isolated.withValue", asyncNs, anchor: ("Mutex.withLock", mutexNs))
+    }
 
+    /// Measures `ReadWriteIsolated` writes and reads on one thread against the read/write baselines.
+    private func uncontendedReadWriteIsolated(
+        runner: Runner, report: Report, anchors: (barrier: Sample, write: Sample, read: Sample)
+    ) {
+        let (barrierNs, rwWriteNs, rwReadNs) = anchors
         let readWrite = ReadWriteIsolated(0, label: "bench")
         let rwIsolatedWriteNs = runner.nanosecondsPerOperation(operations: operations) { _, n in
             for _ in 0..<n { readWrite.writeBlocking { $0 &+= 1 } }
@@ -187,78 +218,102 @@ struct IsolationSuite: BenchmarkSuite {
     /// of a single-counter read/write lock (ours, pthread's) moves the counter's cache line twice, so for very
     /// short reads it cannot beat an exclusive lock. The goal is checked on the 16- and 64-lookup reads.
     private func contendedReads(runner: Runner, report: Report) {
-        let threads = 2
         let workload = ReadWorkload()
-        let table = workload.table
         report.note("reads: N lookups in a 1,024-entry dictionary per access; ns/op = wall time / total reads")
         for lookups in [4, 16, 64] {
-            let perThread = operations / (lookups >= 16 ? 16 : 4)
-            let prefix = "2 readers, \(lookups) lookups"
-            let isolated = Isolated(table, label: "bench")
-            let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-                var sum = 0
-                for i in 0..<n { sum &+= isolated.readBlocking { workload.read($0, i, lookups: lookups) } }
-                Blackhole.consume(sum)
-            }
-            record(report, "\(prefix)/Isolated.readBlocking", isolatedNs, threads: threads)
+            contendedReads(lookups: lookups, workload: workload, runner: runner, report: report)
+        }
+        emptyReads(runner: runner, report: report)
+    }
 
-            let mutex = Mutex(table)
-            let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-                var sum = 0
-                for i in 0..<n { sum &+= mutex.withLock { workload.read($0, i, lookups: lookups) } }
-                Blackhole.consume(sum)
-            }
-            record(report, "\(prefix)/Mutex.withLock", mutexNs, threads: threads)
+    /// Measures reads of `lookups` lookups on 2 threads: the locked baselines, then `ReadWriteIsolated` against
+    /// them (the goal is checked from 16 lookups up).
+    private func contendedReads(lookups: Int, workload: ReadWorkload, runner: Runner, report: Report) {
+        let threads = 2
+        let table = workload.table
+        let perThread = operations / (lookups >= 16 ? 16 : 4)
+        let prefix = "2 readers, \(lookups) lookups"
+        let (isolatedNs, rwlockNs) = lockedReads(
+            lookups: lookups, perThread: perThread, prefix: prefix, workload: workload, runner: runner, report: report)
 
-            let rwlock = POSIXReadWriteLock()
-            let rwlockNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-                var sum = 0
-                for i in 0..<n { sum &+= rwlock.withReadLock { workload.read(table, i, lookups: lookups) } }
-                Blackhole.consume(sum)
-            }
-            record(report, "\(prefix)/pthread_rwlock read", rwlockNs, threads: threads)
-
-            if lookups == 4 {
-                let concurrent = DispatchQueue(label: "bench.concurrent.reads", attributes: .concurrent)
-                let queueNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
-                    var sum = 0
-                    for i in 0..<n { sum &+= concurrent.sync { workload.read(table, i, lookups: lookups) } }
-                    Blackhole.consume(sum)
-                }
-                record(report, "\(prefix)/concurrent queue sync read", queueNs, threads: threads)
-            }
-
-            let floorNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-                var sum = 0
-                for i in 0..<n { sum &+= workload.read(table, i, lookups: lookups) }
-                Blackhole.consume(sum)
-            }
-            record(report, "\(prefix)/no lock (floor)", floorNs, threads: threads)
-
-            let readWrite = ReadWriteIsolated(table, label: "bench")
-            let rwNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
-                var sum = 0
-                for i in 0..<n { sum &+= readWrite.readBlocking { workload.read($0, i, lookups: lookups) } }
-                Blackhole.consume(sum)
-            }
-            let speedup = isolatedNs.median / rwNs.median
-            if lookups >= 16 {
-                record(
-                    report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
-                    anchor: ("Isolated.readBlocking", isolatedNs),
-                    goal: "throughput >= 1.5x Isolated.readBlocking (ratio <= 0.667)", met: speedup >= 1.5)
-            } else {
-                record(
-                    report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
-                    anchor: ("Isolated.readBlocking", isolatedNs))
-            }
+        let readWrite = ReadWriteIsolated(table, label: "bench")
+        let rwNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= readWrite.readBlocking { workload.read($0, i, lookups: lookups) } }
+            Blackhole.consume(sum)
+        }
+        let speedup = isolatedNs.median / rwNs.median
+        if lookups >= 16 {
             record(
-                report, "\(prefix)/ReadWriteIsolated.readBlocking vs pthread_rwlock", rwNs, threads: threads,
-                anchor: ("pthread_rwlock read", rwlockNs))
+                report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                anchor: ("Isolated.readBlocking", isolatedNs),
+                goal: "throughput >= 1.5x Isolated.readBlocking (ratio <= 0.667)", met: speedup >= 1.5)
+        } else {
+            record(
+                report, "\(prefix)/ReadWriteIsolated.readBlocking", rwNs, threads: threads,
+                anchor: ("Isolated.readBlocking", isolatedNs))
+        }
+        record(
+            report, "\(prefix)/ReadWriteIsolated.readBlocking vs pthread_rwlock", rwNs, threads: threads,
+            anchor: ("pthread_rwlock read", rwlockNs))
+    }
+
+    /// Measures the baselines for reads of `lookups` lookups on 2 threads: `Isolated.readBlocking`, `Mutex`,
+    /// `pthread_rwlock`, a concurrent queue (4 lookups only) and no lock at all; returns the `Isolated` and
+    /// `pthread_rwlock` samples.
+    private func lockedReads(
+        lookups: Int, perThread: Int, prefix: String, workload: ReadWorkload, runner: Runner, report: Report
+    ) -> (isolated: Sample, rwlock: Sample) {
+        let threads = 2
+        let table = workload.table
+        let isolated = Isolated(table, label: "bench")
+        let isolatedNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= isolated.readBlocking { workload.read($0, i, lookups: lookups) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "\(prefix)/Isolated.readBlocking", isolatedNs, threads: threads)
+
+        let mutex = Mutex(table)
+        let mutexNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= mutex.withLock { workload.read($0, i, lookups: lookups) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "\(prefix)/Mutex.withLock", mutexNs, threads: threads)
+
+        let rwlock = POSIXReadWriteLock()
+        let rwlockNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= rwlock.withReadLock { workload.read(table, i, lookups: lookups) } }
+            Blackhole.consume(sum)
+        }
+        record(report, "\(prefix)/pthread_rwlock read", rwlockNs, threads: threads)
+
+        if lookups == 4 {
+            let concurrent = DispatchQueue(label: "bench.concurrent.reads", attributes: .concurrent)
+            let queueNs = runner.nanosecondsPerOperation(operations: perThread / 4, threads: threads) { _, n in
+                var sum = 0
+                for i in 0..<n { sum &+= concurrent.sync { workload.read(table, i, lookups: lookups) } }
+                Blackhole.consume(sum)
+            }
+            record(report, "\(prefix)/concurrent queue sync read", queueNs, threads: threads)
         }
 
+        let floorNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in
+            var sum = 0
+            for i in 0..<n { sum &+= workload.read(table, i, lookups: lookups) }
+            Blackhole.consume(sum)
+        }
+        record(report, "\(prefix)/no lock (floor)", floorNs, threads: threads)
+        return (isolatedNs, rwlockNs)
+    }
+
+    /// Measures empty reads on 2 threads, `ReadWriteIsolated` against `pthread_rwlock`: the lock alone, where only
+    /// the shared counter's cache-line transfers remain.
+    private func emptyReads(runner: Runner, report: Report) {
+        let threads = 2
         let perThread = operations / 4
-        // The lock alone: an empty read, where only the shared counter's cache-line transfers remain.
         let emptyRWLock = POSIXReadWriteLock()
         let emptyCounter = Counter()
         let emptyPOSIXNs = runner.nanosecondsPerOperation(operations: perThread, threads: threads) { _, n in

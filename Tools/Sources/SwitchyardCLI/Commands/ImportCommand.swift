@@ -131,20 +131,43 @@ struct ImportCommand: AsyncParsableCommand {
         let notice = InterruptNotice()
         let interrupts = InterruptHandler(notice: notice) { target.cancel() }
         let style = ProgressStyle(rawValue: progress)!
-        let feedPath: String
+        let (feedPath, mode) = try await resolveFeed(style: style)
+        let databasePath = database ?? defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath)
+        let importer = try await openImporter(feedPath: feedPath, databasePath: databasePath, mode: mode, style: style)
+        if style != .json {
+            FileHandle.standardError.write(
+                Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
+        }
+        let summary = try await runImport(
+            importer, target: target, notice: notice, databasePath: databasePath, style: style)
+        printSummary(summary, style: style)
+        withExtendedLifetime(interrupts) {}  // Ctrl-C stays handled until the summary is out
+        try exitIfInterrupted(summary, feedPath: feedPath, databasePath: databasePath)
+    }
+
+    /// Resolves the feed to import and the import mode: FEED, or `--sample`'s cached feed (generated first when
+    /// missing), which implies `--replace` unless resuming.
+    private func resolveFeed(style: ProgressStyle) async throws -> (path: String, mode: ImportOptions.Mode) {
         var mode: ImportOptions.Mode = resume ? .resume : (replace ? .replace : .new)
+        let feedPath: String
         if let sample, let profile = SampleFeedProfile.named(sample) {
             feedPath = try await SampleFeedCommand.cachedSample(profile, quiet: style == .json)
             if !resume { mode = .replace }
         } else {
             feedPath = feed!
         }
-        let databasePath = database ?? defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath)
-        let importer: GTFSImporter
+        return (feedPath, mode)
+    }
+
+    /// Opens the feed off the cooperative pool and prepares its importer with the command's options; an
+    /// ``ImportError`` is reported and exits with status 1.
+    private func openImporter(
+        feedPath: String, databasePath: String, mode: ImportOptions.Mode, style: ProgressStyle
+    ) async throws -> GTFSImporter {
         do {
             let folder = folder
             let opened = try await BlockingExecutor.shared.run { try GTFSFeed.open(feedPath, folder: folder) }
-            importer = GTFSImporter(
+            return GTFSImporter(
                 feed: opened, database: databasePath,
                 options: ImportOptions(
                     mode: mode, batchSize: batchSize, strict: strict,
@@ -153,28 +176,17 @@ struct ImportCommand: AsyncParsableCommand {
         } catch let error as ImportError {
             await fail(error, database: databasePath, style: style, status: false)
         }
-        if style != .json {
-            FileHandle.standardError.write(
-                Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
-        }
+    }
+
+    /// Runs the import in the background, cancelled by Ctrl-C and with its progress drawn, and returns its summary
+    /// once the last update is drawn; an ``ImportError`` exits with status 1, a stop before the import began with 130.
+    private func runImport(
+        _ importer: GTFSImporter, target: CancellationTarget, notice: InterruptNotice, databasePath: String,
+        style: ProgressStyle
+    ) async throws -> ImportSummary {
         let work = Task { try await importer.run() }
         target.set { work.cancel() }
-        var renderer = ImportProgressRenderer(style: style)
-        if renderer.style == .bar {
-            renderer.notice = notice
-            notice.hold(true)
-        }
-        let rendering = Task { [renderer] in
-            var renderer = renderer
-            var last: ImportProgress?
-            let interval = progressInterval ?? (style == .bar || style == .auto ? 100 : 500)
-            for await progress in importer.progressUpdates(interval: .milliseconds(interval)) {
-                renderer.render(progress)
-                last = progress
-            }
-            if let last { renderer.finish(last) }
-            notice.hold(false)  // the bars are done: a later notice is written at once
-        }
+        let rendering = startRendering(importer, notice: notice, style: style)
         let summary: ImportSummary
         do {
             summary = try await work.value
@@ -188,12 +200,43 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         _ = await rendering.value
+        return summary
+    }
+
+    /// Starts the task that draws `importer`'s progress updates in `style` until they end, bars holding back the
+    /// stop notice while they are drawn.
+    private func startRendering(
+        _ importer: GTFSImporter, notice: InterruptNotice, style: ProgressStyle
+    ) -> Task<Void, Never> {
+        var renderer = ImportProgressRenderer(style: style)
+        if renderer.style == .bar {
+            renderer.notice = notice
+            notice.hold(true)
+        }
+        return Task { [renderer] in
+            var renderer = renderer
+            var last: ImportProgress?
+            let interval = progressInterval ?? (style == .bar || style == .auto ? 100 : 500)
+            for await progress in importer.progressUpdates(interval: .milliseconds(interval)) {
+                renderer.render(progress)
+                last = progress
+            }
+            if let last { renderer.finish(last) }
+            notice.hold(false)  // the bars are done: a later notice is written at once
+        }
+    }
+
+    /// Prints the import's summary on standard output: as JSON with `--progress json`, else as text.
+    private func printSummary(_ summary: ImportSummary, style: ProgressStyle) {
         if style == .json {
             print(summary.json)
         } else {
             print(SummaryText.render(summary))
         }
-        withExtendedLifetime(interrupts) {}  // Ctrl-C stays handled until the summary is out
+    }
+
+    /// Exits with status 130 when the import was interrupted, after telling on standard error how to continue it.
+    private func exitIfInterrupted(_ summary: ImportSummary, feedPath: String, databasePath: String) throws {
         if summary.state == .interrupted {
             let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
             FileHandle.standardError.write(
