@@ -140,7 +140,8 @@ struct EngineEdgeCaseTests {
             log.append("early")
         }
         try queue.trySubmit("first barrier", options: .init().barrier()) { log.append("first barrier") }
-        let second = try queue.trySubmit("second barrier", options: .init().barrier()) { log.append("second barrier") }  // nothing between
+        // Nothing between the two barriers.
+        let second = try queue.trySubmit("second barrier", options: .init().barrier()) { log.append("second barrier") }
         try queue.trySubmit("after second") { log.append("after second") }
         second.cancel()
         try queue.trySubmit("after the cancel") { log.append("after the cancel") }
