@@ -30,15 +30,26 @@ public enum JobError<Failure: Error>: Error, CustomStringConvertible, JobErrorDe
         case .cancelled: "cancelled"
         case .timedOut: "timed out"
         case .dependencyFailed(let name, let error):
-            // The dependency's own JobError reads after its name: `dependency "a" cancelled`, not `failed: cancelled`.
-            "dependency \"\(name)\" " + ((error as? any JobErrorDescribing)?.description ?? "failed: \(error)")
+            // What happened to the dependency reads after its name: `dependency "a" cancelled`, not
+            // `failed: cancelled`; `dependency "b" failed: dependency "a" …` along a chain.
+            "dependency \"\(name)\" " + ((error as? any JobErrorDescribing)?.outcomeDescription ?? "failed: \(error)")
         case .wouldDeadlock(let report): report.description
         }
     }
 }
 
 /// A ``JobError`` of any `Failure`, for describing one inside another.
-protocol JobErrorDescribing: CustomStringConvertible {}
+protocol JobErrorDescribing {
+    /// What happened, after the job's name: `cancelled`, `timed out`, `failed: …`.
+    var outcomeDescription: String { get }
+}
+
+extension JobError {
+    var outcomeDescription: String {
+        if case .dependencyFailed = self { return "failed: \(self)" }
+        return description
+    }
+}
 
 /// A wait that would never end, found when it began: names both jobs and the domain whose slots they compete for.
 public struct DeadlockReport: Sendable, Hashable, CustomStringConvertible {

@@ -60,7 +60,7 @@ public struct JobOptions: Sendable {
     /// has finished (whatever the outcome), and every job submitted after it starts only after it has finished.
     /// Jobs of other queues are not held back. A barrier cancelled before it runs finishes at once as cancelled,
     /// and a stand-in barrier (an empty async body) keeps the order for the jobs after it. Any body works: async or
-    /// blocking, with or without inputs.
+    /// blocking, with or without inputs. Submitting one costs O(unfinished jobs submitted to the queue before it).
     public var isBarrier: Bool
 
     /// Delay, timeout and retry, if any were set: one shared immutable object, so options without them (nearly

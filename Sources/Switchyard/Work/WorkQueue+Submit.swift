@@ -13,7 +13,8 @@
 /// (`Job<Success, Failure>`); a body with inputs throws `any Error`. On an unbounded queue `submit` never suspends;
 /// at the bound it suspends for room (``OverflowPolicy/suspend``) or throws (``OverflowPolicy/reject``).
 ///
-/// - Complexity: O(1) plus O(dependencies) (and escalation of dependencies whose priority rises).
+/// - Complexity: O(1) plus O(dependencies) (and escalation of dependencies whose priority rises); a barrier also
+///   O(unfinished jobs submitted to the queue before it).
 extension WorkQueue {
     /// Submits an async job, waiting for room if the queue is bounded and full.
     @discardableResult

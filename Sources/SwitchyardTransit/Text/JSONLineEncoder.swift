@@ -11,13 +11,18 @@
 /// Not thread-safe; use one call per value. A key written twice in one object appears twice. Complexity: O(size of
 /// the output).
 enum JSONLineEncoder {
-    /// The line, without a newline.
-    /// - Throws: `EncodingError.invalidValue` for a non-finite floating-point value or a value that encodes nothing.
+    /// The line, without a newline. A nested value that encodes nothing is written `{}`, as `JSONEncoder` does.
+    /// - Throws: `EncodingError.invalidValue` for a non-finite floating-point value, or a value that encodes nothing
+    ///   at all.
     static func encode(_ value: some Encodable) throws -> String {
         let root = JSONLineNode()
         try root.encode(value, codingPath: [])
+        if case .unset = root.content {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "the value encoded nothing"))
+        }
         var out = ""
-        try root.render(into: &out, codingPath: [])
+        root.render(into: &out)
         return out
     }
 }
@@ -43,6 +48,15 @@ struct NamedKey: CodingKey {
     init(_ name: String) { stringValue = name }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+/// The coding key of an array element: its index.
+private struct IndexKey: CodingKey {
+    var intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
 }
 
 /// An object whose members are `(name, value)` pairs in order: a file name as the key of its entry.
@@ -73,17 +87,20 @@ private final class JSONLineNode {
         case let text as String: content = .literal(jsonString(text))
         case let number as FixedDecimal: content = .literal(number.text)
         case let number as Double: try setNumber(number, codingPath: codingPath)
-        case let number as Float: try setNumber(Double(number), codingPath: codingPath)
+        case let number as Float: try setNumber(number, codingPath: codingPath)
         default: try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
         }
     }
 
-    func setNumber(_ number: Double, codingPath: [any CodingKey]) throws {
+    /// `number` in its shortest round-tripping form (`0.1`, `1e-05`).
+    func setNumber<Number: BinaryFloatingPoint & CustomStringConvertible>(
+        _ number: Number, codingPath: [any CodingKey]
+    ) throws {
         guard number.isFinite else {
             throw EncodingError.invalidValue(
                 number, EncodingError.Context(codingPath: codingPath, debugDescription: "\(number) is not JSON"))
         }
-        content = .literal("\(number)")
+        content = .literal(number.description)
     }
 
     /// The member `key`, appended; makes this node an object if it is not one yet.
@@ -115,11 +132,9 @@ private final class JSONLineNode {
     func becomeObject() { if case .object = content {} else { content = .object([]) } }
     func becomeArray() { if case .array = content {} else { content = .array([]) } }
 
-    func render(into out: inout String, codingPath: [any CodingKey]) throws {
+    func render(into out: inout String) {
         switch content {
-        case .unset:
-            throw EncodingError.invalidValue(
-                (), EncodingError.Context(codingPath: codingPath, debugDescription: "the value encoded nothing"))
+        case .unset: out += "{}"
         case .literal(let text): out += text
         case .object(let members):
             out += "{"
@@ -127,14 +142,14 @@ private final class JSONLineNode {
                 if index > 0 { out += ", " }
                 out += jsonString(member.key)
                 out += ": "
-                try member.value.render(into: &out, codingPath: codingPath + [NamedKey(member.key)])
+                member.value.render(into: &out)
             }
             out += "}"
         case .array(let elements):
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += ", " }
-                try element.render(into: &out, codingPath: codingPath)
+                element.render(into: &out)
             }
             out += "]"
         }
@@ -172,10 +187,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(value ? "true" : "false", key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(jsonString(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try node.member(key.stringValue).setNumber(Double(value), codingPath: codingPath + [key])
+        try node.member(key.stringValue).setNumber(value, codingPath: codingPath + [key])
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try node.member(key.stringValue).setNumber(Double(value), codingPath: codingPath + [key])
+        try node.member(key.stringValue).setNumber(value, codingPath: codingPath + [key])
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(String(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(String(value), key) }
@@ -223,12 +238,19 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { node.element().content = .literal("null") }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try node.element().encode(value, codingPath: codingPath + [NamedKey("\(count)")])
+        let index = count
+        try node.element().encode(value, codingPath: codingPath + [IndexKey(index)])
     }
     mutating func encode(_ value: Bool) throws { set(value ? "true" : "false") }
     mutating func encode(_ value: String) throws { set(jsonString(value)) }
-    mutating func encode(_ value: Double) throws { try node.element().setNumber(Double(value), codingPath: codingPath) }
-    mutating func encode(_ value: Float) throws { try node.element().setNumber(Double(value), codingPath: codingPath) }
+    mutating func encode(_ value: Double) throws {
+        let path = codingPath + [IndexKey(count)]
+        try node.element().setNumber(value, codingPath: path)
+    }
+    mutating func encode(_ value: Float) throws {
+        let path = codingPath + [IndexKey(count)]
+        try node.element().setNumber(value, codingPath: path)
+    }
     mutating func encode(_ value: Int) throws { set(String(value)) }
     mutating func encode(_ value: Int8) throws { set(String(value)) }
     mutating func encode(_ value: Int16) throws { set(String(value)) }
@@ -245,15 +267,17 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
+        let path = codingPath + [IndexKey(count)]
         let child = node.element()
         child.becomeObject()
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: path))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let path = codingPath + [IndexKey(count)]
         let child = node.element()
         child.becomeArray()
-        return UnkeyedContainer(node: child, codingPath: codingPath)
+        return UnkeyedContainer(node: child, codingPath: path)
     }
 
     mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.element(), codingPath: codingPath) }
@@ -267,8 +291,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws { try node.encode(value, codingPath: codingPath) }
     mutating func encode(_ value: Bool) throws { node.content = .literal(value ? "true" : "false") }
     mutating func encode(_ value: String) throws { node.content = .literal(jsonString(value)) }
-    mutating func encode(_ value: Double) throws { try node.setNumber(Double(value), codingPath: codingPath) }
-    mutating func encode(_ value: Float) throws { try node.setNumber(Double(value), codingPath: codingPath) }
+    mutating func encode(_ value: Double) throws { try node.setNumber(value, codingPath: codingPath) }
+    mutating func encode(_ value: Float) throws { try node.setNumber(value, codingPath: codingPath) }
     mutating func encode(_ value: Int) throws { node.content = .literal(String(value)) }
     mutating func encode(_ value: Int8) throws { node.content = .literal(String(value)) }
     mutating func encode(_ value: Int16) throws { node.content = .literal(String(value)) }

@@ -16,6 +16,10 @@ struct JobErrorTests {
         #expect("\(cancelled)" == #"dependency "load" cancelled"#)
         let plain = JobError<Never>.dependencyFailed(dependency: "load", error: Boom())
         #expect("\(plain)" == #"dependency "load" failed: boom"#)
+        let chain = JobError<Never>.dependencyFailed(
+            dependency: "parse",
+            error: JobError<Never>.dependencyFailed(dependency: "load", error: JobError<Never>.timedOut))
+        #expect("\(chain)" == #"dependency "parse" failed: dependency "load" timed out"#)
     }
 
     @Test("a rejected dependency names the job and its queue")

@@ -24,10 +24,24 @@ struct JSONLineEncoderTests {
                 + #""nested": [[1, 2], []], "empty": {}}"#)
     }
 
-    @Test("a non-finite number is an encoding error naming its path")
+    @Test("a non-finite number is an encoding error naming its path, array indexes included")
     func nonFinite() {
-        struct Bad: Encodable { var value = Double.nan }
-        #expect(throws: EncodingError.self) { try JSONLineEncoder.encode(Bad()) }
+        struct Bad: Encodable { var values = [1.0, .nan] }
+        let error = #expect(throws: EncodingError.self) { try JSONLineEncoder.encode(Bad()) }
+        guard case .invalidValue(_, let context) = error else { return }
+        #expect(context.codingPath.map(\.stringValue) == ["values", "Index 1"])
+        #expect(context.codingPath.last?.intValue == 1)
+    }
+
+    @Test("a nested value that encodes nothing is {}, as with JSONEncoder; a Float keeps its own digits")
+    func edges() throws {
+        struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
+        struct Outer: Encodable {
+            var inner = Nothing()
+            var ratio: Float = 0.1
+        }
+        #expect(try JSONLineEncoder.encode(Outer()) == #"{"inner": {}, "ratio": 0.1}"#)
+        #expect(throws: EncodingError.self) { try JSONLineEncoder.encode(Nothing()) }
     }
 
     /// The importer's types encode the same keys and values through Foundation's encoder: only order, spacing,

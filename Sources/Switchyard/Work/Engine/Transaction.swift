@@ -130,7 +130,8 @@ struct Transaction {
             yield &rare!.discardedValues
         }
     }
-    /// Parked workers to resume with the job handed to them (and, for a blocking worker, its ticket).
+    /// Parked workers to resume with the job handed to them: the continuation, the job, and the worker (its wake
+    /// fence, and a blocking worker's ticket, which its task is resumed in).
     var wakeUps: [(CheckedContinuation<JobNode?, Never>, JobNode, Worker)] {
         get { rare?.wakeUps ?? [] }
         _modify {
