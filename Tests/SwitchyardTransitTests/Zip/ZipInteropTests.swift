@@ -43,7 +43,7 @@ struct ZipInteropTests {
             #expect(expectedBytes.withUnsafeBytes { ZipCRC32.update(0, with: $0) } == item.crc32, "\(label)")
             // Whole reads, then 7 bytes at a time from a 5-byte input buffer (many refills, many partial inflates).
             for (readSize, bufferSize) in [(65_536, 64 * 1024), (7, 5)] {
-                let back = try readEntry(archive, entry, readSize: readSize, bufferSize: bufferSize)
+                let back = try readAll(archive, entry, readSize: readSize, bufferSize: bufferSize)
                 #expect(back == expectedBytes, "\(label) read \(readSize) at a time, buffer \(bufferSize)")
             }
         }
@@ -69,7 +69,7 @@ struct ZipInteropTests {
         for item in expected.entries {
             let entry = try #require(archive.entry(named: item.path))
             let bytes = try #require(Data(base64Encoded: item.contentBase64))
-            #expect(try readEntry(archive, entry) == [UInt8](bytes), "\(item.path)")
+            #expect(try readAll(archive, entry) == [UInt8](bytes), "\(item.path)")
         }
     }
 
@@ -110,20 +110,4 @@ struct ZipInteropTests {
         let manifest = try JSONDecoder().decode(Manifest.self, from: json)
         return try #require(manifest.archives.first { $0.name == name }, "\(name) in expected.json")
     }
-}
-
-/// Reads a whole entry `readSize` bytes at a time.
-private func readEntry(
-    _ archive: ZipArchive, _ entry: ZipEntry, readSize: Int = 65_536, bufferSize: Int = 64 * 1024
-) throws -> [UInt8] {
-    let reader = try archive.openEntry(entry, bufferSize: bufferSize)
-    var buffer = [UInt8](repeating: 0, count: readSize)
-    var result: [UInt8] = []
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
-        if count == 0 { break }
-        result += buffer[..<count]
-    }
-    #expect(reader.bytesProduced == UInt64(result.count))
-    return result
 }

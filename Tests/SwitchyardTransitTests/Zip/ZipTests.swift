@@ -372,22 +372,6 @@ private func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
     try body(url.path)
 }
 
-/// Reads a whole entry `readSize` bytes at a time.
-private func readAll(
-    _ archive: ZipArchive, _ entry: ZipEntry, readSize: Int = 65_536, bufferSize: Int = 64 * 1024
-) throws -> [UInt8] {
-    let reader = try archive.openEntry(entry, bufferSize: bufferSize)
-    var buffer = [UInt8](repeating: 0, count: readSize)
-    var result: [UInt8] = []
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
-        if count == 0 { break }
-        result += buffer[..<count]
-    }
-    #expect(reader.bytesProduced == UInt64(result.count))
-    return result
-}
-
 /// Opens the archive and reads every entry to its end.
 private func readEverything(_ path: String) throws {
     let archive = try ZipArchive(path: path)
