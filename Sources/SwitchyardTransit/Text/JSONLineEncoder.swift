@@ -8,8 +8,8 @@
 /// the tests rely on. Any `Encodable` works here, and the importer's types encode the same keys through
 /// `JSONEncoder` too.
 ///
-/// Not thread-safe; use one call per value. A key written twice in one object appears twice. Complexity: O(size of
-/// the output).
+/// Each call is independent: safe from any thread. A key written twice in one object appears twice. Complexity:
+/// O(size of the output).
 enum JSONLineEncoder {
     /// The line, without a newline. A nested value that encodes nothing is written `{}`, as `JSONEncoder` does.
     /// - Throws: `EncodingError.invalidValue` for a non-finite floating-point value, or a value that encodes nothing
