@@ -12,12 +12,18 @@ let package = Package(
     name: "SwitchyardTools",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "SwitchyardHTTP", targets: ["SwitchyardHTTP"]),
+        .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
     dependencies: [
         .package(name: "Switchyard", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SwitchyardHTTP's client, and the stub server of SwitchyardHTTPTesting.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
@@ -25,6 +31,24 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
+        .target(
+            name: "SwitchyardHTTP",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "SwitchyardHTTPTesting",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
@@ -32,6 +56,7 @@ let package = Package(
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SwitchyardHTTP",
             ]
         ),
         .executableTarget(
@@ -51,6 +76,13 @@ let package = Package(
                 "SwitchyardCLI",
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "SwitchyardTesting", package: "Switchyard"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardHTTPTests",
+            dependencies: [
+                "SwitchyardHTTP", "SwitchyardHTTPTesting",
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]
         ),

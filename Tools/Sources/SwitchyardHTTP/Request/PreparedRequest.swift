@@ -1,0 +1,61 @@
+import FoundationEssentials
+import NIOHTTP1
+
+/// A host's identity for limits: scheme, name and port.
+struct HostKey: Hashable, Sendable, CustomStringConvertible {
+    var scheme: String
+    var host: String
+    var port: Int
+
+    var description: String {
+        let standard = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
+        return standard ? host : "\(host):\(port)"
+    }
+}
+
+/// What makes two requests the same exchange: method, URL and header fields (names lowercased, in order).
+struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
+    var method: String
+    var url: String
+    var headers: [String]
+
+    var description: String { "\(method) \(url)" }
+}
+
+/// A request whose URL has been checked, with its host and its exchange key.
+struct PreparedRequest: Sendable {
+    let request: HTTPRequest
+    let host: HostKey
+    let key: ExchangeKey
+    /// `METHOD URL`, for errors.
+    let label: String
+
+    /// Checks the URL: absolute, scheme `http` or `https`, a host. - Throws: ``HTTPError`` naming the URL.
+    init(_ request: HTTPRequest) throws(HTTPError) {
+        self.request = request
+        label = "\(request.method.rawValue) \(request.url)"
+        guard let url = URL(string: request.url) else {
+            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" is not a URL"))
+        }
+        guard let scheme = url.scheme?.lowercased() else {
+            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" has no scheme (http or https)"))
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw HTTPError(
+                request: label, reason: .invalidURL("unsupported scheme \"\(scheme)\" (http and https are)"))
+        }
+        guard let host = url.host(), !host.isEmpty else {
+            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" has no host"))
+        }
+        self.host = HostKey(scheme: scheme, host: host.lowercased(), port: url.port ?? (scheme == "https" ? 443 : 80))
+        key = ExchangeKey(
+            method: request.method.rawValue, url: request.url,
+            headers: request.headers.map { "\($0.name.lowercased()): \($0.value)" })
+    }
+
+    /// The job's name.
+    var name: String { request.name ?? label }
+
+    /// Whether a failed attempt may be repeated.
+    var isRetryable: Bool { request.isIdempotent || request.retriesNonIdempotent }
+}

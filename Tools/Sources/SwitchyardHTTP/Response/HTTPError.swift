@@ -1,0 +1,65 @@
+/// Why a request failed, with every attempt that was made.
+///
+/// ```text
+/// GET http://127.0.0.1:8080/feed.zip failed after 3 attempts: status 503 (attempt 1: status 503; attempt 2:
+/// connection reset by peer; attempt 3: status 503)
+/// ```
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in the end.
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
+        /// The URL cannot be requested (the text says why: no host, an unknown scheme…).
+        case invalidURL(String)
+        /// The server answered with this status (outside 200–299, and the request required success).
+        case status(Int)
+        /// The body was larger than the limit (in bytes).
+        case responseTooLarge(limit: Int)
+        /// The connection failed or broke (the text is the transport's error).
+        case transport(String)
+        /// A timeout (the text names which).
+        case timedOut(String)
+        /// The request was cancelled.
+        case cancelled
+        /// A download's file could not be written, or its checksum did not match (the text says which).
+        case file(String)
+
+        public var description: String {
+            switch self {
+            case .invalidURL(let why): "invalid URL: \(why)"
+            case .status(let status): "status \(status)"
+            case .responseTooLarge(let limit): "response larger than the limit of \(limit) bytes"
+            case .transport(let why): why
+            case .timedOut(let which): "timed out (\(which))"
+            case .cancelled: "cancelled"
+            case .file(let why): why
+            }
+        }
+    }
+
+    /// The method and URL.
+    public var request: String
+    /// The final reason.
+    public var reason: Reason
+    /// Each attempt's failure, in order (empty when the request never ran: a bad URL, a cancellation while it
+    /// waited for a slot).
+    public var attempts: [Reason]
+
+    public init(request: String, reason: Reason, attempts: [Reason] = []) {
+        self.request = request
+        self.reason = reason
+        self.attempts = attempts
+    }
+
+    /// Whether the request was cancelled.
+    public var isCancelled: Bool { reason == .cancelled }
+
+    public var description: String {
+        var text = "\(request) failed"
+        if attempts.count > 1 { text += " after \(attempts.count) attempts" }
+        text += ": \(reason)"
+        if attempts.count > 1 {
+            let each = attempts.enumerated().map { "attempt \($0.offset + 1): \($0.element)" }
+            text += " (" + each.joined(separator: "; ") + ")"
+        }
+        return text
+    }
+}

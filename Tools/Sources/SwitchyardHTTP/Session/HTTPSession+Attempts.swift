@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Switchyard
+
+/// What one attempt's handler decided.
+enum AttemptOutcome<Value: Sendable>: Sendable {
+    /// Done: return this.
+    case done(Value)
+    /// Failed in a way worth another attempt; `retryAfter` is the server's `Retry-After`, if it sent one.
+    case retry(HTTPError.Reason, retryAfter: Duration?)
+    /// Failed for good.
+    case fail(HTTPError.Reason)
+}
+
+extension HTTPSession {
+    /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
+    ///
+    /// `makeRequest` builds each attempt's request (a download adds its range); `handle` reads the response and
+    /// decides. A transport error (connection refused or broken, a connect or idle timeout) is worth a retry;
+    /// cancellation never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``).
+    func attempts<Value: Sendable>(
+        _ prepared: PreparedRequest,
+        makeRequest: (_ attempt: Int) async throws(HTTPError) -> HTTPClientRequest,
+        handle: (HTTPClientResponse) async throws -> AttemptOutcome<Value>
+    ) async throws(HTTPError) -> Value {
+        let policy = configuration.retry
+        var failures: [HTTPError.Reason] = []
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures) }
+            let outcome: AttemptOutcome<Value>
+            do {
+                let request = try await makeRequest(attempt)
+                let response = try await client.execute(request, deadline: .distantFuture)
+                outcome = try await handle(response)
+            } catch {
+                let reason = TransportErrors.reason(for: error)
+                if Task.isCancelled || reason == .cancelled {
+                    throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
+                }
+                // A body that grew past its limit, a bad URL, a file error: not the network's fault.
+                if case .transport = reason {
+                    outcome = .retry(reason, retryAfter: nil)
+                } else if case .timedOut = reason {
+                    outcome = .retry(reason, retryAfter: nil)
+                } else {
+                    outcome = .fail(reason)
+                }
+            }
+            switch outcome {
+            case .done(let value):
+                return value
+            case .fail(let reason):
+                failures.append(reason)
+                throw HTTPError(request: prepared.label, reason: reason, attempts: failures)
+            case .retry(let reason, let retryAfter):
+                failures.append(reason)
+                guard prepared.isRetryable, attempt < policy.maximumAttempts,
+                    let wait = policy.wait(
+                        afterAttempt: attempt, retryAfter: retryAfter, randomFraction: configuration.randomFraction())
+                else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
+                do {
+                    try await configuration.clock.sleep(for: wait)
+                } catch {
+                    throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
+                }
+            }
+        }
+    }
+
+    /// The client request for `prepared`, with `extra` header fields.
+    func clientRequest(_ prepared: PreparedRequest, extra: [(String, String)] = []) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: prepared.request.url)
+        request.method = prepared.request.method
+        request.headers = prepared.request.headers
+        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
+        if let body = prepared.request.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return request
+    }
+
+    /// Whether `response`'s status is worth another attempt, and the wait the server asked for.
+    func retryVerdict(_ response: HTTPClientResponse) -> AttemptOutcome<Never>? {
+        let status = Int(response.status.code)
+        guard configuration.retry.retryableStatuses.contains(status) else { return nil }
+        return .retry(.status(status), retryAfter: RetryAfter.parse(response.headers))
+    }
+
+    /// Runs `body` within the request's total timeout, if the session has one: past it, `body`'s task is
+    /// cancelled and the call throws ``HTTPError/Reason/timedOut(_:)``.
+    func withinTotalTimeout<Value: Sendable>(
+        _ prepared: PreparedRequest, _ body: @escaping @Sendable () async throws(HTTPError) -> Value
+    ) async throws(HTTPError) -> Value {
+        guard let total = configuration.timeouts.total else { return try await body() }
+        let clock = configuration.clock
+        let ending = await withTaskGroup(of: TimedEnd<Value>.self) { group in
+            group.addTask {
+                do throws(HTTPError) { return .finished(.success(try await body())) } catch {
+                    return .finished(.failure(error))
+                }
+            }
+            group.addTask {
+                do { try await clock.sleep(for: total) } catch { return .timerCancelled }
+                return .timedOut
+            }
+            var first = TimedEnd<Value>.timerCancelled
+            while let next = await group.next() {
+                if case .timerCancelled = next { continue }
+                first = next
+                break
+            }
+            group.cancelAll()
+            return first
+        }
+        switch ending {
+        case .finished(let result): return try result.get()
+        case .timedOut, .timerCancelled:
+            throw HTTPError(request: prepared.label, reason: .timedOut("total: \(total)"))
+        }
+    }
+}
+
+/// How a call bounded by a total timeout ended.
+enum TimedEnd<Value: Sendable>: Sendable {
+    case finished(Result<Value, HTTPError>)
+    case timedOut
+    case timerCancelled
+}

@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Switchyard
+
+extension HTTPSession {
+    /// Fetches `request` and reads its body into memory (up to the size limit), as a job of its host's queue.
+    ///
+    /// Identical `GET` / `HEAD` requests in flight share one exchange (see "Coalescing"). Retries per the session's
+    /// policy; a status outside 200–299 throws unless ``HTTPRequest/requiresSuccessStatus`` is false.
+    /// - Throws: ``HTTPError``: a bad URL, a status, a body over the limit, a transport failure after the
+    ///   retries, a timeout, or cancellation (the caller's task, or the session's shutdown).
+    public func data(for request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let prepared = try PreparedRequest(request)
+        let lane = lane(for: prepared.host)
+        return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> HTTPResponse in
+            if request.isCoalescable {
+                do {
+                    return try await lane.coalescer.value(for: prepared.key, priority: request.priority) { _ in
+                        try await self.exchange(prepared)
+                    }
+                } catch let error as JobError<any Error> {
+                    throw Self.unwrap(error, prepared)
+                } catch {
+                    throw HTTPError(request: prepared.label, reason: TransportErrors.reason(for: error))
+                }
+            }
+            return try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> HTTPResponse in
+                try await self.exchange(prepared)
+            }
+        }
+    }
+
+    /// How many callers of ``data(for:)`` wait for the exchange `request` would join: 0 when none is in flight.
+    /// For diagnostics and tests. - Complexity: O(1) (plus checking the URL).
+    public func callersWaiting(for request: HTTPRequest) -> Int {
+        guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return 0 }
+        return lane(for: prepared.host).coalescer.waiterCount(for: prepared.key)
+    }
+
+    /// Fetches `request` and hands its head and body to `consume` as they arrive, as a job of its host's queue:
+    /// the body is read with back-pressure (in fixed memory) while `consume` runs, inside the job, holding the
+    /// host's slot. The exchange ends when `consume` returns or throws.
+    ///
+    /// Attempts that fail before `consume` is called (a transport error, a retryable status) are retried; once it
+    /// is called, its result or error is final. A status outside 200–299 throws before `consume` is called unless
+    /// ``HTTPRequest/requiresSuccessStatus`` is false. Never coalesced.
+    /// - Throws: ``HTTPError`` for the exchange's failures (including a body over the limit while `consume`
+    ///   reads it); `consume`'s own errors are rethrown wrapped as ``HTTPError/Reason/transport(_:)`` unless they
+    ///   are ``HTTPError``s.
+    public func stream<Value: Sendable>(
+        _ request: HTTPRequest, _ consume: @escaping @Sendable (HTTPResponseHead, HTTPBody) async throws -> Value
+    ) async throws(HTTPError) -> Value {
+        let prepared = try PreparedRequest(request)
+        let lane = lane(for: prepared.host)
+        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+        return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
+            try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
+                try await self.attempts(prepared, makeRequest: { _ in self.clientRequest(prepared) }) { response in
+                    if let retry = self.retryVerdict(response) { return retry.widened() }
+                    let status = Int(response.status.code)
+                    if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
+                    if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                        return .fail(.responseTooLarge(limit: limit))
+                    }
+                    let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
+                    let body = HTTPBody(base: response.body, limit: limit, request: prepared.label)
+                    do {
+                        return .done(try await consume(head, body))
+                    } catch let error as HTTPError {
+                        return .fail(error.reason)
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        return .fail(.transport(String(describing: error)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One exchange of a buffered request: attempts until a final response, read whole within the limit.
+    func exchange(_ prepared: PreparedRequest) async throws(HTTPError) -> HTTPResponse {
+        let request = prepared.request
+        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+        return try await attempts(prepared, makeRequest: { _ in clientRequest(prepared) }) { response in
+            if let retry = retryVerdict(response) { return retry.widened() }
+            let status = Int(response.status.code)
+            if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                return .fail(.responseTooLarge(limit: limit))
+            }
+            var body: [UInt8] = []
+            for try await buffer in HTTPBody(base: response.body, limit: limit, request: prepared.label) {
+                body += buffer.readableBytesView
+            }
+            return .done(HTTPResponse(url: request.url, status: status, headers: response.headers, body: body))
+        }
+    }
+
+    /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job.
+    func runJob<Value: Sendable>(
+        _ prepared: PreparedRequest, on lane: HostLane,
+        _ body: @escaping @Sendable () async throws(HTTPError) -> Value
+    ) async throws(HTTPError) -> Value {
+        let job: Job<Value, HTTPError>
+        do {
+            job = try lane.queue.trySubmit(prepared.name, priority: prepared.request.priority, body)
+        } catch {
+            throw HTTPError(request: prepared.label, reason: .transport(error.description))
+        }
+        let result = await withTaskCancellationHandler {
+            await job.result
+        } onCancel: {
+            job.cancel()
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw Self.unwrap(error, prepared)
+        }
+    }
+
+    /// The ``HTTPError`` inside a job's error; cancellation and timeouts of the job itself become ones too.
+    static func unwrap<Failure: Error>(_ error: JobError<Failure>, _ prepared: PreparedRequest) -> HTTPError {
+        switch error {
+        case .failed(let inner as HTTPError): return inner
+        case .failed(let inner): return HTTPError(request: prepared.label, reason: TransportErrors.reason(for: inner))
+        case .cancelled: return HTTPError(request: prepared.label, reason: .cancelled)
+        case .timedOut: return HTTPError(request: prepared.label, reason: .timedOut("job"))
+        default: return HTTPError(request: prepared.label, reason: .transport(error.description))
+        }
+    }
+}
+
+extension AttemptOutcome where Value == Never {
+    /// The same verdict for an attempt of any value type.
+    func widened<Other>() -> AttemptOutcome<Other> {
+        switch self {
+        case .retry(let reason, let after): return AttemptOutcome<Other>.retry(reason, retryAfter: after)
+        case .fail(let reason): return AttemptOutcome<Other>.fail(reason)
+        case .done(let never): switch never {}
+        }
+    }
+}

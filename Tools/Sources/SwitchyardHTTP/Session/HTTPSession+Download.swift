@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Switchyard
+
+extension HTTPSession {
+    /// Downloads `request`'s body to the file at `path`, as a job of its host's queue, in fixed memory.
+    ///
+    /// - The body is written to `<path>.partial` and renamed to `path` only once complete and flushed: no reader
+    ///   ever sees a half file under the final name. A download that is interrupted (a dropped connection, a
+    ///   crash, cancellation) leaves the partial file and its validators (`<path>.partial.validators`).
+    /// - **Resume**: a partial file with a validator is continued with `Range` and `If-Range`; a server that
+    ///   ignores the range (or whose resource changed) sends it whole, and the file restarts from zero. A dropped
+    ///   connection is a failed attempt: retried per the session's policy, each retry resuming.
+    /// - **Conditional**: with `ifChanged` (the validators of the file at `path`, from an earlier result) and a file
+    ///   there, the request carries `If-None-Match` / `If-Modified-Since`; a `304` leaves the file as it is and
+    ///   reports ``DownloadResult/Outcome/unchanged``.
+    /// - **Progress**: bytes on disk and announced sizes go to `progress`, which may be shared by a batch.
+    /// - The size limit is the request's ``HTTPRequest/maximumResponseSize`` only (none by default).
+    /// - Throws: ``HTTPError``: a bad URL, a status outside 200–299 (other than a `304` to a conditional request),
+    ///   a transport failure after the retries, a file that cannot be written, a timeout, or cancellation.
+    public func download(
+        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, progress: TransferProgress? = nil
+    ) async throws(HTTPError) -> DownloadResult {
+        let prepared = try PreparedRequest(request)
+        let lane = lane(for: prepared.host)
+        return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> DownloadResult in
+            try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> DownloadResult in
+                let transfer = progress?.begin(Self.fileName(path))
+                defer { if let transfer { progress?.end(transfer) } }
+                let download = Download(
+                    session: self, prepared: prepared, file: PartialFile(destination: path), ifChanged: ifChanged,
+                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } })
+                return try await download.run()
+            }
+        }
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// One download's attempts: what each asks for (a range, a condition) and how each response is written.
+/// Owned by the download's job; never shared.
+final class Download {
+    let session: HTTPSession
+    let prepared: PreparedRequest
+    let file: PartialFile
+    let ifChanged: HTTPValidators?
+    let progress: (TransferProgress, Int)?
+    /// The partial file's size and validators when the current attempt asked for a range.
+    private var resume: (size: Int64, validators: HTTPValidators)?
+
+    init(
+        session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
+        progress: (TransferProgress, Int)?
+    ) {
+        self.session = session
+        self.prepared = prepared
+        self.file = file
+        self.ifChanged = ifChanged
+        self.progress = progress
+    }
+
+    func run() async throws(HTTPError) -> DownloadResult {
+        try await session.attempts(
+            prepared,
+            makeRequest: { (_: Int) async throws(HTTPError) -> HTTPClientRequest in try await self.request() }
+        ) { response in try await self.handle(response) }
+    }
+
+    private func request() async throws(HTTPError) -> HTTPClientRequest {
+        var extra: [(String, String)] = []
+        resume = try await file.existing()
+        if let resume, let ifRange = resume.validators.ifRange {
+            extra += [("range", "bytes=\(resume.size)-"), ("if-range", ifRange)]
+        }
+        if let ifChanged, await file.destinationExists() {
+            if let etag = ifChanged.etag { extra.append(("if-none-match", etag)) }
+            if let date = ifChanged.lastModified { extra.append(("if-modified-since", date)) }
+        }
+        return session.clientRequest(prepared, extra: extra)
+    }
+
+    private func handle(_ response: HTTPClientResponse) async throws -> AttemptOutcome<DownloadResult> {
+        if let retry = session.retryVerdict(response) { return retry.widened() }
+        let status = Int(response.status.code)
+        let path = file.destination
+        if status == 304, let ifChanged {
+            let size = await file.destinationSize()
+            return .done(DownloadResult(path: path, outcome: .unchanged, size: size, validators: ifChanged))
+        }
+        if status == 416 {  // the partial file no longer fits the resource: start over, at once
+            await file.discard()
+            return .retry(.status(416), retryAfter: .zero)
+        }
+        guard (200..<300).contains(status) else { return .fail(.status(status)) }
+        var resumedFrom: Int64?
+        if status == 206 {
+            guard let resume, Self.rangeStart(response.headers) == resume.size else {
+                await file.discard()
+                return .retry(.transport("the server sent a range the download did not ask for"), retryAfter: .zero)
+            }
+            resumedFrom = resume.size
+        }
+        let validators = resumedFrom != nil ? resume?.validators ?? HTTPValidators() : HTTPValidators(response.headers)
+        try await file.openForWriting(resuming: resumedFrom != nil, validators: validators)
+        let length = response.headers.first(name: "content-length").flatMap(Int64.init)
+        let expected = length.map { file.size + $0 }
+        let limit = prepared.request.maximumResponseSize ?? Int.max
+        if let expected, expected > Int64(limit) { return .fail(.responseTooLarge(limit: limit)) }
+        if let (progress, transfer) = progress { progress.restart(transfer, onDisk: file.size, expected: expected) }
+        let body = HTTPBody(base: response.body, limit: limit - Int(file.size), request: prepared.label)
+        for try await buffer in body {
+            try await file.append(buffer)
+            if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
+        }
+        if let expected, file.size != expected {
+            return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
+        }
+        try await file.complete()
+        let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
+        return .done(DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators))
+    }
+
+    /// The first byte of a `content-range: bytes N-M/L`.
+    static func rangeStart(_ headers: HTTPHeaders) -> Int64? {
+        guard let value = headers.first(name: "content-range"), value.hasPrefix("bytes ") else { return nil }
+        return Int64(value.dropFirst("bytes ".count).prefix { $0 != "-" })
+    }
+}

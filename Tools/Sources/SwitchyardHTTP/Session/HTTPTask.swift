@@ -1,0 +1,51 @@
+import Switchyard
+import Synchronization
+
+/// A request started with a completion handler: cancel it, or let it deliver.
+///
+/// The handler runs exactly once, through the ``Delivery`` the caller named. Once ``cancel()`` has returned, the
+/// handler receives ``HTTPError/Reason/cancelled``, never a value, even one that arrived just before: the check is
+/// made where the handler runs, so no late result can reach a caller that moved on.
+public final class HTTPTask: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init() {}
+
+    /// Cancels the request (see ``HTTPSession`` "Cancellation").
+    public func cancel() {
+        cancelled.store(true, ordering: .sequentiallyConsistent)
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
+
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        let running = Task { await work() }
+        task.withLock { $0 = running }
+        if isCancelled { running.cancel() }
+    }
+}
+
+extension HTTPSession {
+    /// Fetches `request` like ``data(for:)``, and hands the result to `completion` through `delivery`.
+    @discardableResult
+    public func data(
+        for request: HTTPRequest, delivery: Delivery,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
+    ) -> HTTPTask {
+        let handle = HTTPTask()
+        let label = "\(request.method.rawValue) \(request.url)"
+        handle.start {
+            let result: Result<HTTPResponse, HTTPError>
+            do throws(HTTPError) { result = .success(try await self.data(for: request)) } catch {
+                result = .failure(error)
+            }
+            delivery.deliver {
+                completion(handle.isCancelled ? .failure(HTTPError(request: label, reason: .cancelled)) : result)
+            }
+        }
+        return handle
+    }
+}

@@ -1,0 +1,174 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A scripted HTTP/1.1 server on `127.0.0.1` for tests: networking code is tested against it, never the internet.
+///
+/// ```swift
+/// let server = try await StubServer.start()
+/// defer { Task { try await server.shutdown() } }
+/// server.route("/feed.zip", StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 16_384))
+/// let data = try await session.data(for: HTTPRequest(url: server.url("/feed.zip")))
+/// #expect(server.requests(to: "/feed.zip").count == 1)
+/// ```
+///
+/// - Routes match the request's path exactly (query ignored); an unknown path gets `404`. A route is a fixed
+///   ``StubResponse`` or a closure that builds one from the ``StubRequest`` (called on the server's event loop;
+///   it must not block).
+/// - Faults are scripted on the response: held until a ``StubGate`` opens, a connection dropped mid-body, a slow
+///   drip; `Range`, `If-Range`, `If-None-Match` and `If-Modified-Since` are honoured unless turned off.
+/// - Every request is recorded in arrival order (``requests``); the server counts requests open at once
+///   (``maximumOpenRequests``: from the request's end to its response's end, a held one included), connections
+///   accepted, and responses cut short because the client closed the connection (``abandonedResponses``).
+///
+/// Binds to `127.0.0.1` on a port the system picks. Thread-safe.
+public final class StubServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    private let channel: any Channel
+    let state: Mutex<StubServerState>
+
+    private init(port: Int, channel: any Channel) {
+        self.port = port
+        self.channel = channel
+        self.state = Mutex(StubServerState())
+    }
+
+    /// Starts a server on `127.0.0.1` and a free port.
+    public static func start(
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> StubServer {
+        let box = StateBox()
+        let channel = try await ServerBootstrap(group: eventLoopGroup)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                let connection =
+                    box.server?.update { state -> Int in
+                        state.connections += 1
+                        return state.connections
+                    } ?? 0
+                return channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandler(
+                        StubHandler(server: box, connection: connection))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let server = StubServer(port: channel.localAddress?.port ?? 0, channel: channel)
+        box.server = server
+        return server
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The URL of `path` on this server (`path` starts with `/`).
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// Answers requests for `path` with `response`, replacing any earlier route for it.
+    public func route(_ path: String, _ response: StubResponse) {
+        state.withLock { $0.routes[path] = { _ in response } }
+    }
+
+    /// Answers requests for `path` with what `respond` builds (on the server's event loop; it must not block).
+    public func route(_ path: String, _ respond: @escaping @Sendable (StubRequest) -> StubResponse) {
+        state.withLock { $0.routes[path] = respond }
+    }
+
+    /// Every request received, in arrival order.
+    public var requests: [StubRequest] { state.withLock { $0.requests } }
+
+    /// The requests received for `path` (query ignored), in arrival order.
+    public func requests(to path: String) -> [StubRequest] { requests.filter { $0.path == path } }
+
+    /// Requests received and not yet fully answered.
+    public var openRequests: Int { state.withLock { $0.open } }
+
+    /// The most requests open at once since the server started (or since ``resetCounters()``).
+    public var maximumOpenRequests: Int { state.withLock { $0.maximumOpen } }
+
+    /// Connections accepted.
+    public var connections: Int { state.withLock { $0.connections } }
+
+    /// Responses cut short because the client closed the connection before the last byte was sent.
+    public var abandonedResponses: Int { state.withLock { $0.abandoned } }
+
+    /// Forgets the recorded requests and resets ``maximumOpenRequests`` and ``abandonedResponses``.
+    public func resetCounters() {
+        update { state in
+            state.requests = []
+            state.maximumOpen = state.open
+            state.abandoned = 0
+        }
+    }
+
+    /// Suspends until the server has received at least `count` requests (since it started or was reset).
+    public func waitForRequests(count: Int) async {
+        await waitUntil { $0.requests.count >= count }
+    }
+
+    /// Suspends until at least `count` requests are open at once (received, not yet answered in full).
+    public func waitForOpenRequests(count: Int) async {
+        await waitUntil { $0.open >= count }
+    }
+
+    /// Suspends until at least `count` responses were cut short by the client closing the connection.
+    public func waitForAbandonedResponses(count: Int) async {
+        await waitUntil { $0.abandoned >= count }
+    }
+
+    /// Suspends until `condition` holds for the server's state; it is checked after every change, under the
+    /// server's lock (it must be quick and must not call the server).
+    private func waitUntil(_ condition: @escaping @Sendable (StubServerState) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if condition(state) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Changes the state, then resumes the waiters whose condition now holds (after the lock).
+    func update<Value>(_ change: (inout StubServerState) -> Value) -> Value {
+        let (value, ready) = state.withLock { state -> (Value, [CheckedContinuation<Void, Never>]) in
+            let value = change(&state)
+            var ready: [CheckedContinuation<Void, Never>] = []
+            let waiters = state.waiters
+            state.waiters = []
+            for waiter in waiters {
+                if waiter.condition(state) { ready.append(waiter.continuation) } else { state.waiters.append(waiter) }
+            }
+            return (value, ready)
+        }
+        for continuation in ready { continuation.resume() }
+        return value
+    }
+
+    /// Stops listening and closes the listening socket. Connections still open end when their clients close them.
+    public func shutdown() async throws {
+        try await channel.close()
+    }
+}
+
+/// The server's mutable state, behind its mutex.
+struct StubServerState: Sendable {
+    var routes: [String: @Sendable (StubRequest) -> StubResponse] = [:]
+    var requests: [StubRequest] = []
+    var open = 0
+    var maximumOpen = 0
+    var connections = 0
+    var abandoned = 0
+    var waiters: [(condition: @Sendable (StubServerState) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+}
+
+/// Lets the channel initializer reach the server, which exists only once the listening channel is bound.
+///
+/// Unchecked-Sendable invariant: `server` is written once, before `start` returns, which is before any client can
+/// connect (a client needs the port); the handlers only read it after a connection arrives.
+final class StateBox: @unchecked Sendable {
+    var server: StubServer?
+}

@@ -1,0 +1,49 @@
+import Switchyard
+import SwitchyardHTTP
+import SwitchyardHTTPTesting
+import Testing
+
+/// Bytes 0, 1, 2… 255, 0, 1… of the given length: a body whose every offset is recognisable.
+func patternBytes(_ count: Int, seed: Int = 0) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed &+ ($0 >> 8)) }
+}
+
+/// Runs `body` with a started stub server and a session, shutting both down afterwards.
+func withServer<Value>(
+    _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
+    _ body: (StubServer, HTTPSession) async throws -> Value
+) async throws -> Value {
+    let server = try await StubServer.start()
+    let session = HTTPSession(configuration: configuration)
+    do {
+        let value = try await body(server, session)
+        try await session.shutdown()
+        try await server.shutdown()
+        return value
+    } catch {
+        try? await session.shutdown()
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// Yields until `condition` holds; fails the test if it does not within `rounds` yields (a condition that the code
+/// under test reaches without any timer, so a bounded number of scheduling rounds is enough).
+func yieldUntil(
+    _ what: String, rounds: Int = 1_000_000, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async {
+    for _ in 0..<rounds {
+        if condition() { return }
+        await Task.yield()
+    }
+    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+}
+
+/// A temporary folder, removed after `body`.
+func withTemporaryFolder<Value>(_ body: (String) async throws -> Value) async throws -> Value {
+    let path = "/tmp/switchyard-http-tests-\(UInt64.random(in: 0...UInt64.max))"
+    try FileSystem.makeFolder(path)
+    defer { FileSystem.removeTree(path) }
+    return try await body(path)
+}
