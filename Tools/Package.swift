@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardCLITests",
             dependencies: [
-                "SwitchyardCLI",
+                "SwitchyardCLI", "SwitchyardHTTPTesting",
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),

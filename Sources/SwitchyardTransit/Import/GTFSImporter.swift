@@ -279,7 +279,8 @@ public final class GTFSImporter: Sendable {
                     .databaseNotEmpty,
                     "\(databasePath) already has a table \(table.tableName): use --replace to start over")
             }
-            try ImportRecord.create(database, feed: feed, batchSize: options.batchSize, encoding: options.encoding)
+            try ImportRecord.create(
+                database, feed: feed, batchSize: options.batchSize, encoding: options.encoding, source: options.source)
         case .resume:
             guard let header else {
                 throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")

@@ -86,6 +86,9 @@ public struct ImportOptions: Sendable, Hashable {
     /// When set, an import that skips more records than this fails (``ImportError/Kind/tooManySkipped``) once
     /// every file is loaded, before indexing: the rows stay committed and listed, the state is `failed`.
     public var maximumSkipped: SkippedLimit?
+    /// Where the feed was downloaded from, recorded with a new import (``ImportStatus/source``); `nil` for a local
+    /// feed. A resumed import keeps the source recorded when it began.
+    public var source: FeedSource?
     #if SWITCHYARD_TEST_HOOKS
         /// Test hook (debug builds only): the writer stops as if cancelled after committing this many batches (a
         /// Ctrl-C at a known batch boundary).
@@ -96,7 +99,7 @@ public struct ImportOptions: Sendable, Hashable {
     public init(
         mode: Mode = .new, batchSize: Int = ImportOptions.defaultBatchSize, strict: Bool = false,
         bufferedBatches: Int = 2, problemExamples: Int = 5, encoding: Encoding = .automatic,
-        maximumSkipped: SkippedLimit? = nil
+        maximumSkipped: SkippedLimit? = nil, source: FeedSource? = nil
     ) {
         precondition(batchSize >= 1 && bufferedBatches >= 1, "ImportOptions: batchSize and bufferedBatches must be ≥ 1")
         precondition(
@@ -109,6 +112,7 @@ public struct ImportOptions: Sendable, Hashable {
         self.problemExamples = problemExamples
         self.encoding = encoding
         self.maximumSkipped = maximumSkipped
+        self.source = source
     }
 }
 

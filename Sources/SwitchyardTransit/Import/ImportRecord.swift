@@ -13,6 +13,8 @@
 ///   with file, line, field, kind and reason.
 /// - `_switchyard_import_counts`: how many problems of each kind each file had (every one, listed or not).
 /// - `_switchyard_import_checks`: after loading, the referential and duplicate-key checks (counts, examples).
+/// - `_switchyard_import_source` (one row, or none for a local feed): the URL a downloaded feed came from, its
+///   `etag`, `last_modified`, `size` and `checksum` (``FeedSource``).
 ///
 /// Readers of a database whose import is not `complete` see whole batches only, and can tell from these tables
 /// which files are complete.
@@ -22,6 +24,7 @@ enum ImportRecord {
     static let problemsTable = "_switchyard_import_problems"
     static let checksTable = "_switchyard_import_checks"
     static let countsTable = "_switchyard_import_counts"
+    static let sourceTable = "_switchyard_import_source"
 
     /// One file's committed state.
     struct FileState: Sendable, Hashable {
@@ -47,7 +50,8 @@ enum ImportRecord {
     /// Creates the bookkeeping tables and records the feed, its files, and the feed's own warnings (files named in
     /// another case).
     static func create(
-        _ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int, encoding: ImportOptions.Encoding
+        _ database: SQLiteConnection, feed: GTFSFeed, batchSize: Int, encoding: ImportOptions.Encoding,
+        source: FeedSource?
     ) throws {
         try database.transaction {
             try database.execute(
@@ -66,7 +70,18 @@ enum ImportRecord {
                 CREATE TABLE \(countsTable) (file TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL,
                     count INTEGER NOT NULL, PRIMARY KEY (file, kind));
                 CREATE TABLE \(checksTable) (name TEXT PRIMARY KEY, count INTEGER NOT NULL, examples TEXT NOT NULL);
+                CREATE TABLE \(sourceTable) (id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL, etag TEXT,
+                    last_modified TEXT, size INTEGER NOT NULL, checksum TEXT);
                 """)
+            if let source {
+                try database.run(
+                    "INSERT INTO \(sourceTable) (id, url, etag, last_modified, size, checksum) VALUES (1, ?, ?, ?, ?, ?)",
+                    [
+                        .text(source.url), source.etag.map { .text($0) } ?? .null,
+                        source.lastModified.map { .text($0) } ?? .null, .integer(source.size),
+                        source.checksum.map { .text($0) } ?? .null,
+                    ])
+            }
             try database.run(
                 """
                 INSERT INTO \(importTable) (id, feed, fingerprint, state, batch_size, encoding, started_at, updated_at)
@@ -111,6 +126,18 @@ enum ImportRecord {
     /// an earlier version cannot be resumed by this one).
     static func isCurrent(_ database: SQLiteConnection) throws -> Bool {
         try database.tableExists(countsTable)
+    }
+
+    /// Where the imported feed was downloaded from, if it was (and the record is recent enough to say).
+    static func source(_ database: SQLiteConnection) throws -> FeedSource? {
+        guard try database.tableExists(sourceTable),
+            let row = try database.rows(
+                "SELECT url, etag, last_modified, size, checksum FROM \(sourceTable) WHERE id = 1"
+            ).first
+        else { return nil }
+        return FeedSource(
+            url: row[0].text ?? "", etag: row[1].text, lastModified: row[2].text, size: row[3].integer ?? 0,
+            checksum: row[4].text)
     }
 
     /// The import's header row, or nil if the database holds no import record.

@@ -32,6 +32,8 @@ public struct ImportStatus: Sendable, Hashable {
     public var files: [File]
     /// Files in the feed that are not imported.
     public var ignoredFiles: [String]
+    /// Where the feed was downloaded from, when the import was given one (``ImportOptions/source``).
+    public var source: FeedSource? = nil
 
     /// Whether the import finished: every table complete, indexed and checked.
     public var isComplete: Bool { state == .complete }
@@ -56,7 +58,8 @@ public struct ImportStatus: Sendable, Hashable {
                         name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped,
                         warnings: $0.warnings, size: $0.size)
                 },
-                ignoredFiles: states.filter { $0.state == .ignored }.map(\.file))
+                ignoredFiles: states.filter { $0.state == .ignored }.map(\.file),
+                source: try ImportRecord.source(database))
         } catch let error as SQLiteError {
             throw ImportError(.database, "\(path): \(error.message)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchyard
+import SwitchyardHTTP
 import SwitchyardSampleFeeds
 import SwitchyardTransit
 
@@ -26,7 +27,10 @@ struct ImportCommand: AsyncParsableCommand {
             `switchyard status DATABASE` shows the import from another terminal while it runs.
             """)
 
-    @Argument(help: "The feed: a .zip archive or a folder of .txt files (omit with --sample).")
+    @Argument(
+        help:
+            "The feed: a .zip archive, a folder of .txt files, or an http(s) URL of a .zip (downloaded next to the database first; omit with --sample)."
+    )
     var feed: String?
 
     @Option(help: "The SQLite database to write (default: the feed's name with .sqlite, in the current folder).")
@@ -124,16 +128,26 @@ struct ImportCommand: AsyncParsableCommand {
         // the sample feed, opening the feed) nothing has been written, so it ends the process at once (a sample
         // left half written has no marker, so it is generated again next time).
         let target = CancellationTarget()
-        target.set {
-            FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
-            Foundation.exit(130)
-        }
+        target.set(Self.stopBeforeImport)
         let notice = InterruptNotice()
         let interrupts = InterruptHandler(notice: notice) { target.cancel() }
         let style = ProgressStyle(rawValue: progress)!
-        let (feedPath, mode) = try await resolveFeed(style: style)
-        let databasePath = database ?? defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath)
-        let importer = try await openImporter(feedPath: feedPath, databasePath: databasePath, mode: mode, style: style)
+        var (feedPath, mode) = try await resolveFeed(style: style)
+        let databasePath =
+            database
+            ?? (RemoteFeed.isRemote(feedPath)
+                ? RemoteFeed.defaultDatabase(for: feedPath)
+                : defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath))
+        var source: FeedSource?
+        if RemoteFeed.isRemote(feedPath) {
+            guard
+                let (path, downloaded) = try await download(
+                    feedPath, databasePath: databasePath, target: target, style: style)
+            else { return }
+            (feedPath, source) = (path, downloaded)
+        }
+        let importer = try await openImporter(
+            feedPath: feedPath, databasePath: databasePath, mode: mode, style: style, source: source)
         if style != .json {
             FileHandle.standardError.write(
                 Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
@@ -159,10 +173,55 @@ struct ImportCommand: AsyncParsableCommand {
         return (feedPath, mode)
     }
 
+    /// Downloads a remote feed for `databasePath` (see ``RemoteFeed``): returns the local archive and its source, or
+    /// nil when the server says the feed is unchanged since the database's complete import (reported here). Ctrl-C
+    /// stops the download and keeps the partial file for the next run; a failed download exits with status 1.
+    private func download(
+        _ url: String, databasePath: String, target: CancellationTarget, style: ProgressStyle
+    ) async throws -> (String, FeedSource)? {
+        let work = Task {
+            try await RemoteFeed.fetch(
+                url, database: databasePath, conditional: !replace && !resume, quiet: style == .json || style == .none)
+        }
+        target.set {
+            work.cancel()
+            FileHandle.standardError.write(Data("download stopped; run the same command again to resume it\n".utf8))
+            Foundation.exit(130)
+        }
+        defer { target.set(Self.stopBeforeImport) }
+        do {
+            switch try await work.value {
+            case .unchanged(let source):
+                let validator = source.etag.map { "ETag \($0)" } ?? source.lastModified.map { "Last-Modified \($0)" }
+                if style == .json {
+                    print(UnchangedLine(database: databasePath, feed: url).json)
+                } else {
+                    print(
+                        TerminalText.visible(
+                            "\(url) is unchanged since the complete import in \(databasePath) (\(validator ?? "")); nothing to do"
+                        ))
+                }
+                return nil
+            case .downloaded(let path, let source):
+                return (path, source)
+            }
+        } catch let error as HTTPError {
+            await fail(
+                ImportError(.unreadableFeed, error.description), database: databasePath, style: style, status: false)
+        }
+    }
+
+    /// Ctrl-C before the import exists: nothing has been written (a sample left half written has no marker, so it is
+    /// generated again next time), so the process ends at once.
+    @Sendable static func stopBeforeImport() {
+        FileHandle.standardError.write(Data("stopped before the import began; nothing was written\n".utf8))
+        Foundation.exit(130)
+    }
+
     /// Opens the feed off the cooperative pool and prepares its importer with the command's options; an
     /// ``ImportError`` is reported and exits with status 1.
     private func openImporter(
-        feedPath: String, databasePath: String, mode: ImportOptions.Mode, style: ProgressStyle
+        feedPath: String, databasePath: String, mode: ImportOptions.Mode, style: ProgressStyle, source: FeedSource?
     ) async throws -> GTFSImporter {
         do {
             let folder = folder
@@ -172,7 +231,7 @@ struct ImportCommand: AsyncParsableCommand {
                 options: ImportOptions(
                     mode: mode, batchSize: batchSize, strict: strict,
                     encoding: ImportOptions.Encoding(rawValue: encoding)!,
-                    maximumSkipped: maxSkipped.flatMap(Self.skippedLimit)))
+                    maximumSkipped: maxSkipped.flatMap(Self.skippedLimit), source: source))
         } catch let error as ImportError {
             await fail(error, database: databasePath, style: style, status: false)
         }

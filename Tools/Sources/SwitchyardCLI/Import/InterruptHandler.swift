@@ -18,7 +18,12 @@ final class InterruptHandler {
     /// - Parameters:
     ///   - notice: where the first signal's notice goes (standard error unless live progress bars hold it back).
     ///   - onInterrupt: called once, on the first signal.
-    init(notice: InterruptNotice, onInterrupt: @escaping @Sendable () -> Void) {
+    ///   - stopping: what the first signal does, in the notice ("stopping at …").
+    init(
+        notice: InterruptNotice,
+        stopping: String = "stopping at the next batch boundary, or the index or check at work",
+        onInterrupt: @escaping @Sendable () -> Void
+    ) {
         signal(SIGPIPE, SIG_IGN)
         let count = count
         sources = Self.signals.map { number in
@@ -29,8 +34,7 @@ final class InterruptHandler {
                     let name = number == SIGINT ? "interrupted" : number == SIGTERM ? "terminated" : "hung up"
                     notice.post(
                         """
-                        \(name): stopping at the next batch boundary, or the index or check at work \
-                        (Ctrl-C again to quit at once)
+                        \(name): \(stopping) (Ctrl-C again to quit at once)
                         """)
                     onInterrupt()
                 } else {

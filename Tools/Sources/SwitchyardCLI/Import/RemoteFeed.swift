@@ -1,0 +1,119 @@
+import Foundation
+import Switchyard
+import SwitchyardHTTP
+import SwitchyardTransit
+
+/// `switchyard import https://…/feed.zip`: the feed is downloaded next to the database first (resumed after an
+/// interruption, skipped when the server says it is unchanged since the database's last complete import), then
+/// imported as a local one, with its URL and validators recorded (``FeedSource``).
+enum RemoteFeed {
+    /// What the download found.
+    enum Outcome {
+        /// The server answered `304`: the feed is what the database's complete import holds.
+        case unchanged(FeedSource)
+        /// The feed is at `path` (downloaded now, whole or resumed).
+        case downloaded(path: String, source: FeedSource)
+    }
+
+    /// Whether `feed` names a remote feed (an `http://` or `https://` URL).
+    static func isRemote(_ feed: String) -> Bool {
+        let lower = feed.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Where the feed of `database` is downloaded to: `<database>.feed.zip` (and `….partial` while incomplete).
+    static func downloadPath(for database: String) -> String { database + ".feed.zip" }
+
+    /// The database's name for a feed URL: the last path segment without `.zip`, with `.sqlite`.
+    static func defaultDatabase(for url: String) -> String {
+        let path = url.split(separator: "?").first.map(String.init) ?? url
+        var name = path.split(separator: "/").last.map(String.init) ?? "feed"
+        if name.hasSuffix(".zip") { name.removeLast(4) }
+        if name.isEmpty || name.contains(":") { name = "feed" }
+        return name + ".sqlite"
+    }
+
+    /// Downloads `url` for `database`: conditional (when `conditional` and the database holds a complete import of
+    /// the same URL), resumed from a partial file, with progress on standard error unless `quiet`.
+    /// - Throws: ``HTTPError`` when the download fails; `CancellationError` when the task is cancelled.
+    static func fetch(_ url: String, database: String, conditional: Bool, quiet: Bool) async throws -> Outcome {
+        let session = HTTPSession(
+            configuration: HTTPSession.Configuration(
+                name: "import", retry: HTTPRetryPolicy(maximumAttempts: 5, initialDelay: .milliseconds(250))))
+        let recorded = conditional ? await recordedSource(of: database, url: url) : nil
+        let progress = TransferProgress()
+        let display = quiet ? nil : Task { await show(progress, url: url) }
+        defer { display?.cancel() }
+        let result: DownloadResult
+        do {
+            result = try await session.download(
+                HTTPRequest(url: url, priority: .userInitiated), to: downloadPath(for: database),
+                ifChanged: recorded.map { HTTPValidators(etag: $0.etag, lastModified: $0.lastModified) },
+                progress: progress)
+        } catch {
+            try? await session.shutdown()
+            throw error
+        }
+        try? await session.shutdown()
+        display?.cancel()
+        _ = await display?.value
+        if result.outcome == .unchanged, let recorded { return .unchanged(recorded) }
+        let source = FeedSource(
+            url: url, etag: result.validators.etag, lastModified: result.validators.lastModified, size: result.size)
+        return .downloaded(path: result.path, source: source)
+    }
+
+    /// The source of the database's complete import of `url`, if it holds one.
+    private static func recordedSource(of database: String, url: String) async -> FeedSource? {
+        guard FileManager.default.fileExists(atPath: database),
+            let status = try? await BlockingExecutor.shared.run({ try ImportStatus.read(database) }),
+            status.isComplete, let source = status.source, source.url == url,
+            source.etag != nil || source.lastModified != nil
+        else { return nil }
+        return source
+    }
+
+    /// Writes a progress line to standard error twice a second until cancelled.
+    private static func show(_ progress: TransferProgress, url: String) async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(500))
+            let snapshot = progress.snapshot()
+            let elapsed = (clock.now - start) / .seconds(1)
+            let rate = elapsed > 0 ? Double(snapshot.bytesTransferred) / elapsed : 0
+            var line = "downloading \(TerminalText.visible(url)): \(ByteCount.text(snapshot.bytesReceived))"
+            if snapshot.bytesExpected > 0 { line += " of \(ByteCount.text(snapshot.bytesExpected))" }
+            line += " (\(ByteCount.text(Int64(rate)))/s)"
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+}
+
+/// Byte counts for people: `512 B`, `12.3 KB`, `4.5 MB`, `1.2 GB` (powers of 1000).
+enum ByteCount {
+    static func text(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
+
+/// The one line of JSON `switchyard import URL --progress json` prints when the feed is unchanged:
+/// `{"database":…,"feed":…,"state":"unchanged"}`.
+struct UnchangedLine: Encodable {
+    var database: String
+    var feed: String
+    var state = "unchanged"
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

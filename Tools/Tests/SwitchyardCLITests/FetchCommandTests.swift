@@ -1,0 +1,89 @@
+import Foundation
+import SwitchyardHTTPTesting
+import Testing
+
+@Suite("switchyard fetch: many URLs, summary, conditional re-fetch, resume, bad input")
+struct FetchCommandTests {
+    private func scratch(_ name: String = #function) -> String {
+        let path = NSTemporaryDirectory() + "switchyard-fetch-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private static func body(_ count: Int, _ seed: UInt8) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed }
+    }
+
+    @Test("fetches a list, names what failed, then finds the fetched files unchanged")
+    func fetchThenUnchanged() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await StubServer.start()
+        server.route("/a.bin", StubResponse(body: Self.body(70_000, 1)).header("etag", "\"a\"").chunked(by: 8192))
+        server.route("/data/b.csv", StubResponse(body: Self.body(5_000, 2)).header("etag", "\"b\""))
+        let list = folder + "/urls.txt"
+        try """
+        # feeds to mirror
+        \(server.url("/a.bin"))
+
+        \(server.url("/data/b.csv"))
+        \(server.url("/gone.txt"))
+        """.write(toFile: list, atomically: true, encoding: .utf8)
+        let out = folder + "/out"
+        let first = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out, "--per-host", "2"])
+        #expect(first.status == 1)
+        #expect(first.standardOutput.contains("fetched 2"))
+        #expect(first.standardOutput.contains("failed 1"))
+        #expect(first.standardOutput.contains("gone.txt: GET \(server.url("/gone.txt")) failed: status 404"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/a.bin")) == Data(Self.body(70_000, 1)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/b.csv")) == Data(Self.body(5_000, 2)))
+
+        let second = try await SwitchyardProcess.run([
+            "fetch", server.url("/a.bin"), server.url("/data/b.csv"), "--out", out,
+        ])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("fetched 0 (0 B), unchanged 2, failed 0"))
+        #expect(server.requests(to: "/a.bin").last?.header("if-none-match") == "\"a\"")
+        try await server.shutdown()
+    }
+
+    @Test("--resume continues a partial file with Range; without it the file starts over")
+    func resumePartial() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await StubServer.start()
+        let bytes = Self.body(50_000, 3)
+        server.route("/big.bin", StubResponse(body: bytes).header("etag", "\"v\""))
+        let partial = Data(bytes.prefix(20_000))
+        for resume in [true, false] {
+            try partial.write(to: URL(fileURLWithPath: folder + "/big.bin.partial"))
+            try "\"v\"\n\n".write(toFile: folder + "/big.bin.partial.validators", atomically: true, encoding: .utf8)
+            var arguments = ["fetch", server.url("/big.bin"), "--out", folder]
+            if resume { arguments.append("--resume") }
+            let result = try await SwitchyardProcess.run(arguments)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/big.bin")) == Data(bytes))
+            #expect(server.requests(to: "/big.bin").last?.header("range") == (resume ? "bytes=20000-" : nil))
+            try FileManager.default.removeItem(atPath: folder + "/big.bin")
+            try? FileManager.default.removeItem(atPath: folder + "/.switchyard-fetch.json")
+        }
+        try await server.shutdown()
+    }
+
+    @Test("junk in the list is an error naming its line, before anything is downloaded")
+    func badInput() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let list = folder + "/urls.txt"
+        try "http://127.0.0.1:9/a\n\nnot a url at all\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let junk = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
+        #expect(junk.status == 2)
+        #expect(junk.standardError.contains("\(list):3: not a URL: not a url at all"))
+        let scheme = try await SwitchyardProcess.run(["fetch", "ftp://example.org/feed.zip", "--out", folder])
+        #expect(scheme.status == 2)
+        #expect(scheme.standardError.contains("argument 1: unsupported scheme \"ftp\""))
+        let missing = try await SwitchyardProcess.run(["fetch", "-i", folder + "/nope.txt"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("nope.txt: cannot read the list"))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SwitchyardHTTPTesting
+import Synchronization
+import Testing
+
+@testable import SwitchyardTransit
+
+@Suite("switchyard import URL: download (resumed, conditional), then import")
+struct RemoteImportTests {
+    private func scratch(_ name: String = #function) -> String {
+        let path =
+            NSTemporaryDirectory() + "switchyard-remote-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("a feed served over HTTP is imported after a dropped connection, and reported unchanged on the next run")
+    func importResumeUnchanged() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let generated = try await SwitchyardProcess.run([
+            "sample-feed", "--profile", "tiny", "--out", folder + "/feed.zip",
+        ])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/feed.zip")))
+        let server = try await StubServer.start()
+        let feed = StubResponse(body: bytes).header("etag", "\"feed-v1\"").header(
+            "last-modified", "Wed, 25 Nov 2026 10:00:00 GMT"
+        ).chunked(by: 4096)
+        // The first response breaks off after a third of the archive; the client resumes from what it wrote.
+        server.route("/gtfs/feed.zip") { request in
+            request.header("range") == nil && request.header("if-none-match") == nil
+                ? feed.dropping(afterBytes: bytes.count / 3) : feed
+        }
+        let database = folder + "/vbb.sqlite"
+        let url = server.url("/gtfs/feed.zip")
+        let first = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let summary = try #require(first.standardOutput.split(separator: "\n").last)
+        #expect(summary.contains("\"state\": \"complete\""))
+        let requests = server.requests(to: "/gtfs/feed.zip")
+        #expect(requests.count == 2)
+        #expect(requests.last?.header("range")?.hasPrefix("bytes=") == true)
+        #expect(requests.last?.header("if-range") == "\"feed-v1\"")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database + ".feed.zip")) == Data(bytes))
+
+        let status = try ImportStatus.read(database)
+        #expect(status.isComplete)
+        #expect(status.source?.url == url)
+        #expect(status.source?.etag == "\"feed-v1\"")
+        #expect(status.source?.lastModified == "Wed, 25 Nov 2026 10:00:00 GMT")
+        #expect(status.source?.size == Int64(bytes.count))
+
+        let second = try await SwitchyardProcess.run(["import", url, "--database", database])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("unchanged since the complete import"))
+        #expect(server.requests(to: "/gtfs/feed.zip").last?.header("if-none-match") == "\"feed-v1\"")
+        let json = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
+        #expect(json.standardOutput.contains(#""state":"unchanged""#))
+        try await server.shutdown()
+    }
+
+    @Test("a failed download is an error that names the URL and the status; JSON output stays JSON")
+    func failedDownload() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await StubServer.start()
+        let url = server.url("/missing.zip")
+        let result = try await SwitchyardProcess.run([
+            "import", url, "--database", folder + "/x.sqlite", "--progress", "json",
+        ])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("GET \(url) failed: status 404"))
+        let last = try #require(result.standardOutput.split(separator: "\n").last)
+        let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+        #expect(object?["state"] as? String == "failed")
+        try await server.shutdown()
+    }
+}
