@@ -3,10 +3,13 @@
 #   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
 #   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`
+#   nginx-light     the local server of `switchyard-bench http`
+#   curl, aria2     the anchors of `switchyard-bench http` (`curl --parallel`, `aria2c`)
+#   time            GNU time, which reports the anchors' and `switchyard fetch`'s peak memory
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev sqlite3)
+packages=(libsqlite3-dev zlib1g-dev sqlite3 nginx-light curl aria2 time)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

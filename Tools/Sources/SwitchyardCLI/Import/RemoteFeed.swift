@@ -49,7 +49,7 @@ enum RemoteFeed {
             result = try await session.download(
                 HTTPRequest(url: url, priority: .userInitiated), to: downloadPath(for: database),
                 ifChanged: recorded.map { HTTPValidators(etag: $0.etag, lastModified: $0.lastModified) },
-                progress: progress)
+                progress: progress, syncsToDisk: true)
         } catch {
             try? await session.shutdown()
             throw error

@@ -87,18 +87,30 @@ final class PartialFile {
         size += Int64(bytes.readableBytes)
     }
 
-    /// Flushes the partial file to disk and renames it to the destination; removes the validators file.
-    func complete() async throws(HTTPError) {
+    /// Renames the partial file to the destination (atomically: readers see the old file or the whole new one) and
+    /// removes the validators file. With `sync`, the file's data is flushed to disk first (`fsync`), and the
+    /// folder's entry after the rename, so the complete file survives a power loss too.
+    func complete(sync: Bool) async throws(HTTPError) {
         let (descriptor, partial, sidecar, destination) = (self.descriptor, path, validatorsPath, self.destination)
         self.descriptor = -1
         try await blocking { () throws(HTTPError) in
             defer { close(descriptor) }
-            guard fsync(descriptor) == 0 else { throw Self.error("cannot flush", partial) }
+            if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
             guard rename(partial, destination) == 0 else {
                 throw Self.error("cannot rename to \(destination):", partial)
             }
             unlink(sidecar)
+            if sync { Self.syncFolder(of: destination) }
         }
+    }
+
+    /// Flushes the folder holding `path` (its entries: a rename's result), best effort.
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_CLOEXEC)
+        guard directory >= 0 else { return }
+        fsync(directory)
+        close(directory)
     }
 
     /// Removes the partial file and its validators.
@@ -109,12 +121,6 @@ final class PartialFile {
             unlink(partial)
             unlink(sidecar)
         }
-    }
-
-    /// Whether a file exists at the destination.
-    func destinationExists() async -> Bool {
-        let destination = self.destination
-        return (try? await blocking { () throws(HTTPError) -> Bool in access(destination, F_OK) == 0 }) ?? false
     }
 
     /// The destination's size (0 when it does not exist).

@@ -12,15 +12,20 @@ extension HTTPSession {
     /// - **Resume**: a partial file with a validator is continued with `Range` and `If-Range`; a server that
     ///   ignores the range (or whose resource changed) sends it whole, and the file restarts from zero. A dropped
     ///   connection is a failed attempt: retried per the session's policy, each retry resuming.
-    /// - **Conditional**: with `ifChanged` (the validators of the file at `path`, from an earlier result) and a file
-    ///   there, the request carries `If-None-Match` / `If-Modified-Since`; a `304` leaves the file as it is and
-    ///   reports ``DownloadResult/Outcome/unchanged``.
+    /// - **Conditional**: with `ifChanged` (the validators of the version the caller has, from an earlier result),
+    ///   the request carries `If-None-Match` / `If-Modified-Since`; a `304` leaves whatever is at `path` as it is
+    ///   and reports ``DownloadResult/Outcome/unchanged`` (with the size of the file there, 0 if none).
     /// - **Progress**: bytes on disk and announced sizes go to `progress`, which may be shared by a batch.
     /// - The size limit is the request's ``HTTPRequest/maximumResponseSize`` only (none by default).
+    /// - **Durability**: the rename is atomic (a crash of the process leaves the old file or the new one, never a
+    ///   mix). With `syncsToDisk`, the data is also flushed (`fsync`) before the rename and the folder after it,
+    ///   so the complete file survives a power loss; that costs a disk flush per file, which `curl` and browsers
+    ///   do not pay, so it is off by default.
     /// - Throws: ``HTTPError``: a bad URL, a status outside 200–299 (other than a `304` to a conditional request),
     ///   a transport failure after the retries, a file that cannot be written, a timeout, or cancellation.
     public func download(
-        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, progress: TransferProgress? = nil
+        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, progress: TransferProgress? = nil,
+        syncsToDisk: Bool = false
     ) async throws(HTTPError) -> DownloadResult {
         let prepared = try PreparedRequest(request)
         let lane = lane(for: prepared.host)
@@ -30,7 +35,7 @@ extension HTTPSession {
                 defer { if let transfer { progress?.end(transfer) } }
                 let download = Download(
                     session: self, prepared: prepared, file: PartialFile(destination: path), ifChanged: ifChanged,
-                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } })
+                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk)
                 return try await download.run()
             }
         }
@@ -49,18 +54,20 @@ final class Download {
     let file: PartialFile
     let ifChanged: HTTPValidators?
     let progress: (TransferProgress, Int)?
+    let syncs: Bool
     /// The partial file's size and validators when the current attempt asked for a range.
     private var resume: (size: Int64, validators: HTTPValidators)?
 
     init(
         session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
-        progress: (TransferProgress, Int)?
+        progress: (TransferProgress, Int)?, syncs: Bool
     ) {
         self.session = session
         self.prepared = prepared
         self.file = file
         self.ifChanged = ifChanged
         self.progress = progress
+        self.syncs = syncs
     }
 
     func run() async throws(HTTPError) -> DownloadResult {
@@ -76,7 +83,7 @@ final class Download {
         if let resume, let ifRange = resume.validators.ifRange {
             extra += [("range", "bytes=\(resume.size)-"), ("if-range", ifRange)]
         }
-        if let ifChanged, await file.destinationExists() {
+        if let ifChanged {
             if let etag = ifChanged.etag { extra.append(("if-none-match", etag)) }
             if let date = ifChanged.lastModified { extra.append(("if-modified-since", date)) }
         }
@@ -119,7 +126,7 @@ final class Download {
         if let expected, file.size != expected {
             return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
         }
-        try await file.complete()
+        try await file.complete(sync: syncs)
         let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
         return .done(DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators))
     }
