@@ -36,10 +36,11 @@ struct DownloadTests {
     @Test("a connection dropped mid-download is resumed with Range and If-Range, and the bytes are identical")
     func resumeAfterDrop() async throws {
         try await withServer(Self.retrying) { server, session in
-            let bytes = patternBytes(500_000)
-            let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 10_000)
+            // Past PartialFile.resumableSize, so that the partial file is kept resumable.
+            let bytes = patternBytes(3 << 20)
+            let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 64 << 10)
             server.route("/feed.zip") { request in
-                request.header("range") == nil ? whole.dropping(afterBytes: 123_456) : whole
+                request.header("range") == nil ? whole.dropping(afterBytes: 5 << 19) : whole
             }
             try await withTemporaryFolder { folder in
                 let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
@@ -48,7 +49,7 @@ struct DownloadTests {
                     Issue.record("not resumed: \(result.outcome)")
                     return
                 }
-                #expect((1...123_456).contains(start))
+                #expect((1...(5 << 19)).contains(start))
                 #expect(try FileSystem.read(folder + "/f") == bytes)
                 let second = try #require(server.requests(to: "/feed.zip").last)
                 #expect(second.header("range") == "bytes=\(start)-")
@@ -60,11 +61,11 @@ struct DownloadTests {
     @Test("a server that ignores Range gets a full re-download")
     func serverIgnoresRange() async throws {
         try await withServer(Self.retrying) { server, session in
-            let bytes = patternBytes(200_000)
-            let whole = StubResponse(body: bytes, honoursRanges: false).header("etag", "\"v1\"").chunked(by: 10_000)
+            let bytes = patternBytes(3 << 20)
+            let whole = StubResponse(body: bytes, honoursRanges: false).header("etag", "\"v1\"").chunked(by: 64 << 10)
             let served = Atomic<Int>(0)
             server.route("/feed.zip") { _ in
-                served.add(1, ordering: .relaxed).oldValue == 0 ? whole.dropping(afterBytes: 50_000) : whole
+                served.add(1, ordering: .relaxed).oldValue == 0 ? whole.dropping(afterBytes: 5 << 19) : whole
             }
             try await withTemporaryFolder { folder in
                 let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
@@ -78,17 +79,37 @@ struct DownloadTests {
     @Test("a resource that changed since the partial download restarts from zero (If-Range does not match)")
     func changedResourceRestarts() async throws {
         try await withServer(Self.retrying) { server, session in
-            let old = StubResponse(body: patternBytes(100_000, seed: 1)).header("etag", "\"v1\"")
+            let old = StubResponse(body: patternBytes(3 << 20, seed: 1)).header("etag", "\"v1\"").chunked(by: 64 << 10)
             let new = StubResponse(body: patternBytes(120_000, seed: 2)).header("etag", "\"v2\"")
             let served = Atomic<Int>(0)
-            server.route("/feed.zip") { _ in
-                served.add(1, ordering: .relaxed).oldValue == 0 ? old.dropping(afterBytes: 40_000) : new
+            server.route("/feed.zip") { request in
+                let first = served.add(1, ordering: .relaxed).oldValue == 0
+                if !first { #expect(request.header("if-range") == "\"v1\"") }
+                return first ? old.dropping(afterBytes: 5 << 19) : new
             }
             try await withTemporaryFolder { folder in
                 let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
                 #expect(result.outcome == .downloaded)
                 #expect(result.validators.etag == "\"v2\"")
                 #expect(try FileSystem.read(folder + "/f") == patternBytes(120_000, seed: 2))
+            }
+        }
+    }
+
+    @Test("a partial file below the resumable size is started over, not resumed")
+    func smallPartialRestarts() async throws {
+        try await withServer(Self.retrying) { server, session in
+            let bytes = patternBytes(200_000)
+            let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 10_000)
+            let served = Atomic<Int>(0)
+            server.route("/small.bin") { _ in
+                served.add(1, ordering: .relaxed).oldValue == 0 ? whole.dropping(afterBytes: 100_000) : whole
+            }
+            try await withTemporaryFolder { folder in
+                let result = try await session.download(HTTPRequest(url: server.url("/small.bin")), to: folder + "/f")
+                #expect(result.outcome == .downloaded)
+                #expect(try FileSystem.read(folder + "/f") == bytes)
+                #expect(server.requests(to: "/small.bin").allSatisfy { $0.header("range") == nil })
             }
         }
     }
@@ -114,8 +135,9 @@ struct DownloadTests {
     @Test("a cancelled download never leaves a file under the final name; the partial is kept for a resume")
     func cancelledDownloadLeavesPartial() async throws {
         try await withServer { server, session in
-            let bytes = patternBytes(40_000)
-            let slow = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 10_000)
+            let chunk = Int(1 << 20) + 4096  // the first chunk makes the partial file resumable
+            let bytes = patternBytes(2 * chunk)
+            let slow = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: chunk)
             server.route("/feed.zip") { request in
                 request.header("range") == nil ? slow.dripping(every: .seconds(3600)) : slow
             }
@@ -125,14 +147,14 @@ struct DownloadTests {
                 let task = Task {
                     try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path, progress: progress)
                 }
-                await yieldUntil("the first chunk written") { progress.snapshot().bytesReceived == 10_000 }
+                await yieldUntil("the first chunk written") { progress.snapshot().bytesReceived == Int64(chunk) }
                 task.cancel()
                 let error = await #expect(throws: HTTPError.self) { try await task.value }
                 #expect(error?.isCancelled == true)
                 #expect(!FileSystem.exists(path))
-                #expect(try FileSystem.read(path + ".partial") == Array(bytes.prefix(10_000)))
+                #expect(try FileSystem.read(path + ".partial") == Array(bytes.prefix(chunk)))
                 let resumed = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path)
-                #expect(resumed.outcome == .resumed(fromByte: 10_000))
+                #expect(resumed.outcome == .resumed(fromByte: Int64(chunk)))
                 #expect(try FileSystem.read(path) == bytes)
             }
         }

@@ -8,4 +8,6 @@ protocol BenchmarkSuite: Sendable {
 }
 
 /// Every suite, in the order they run by default.
-let allSuites: [any BenchmarkSuite] = [IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite()]
+let allSuites: [any BenchmarkSuite] = [
+    IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(),
+]

@@ -55,7 +55,6 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        if !resume { removePartials(list) }
         var manifest = FetchManifest.load(from: out)
         let session = HTTPSession(
             configuration: HTTPSession.Configuration(
@@ -63,8 +62,10 @@ struct FetchCommand: AsyncParsableCommand {
         let progress = TransferProgress()
         let folder = out
         let known = manifest
+        let resumes = resume
         let work = Task {
-            await Self.download(list, to: folder, session: session, manifest: known, progress: progress)
+            await Self.download(
+                list, to: folder, session: session, manifest: known, progress: progress, resumes: resumes)
         }
         let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the downloads") {
             work.cancel()
@@ -91,7 +92,7 @@ struct FetchCommand: AsyncParsableCommand {
     /// Downloads every item, at most `parallel` at once (the session's limits), results in the list's order.
     private static func download(
         _ list: FetchList, to folder: String, session: HTTPSession, manifest: FetchManifest,
-        progress: TransferProgress
+        progress: TransferProgress, resumes: Bool
     ) async -> [Result<DownloadResult, HTTPError>] {
         await withTaskGroup(of: (Int, Result<DownloadResult, HTTPError>).self) { group in
             for (index, item) in list.items.enumerated() {
@@ -100,7 +101,7 @@ struct FetchCommand: AsyncParsableCommand {
                     do throws(HTTPError) {
                         let result = try await session.download(
                             HTTPRequest(url: item.url, name: "fetch \(item.name)"), to: folder + "/" + item.name,
-                            ifChanged: validators, progress: progress)
+                            ifChanged: validators, progress: progress, resumesPartialFile: resumes)
                         return (index, .success(result))
                     } catch {
                         return (index, .failure(error))
@@ -110,15 +111,6 @@ struct FetchCommand: AsyncParsableCommand {
             var results = [Result<DownloadResult, HTTPError>?](repeating: nil, count: list.items.count)
             for await (index, result) in group { results[index] = result }
             return results.map { $0! }
-        }
-    }
-
-    /// Removes partial files a previous run left for the listed names (a run without `--resume` starts over).
-    private func removePartials(_ list: FetchList) {
-        for item in list.items {
-            let path = out + "/" + item.name
-            try? FileManager.default.removeItem(atPath: path + ".partial")
-            try? FileManager.default.removeItem(atPath: path + ".partial.validators")
         }
     }
 

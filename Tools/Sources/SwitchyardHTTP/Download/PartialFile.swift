@@ -10,7 +10,8 @@ import Switchyard
 #endif
 
 /// A download's file while it is written: `<destination>.partial`, with the validators it was started with in
-/// `<destination>.partial.validators`, renamed to the destination only when complete (so no reader ever sees a half
+/// `<destination>.partial.validators` once it holds ``resumableSize`` bytes (a smaller partial file is cheaper to
+/// download again than to keep a second file for), renamed to the destination only when complete (so no reader ever sees a half
 /// file under the final name, and a crash leaves only the partial, which a later download resumes).
 ///
 /// Every file operation runs on ``BlockingExecutor/shared``, never on the cooperative pool. Not `Sendable`: one
@@ -20,8 +21,21 @@ final class PartialFile {
     var path: String { destination + ".partial" }
     var validatorsPath: String { destination + ".partial.validators" }
     private var descriptor: Int32 = -1
-    /// The bytes in the partial file.
+    /// The bytes of the download so far: on disk, plus those buffered in memory.
     private(set) var size: Int64 = 0
+    /// Bytes received and not yet written (at most ``bufferSize``, past which they are written).
+    private var buffered: [UInt8] = []
+    /// How the file is opened at the first write: appending (resuming) or emptied.
+    private var resuming = false
+    /// The validators to write beside the partial file once it reaches ``resumableSize``; nil once written.
+    private var pendingValidators: HTTPValidators?
+    /// Whether the validators file exists (written now, or found when resuming).
+    private var hasValidatorsFile = false
+
+    /// The size from which a partial file is kept resumable (its validators written beside it): 1 MiB.
+    static let resumableSize: Int64 = 1 << 20
+    /// Bytes gathered in memory before a write: a small file is written in one go with its rename.
+    static let bufferSize = 256 << 10
 
     init(destination: String) {
         self.destination = destination
@@ -45,62 +59,79 @@ final class PartialFile {
         }
     }
 
-    /// Opens the partial file: appending to what is there when `resuming`, empty otherwise (its validators
-    /// replaced by `validators`).
-    func openForWriting(resuming: Bool, validators: HTTPValidators) async throws(HTTPError) {
+    /// Starts a response's bytes: after the `existingSize` bytes of the partial file (resuming), or from zero (the
+    /// partial file is emptied at the first write, and its old validators removed). No I/O until then.
+    func begin(resumingAfter existingSize: Int64?, validators: HTTPValidators) {
         closeDescriptor()
-        let (partial, sidecar) = (path, validatorsPath)
-        let opened = try await blocking { () throws(HTTPError) -> (Int32, Int64) in
-            let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC)
-            let descriptor = open(partial, flags, 0o644)
-            guard descriptor >= 0 else { throw Self.error("cannot open", partial) }
-            if !resuming {
-                let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n"
-                guard Self.writeFile(text, to: sidecar) else {
-                    close(descriptor)
-                    throw Self.error("cannot write", sidecar)
-                }
-            }
-            let end = lseek(descriptor, 0, SEEK_END)
-            return (descriptor, Int64(max(0, end)))
-        }
-        descriptor = opened.0
-        size = opened.1
+        buffered.removeAll(keepingCapacity: true)
+        resuming = existingSize != nil
+        size = existingSize ?? 0
+        hasValidatorsFile = resuming
+        pendingValidators = resuming || validators.ifRange == nil ? nil : validators
     }
 
-    /// Appends `bytes`.
+    /// Adds `bytes`; writes what is gathered once it reaches ``bufferSize``.
     func append(_ bytes: ByteBuffer) async throws(HTTPError) {
-        let (descriptor, partial) = (self.descriptor, path)
-        try await blocking { () throws(HTTPError) in
-            try bytes.withUnsafeReadableBytes { (buffer) throws(HTTPError) in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw Self.error("cannot write", partial)
-                    }
-                    offset += written
-                }
-            }
-        }
+        buffered.append(contentsOf: bytes.readableBytesView)
         size += Int64(bytes.readableBytes)
+        if buffered.count >= Self.bufferSize { try await flush() }
     }
 
-    /// Renames the partial file to the destination (atomically: readers see the old file or the whole new one) and
-    /// removes the validators file. With `sync`, the file's data is flushed to disk first (`fsync`), and the
-    /// folder's entry after the rename, so the complete file survives a power loss too.
+    /// Writes the gathered bytes (opening the file first if needed, and writing the validators file once the
+    /// partial file is resumable), in one blocking call.
+    func flush() async throws(HTTPError) {
+        let work = pendingWrite()
+        let descriptor = try await blocking { () throws(HTTPError) -> Int32 in try work.perform() }
+        record(work, descriptor)
+    }
+
+    /// Writes what is gathered, even when the task is cancelled (the write runs in a task of its own, so a
+    /// cancelled download still keeps every byte it received for a resume). Failures are ignored: the partial
+    /// file then ends earlier, and a resume asks for more.
+    func keepForResume() async {
+        let work = pendingWrite()
+        let written = await Task.detached { () -> Int32? in
+            try? await BlockingExecutor.shared.run { try work.perform() }
+        }.value
+        if let written { record(work, written) }
+    }
+
+    /// Writes what is gathered and renames the partial file to the destination (atomically: readers see the old
+    /// file or the whole new one), then removes the validators file; one blocking call. With `sync`, the data is
+    /// flushed to disk first (`fsync`), and the folder's entry after the rename, so the file survives a power loss.
     func complete(sync: Bool) async throws(HTTPError) {
-        let (descriptor, partial, sidecar, destination) = (self.descriptor, path, validatorsPath, self.destination)
+        let work = pendingWrite()
+        let (partial, sidecar, destination) = (path, validatorsPath, self.destination)
+        let hasValidatorsFile = hasValidatorsFile || work.validators != nil
         self.descriptor = -1
+        buffered.removeAll()
         try await blocking { () throws(HTTPError) in
+            let descriptor = try work.perform()
             defer { close(descriptor) }
             if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
             guard rename(partial, destination) == 0 else {
                 throw Self.error("cannot rename to \(destination):", partial)
             }
-            unlink(sidecar)
+            if hasValidatorsFile { unlink(sidecar) }
             if sync { Self.syncFolder(of: destination) }
+        }
+    }
+
+    /// The write of the gathered bytes, as a value the blocking call owns.
+    private func pendingWrite() -> PendingWrite {
+        let validators = size >= Self.resumableSize ? pendingValidators : nil
+        let work = PendingWrite(
+            descriptor: descriptor, resuming: resuming, bytes: buffered, path: path, validatorsPath: validatorsPath,
+            validators: validators)
+        buffered.removeAll(keepingCapacity: true)
+        return work
+    }
+
+    private func record(_ work: PendingWrite, _ descriptor: Int32) {
+        self.descriptor = descriptor
+        if work.validators != nil {
+            pendingValidators = nil
+            hasValidatorsFile = true
         }
     }
 
@@ -116,6 +147,7 @@ final class PartialFile {
     /// Removes the partial file and its validators.
     func discard() async {
         closeDescriptor()
+        buffered.removeAll()
         let (partial, sidecar) = (path, validatorsPath)
         try? await blocking { () throws(HTTPError) in
             unlink(partial)
@@ -152,7 +184,7 @@ final class PartialFile {
         return try result.get()
     }
 
-    private static func error(_ what: String, _ path: String) -> HTTPError {
+    static func error(_ what: String, _ path: String) -> HTTPError {
         HTTPError(request: path, reason: .file("\(what) \(path): \(String(cString: strerror(errno)))"))
     }
 
@@ -165,11 +197,49 @@ final class PartialFile {
         return count >= 0 ? String(decoding: bytes[..<count], as: UTF8.self) : nil
     }
 
-    private static func writeFile(_ text: String, to path: String) -> Bool {
+    static func writeFile(_ text: String, to path: String) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+    }
+}
+
+/// One write of gathered bytes: opens the partial file if needed (emptied, with a stale validators file removed
+/// first, or appended to), writes the bytes, then the validators file if due. Runs on the blocking executor.
+private struct PendingWrite: Sendable {
+    var descriptor: Int32
+    var resuming: Bool
+    var bytes: [UInt8]
+    var path: String
+    var validatorsPath: String
+    var validators: HTTPValidators?
+
+    /// Returns the open descriptor.
+    func perform() throws(HTTPError) -> Int32 {
+        var descriptor = self.descriptor
+        if descriptor < 0 {
+            // A stale validators file goes first: it must never describe bytes of another version.
+            if !resuming { unlink(validatorsPath) }
+            descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC), 0o644)
+            guard descriptor >= 0 else { throw PartialFile.error("cannot open", path) }
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw PartialFile.error("cannot write", path)
+            }
+            offset += written
+        }
+        if let validators {
+            let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n"
+            guard PartialFile.writeFile(text, to: validatorsPath) else {
+                throw PartialFile.error("cannot write", validatorsPath)
+            }
+        }
+        return descriptor
     }
 }

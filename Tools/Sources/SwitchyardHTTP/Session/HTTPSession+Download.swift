@@ -9,7 +9,8 @@ extension HTTPSession {
     /// - The body is written to `<path>.partial` and renamed to `path` only once complete and flushed: no reader
     ///   ever sees a half file under the final name. A download that is interrupted (a dropped connection, a
     ///   crash, cancellation) leaves the partial file and its validators (`<path>.partial.validators`).
-    /// - **Resume**: a partial file with a validator is continued with `Range` and `If-Range`; a server that
+    /// - **Resume**: a partial file with a validator (one of at least 1 MiB; a smaller one is started over) is
+    ///   continued with `Range` and `If-Range` — one left by an earlier call only when `resumesPartialFile`; a server that
     ///   ignores the range (or whose resource changed) sends it whole, and the file restarts from zero. A dropped
     ///   connection is a failed attempt: retried per the session's policy, each retry resuming.
     /// - **Conditional**: with `ifChanged` (the validators of the version the caller has, from an earlier result),
@@ -25,7 +26,7 @@ extension HTTPSession {
     ///   a transport failure after the retries, a file that cannot be written, a timeout, or cancellation.
     public func download(
         _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, progress: TransferProgress? = nil,
-        syncsToDisk: Bool = false
+        resumesPartialFile: Bool = true, syncsToDisk: Bool = false
     ) async throws(HTTPError) -> DownloadResult {
         let prepared = try PreparedRequest(request)
         let lane = lane(for: prepared.host)
@@ -35,7 +36,8 @@ extension HTTPSession {
                 defer { if let transfer { progress?.end(transfer) } }
                 let download = Download(
                     session: self, prepared: prepared, file: PartialFile(destination: path), ifChanged: ifChanged,
-                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk)
+                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk,
+                    lookForPartialFile: resumesPartialFile)
                 return try await download.run()
             }
         }
@@ -55,12 +57,15 @@ final class Download {
     let ifChanged: HTTPValidators?
     let progress: (TransferProgress, Int)?
     let syncs: Bool
+    /// Whether the next attempt looks for a partial file: always after the first attempt (which may have left
+    /// one); on the first only when the caller resumes partial files of earlier calls.
+    private var lookForPartialFile: Bool
     /// The partial file's size and validators when the current attempt asked for a range.
     private var resume: (size: Int64, validators: HTTPValidators)?
 
     init(
         session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
-        progress: (TransferProgress, Int)?, syncs: Bool
+        progress: (TransferProgress, Int)?, syncs: Bool, lookForPartialFile: Bool
     ) {
         self.session = session
         self.prepared = prepared
@@ -68,6 +73,7 @@ final class Download {
         self.ifChanged = ifChanged
         self.progress = progress
         self.syncs = syncs
+        self.lookForPartialFile = lookForPartialFile
     }
 
     func run() async throws(HTTPError) -> DownloadResult {
@@ -79,7 +85,8 @@ final class Download {
 
     private func request() async throws(HTTPError) -> HTTPClientRequest {
         var extra: [(String, String)] = []
-        resume = try await file.existing()
+        resume = lookForPartialFile ? try await file.existing() : nil
+        lookForPartialFile = true
         if let resume, let ifRange = resume.validators.ifRange {
             extra += [("range", "bytes=\(resume.size)-"), ("if-range", ifRange)]
         }
@@ -112,23 +119,38 @@ final class Download {
             resumedFrom = resume.size
         }
         let validators = resumedFrom != nil ? resume?.validators ?? HTTPValidators() : HTTPValidators(response.headers)
-        try await file.openForWriting(resuming: resumedFrom != nil, validators: validators)
+        file.begin(resumingAfter: resumedFrom, validators: validators)
         let length = response.headers.first(name: "content-length").flatMap(Int64.init)
         let expected = length.map { file.size + $0 }
         let limit = prepared.request.maximumResponseSize ?? Int.max
         if let expected, expected > Int64(limit) { return .fail(.responseTooLarge(limit: limit)) }
         if let (progress, transfer) = progress { progress.restart(transfer, onDisk: file.size, expected: expected) }
         let body = HTTPBody(base: response.body, limit: limit - Int(file.size), request: prepared.label)
-        for try await buffer in body {
-            try await file.append(buffer)
-            if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
-        }
+        try await write(body)
         if let expected, file.size != expected {
             return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
         }
         try await file.complete(sync: syncs)
         let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
         return .done(DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators))
+    }
+
+    /// Writes `body` to the partial file; if reading or writing fails (cancellation included), what arrived before
+    /// is written first, for a later resume.
+    private func write(_ body: HTTPBody) async throws {
+        var failure: (any Error)?
+        do {
+            for try await buffer in body {
+                try await file.append(buffer)
+                if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
+            }
+        } catch {
+            failure = error
+        }
+        if let failure {
+            await file.keepForResume()
+            throw failure
+        }
     }
 
     /// The first byte of a `content-range: bytes N-M/L`.
