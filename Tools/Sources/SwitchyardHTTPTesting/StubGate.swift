@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A gate a held ``StubResponse`` waits behind: the response is sent when the test calls ``open()``, not before.
 ///
@@ -6,13 +6,13 @@ import Synchronization
 /// slots taken, cancellation), then open the gate. Opening is permanent; responses that reach an open gate go on
 /// at once. Thread-safe.
 public final class StubGate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [@Sendable () -> Void], arrived: Int)>((false, [], 0))
+    private let state = NIOLockedValueBox<(isOpen: Bool, waiters: [@Sendable () -> Void], arrived: Int)>((false, [], 0))
 
     public init() {}
 
     /// Opens the gate: every held response goes on, and later ones are not held.
     public func open() {
-        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+        let waiters = state.withLockedValue { state -> [@Sendable () -> Void] in
             state.isOpen = true
             defer { state.waiters = [] }
             return state.waiters
@@ -21,11 +21,11 @@ public final class StubGate: Sendable {
     }
 
     /// How many responses have reached the gate (held now, or passed since it opened).
-    public var arrivals: Int { state.withLock { $0.arrived } }
+    public var arrivals: Int { state.withLockedValue { $0.arrived } }
 
     /// Runs `proceed` once the gate is open (at once if it is). Called by the server; `proceed` runs outside the lock.
     func pass(_ proceed: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
+        let now = state.withLockedValue { state -> Bool in
             state.arrived += 1
             if state.isOpen { return true }
             state.waiters.append(proceed)

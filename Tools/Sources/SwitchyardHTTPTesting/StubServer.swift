@@ -1,7 +1,7 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A scripted HTTP/1.1 server on `127.0.0.1` for tests: networking code is tested against it, never the internet.
 ///
@@ -27,12 +27,12 @@ public final class StubServer: Sendable {
     /// The port the server listens on.
     public let port: Int
     private let channel: any Channel
-    let state: Mutex<StubServerState>
+    let state: NIOLockedValueBox<StubServerState>
 
     private init(port: Int, channel: any Channel) {
         self.port = port
         self.channel = channel
-        self.state = Mutex(StubServerState())
+        self.state = NIOLockedValueBox(StubServerState())
     }
 
     /// Starts a server on `127.0.0.1` and a free port.
@@ -69,31 +69,31 @@ public final class StubServer: Sendable {
 
     /// Answers requests for `path` with `response`, replacing any earlier route for it.
     public func route(_ path: String, _ response: StubResponse) {
-        state.withLock { $0.routes[path] = { _ in response } }
+        state.withLockedValue { $0.routes[path] = { _ in response } }
     }
 
     /// Answers requests for `path` with what `respond` builds (on the server's event loop; it must not block).
     public func route(_ path: String, _ respond: @escaping @Sendable (StubRequest) -> StubResponse) {
-        state.withLock { $0.routes[path] = respond }
+        state.withLockedValue { $0.routes[path] = respond }
     }
 
     /// Every request received, in arrival order.
-    public var requests: [StubRequest] { state.withLock { $0.requests } }
+    public var requests: [StubRequest] { state.withLockedValue { $0.requests } }
 
     /// The requests received for `path` (query ignored), in arrival order.
     public func requests(to path: String) -> [StubRequest] { requests.filter { $0.path == path } }
 
     /// Requests received and not yet fully answered.
-    public var openRequests: Int { state.withLock { $0.open } }
+    public var openRequests: Int { state.withLockedValue { $0.open } }
 
     /// The most requests open at once since the server started (or since ``resetCounters()``).
-    public var maximumOpenRequests: Int { state.withLock { $0.maximumOpen } }
+    public var maximumOpenRequests: Int { state.withLockedValue { $0.maximumOpen } }
 
     /// Connections accepted.
-    public var connections: Int { state.withLock { $0.connections } }
+    public var connections: Int { state.withLockedValue { $0.connections } }
 
     /// Responses cut short because the client closed the connection before the last byte was sent.
-    public var abandonedResponses: Int { state.withLock { $0.abandoned } }
+    public var abandonedResponses: Int { state.withLockedValue { $0.abandoned } }
 
     /// Forgets the recorded requests and resets ``maximumOpenRequests`` and ``abandonedResponses``.
     public func resetCounters() {
@@ -123,7 +123,7 @@ public final class StubServer: Sendable {
     /// server's lock (it must be quick and must not call the server).
     private func waitUntil(_ condition: @escaping @Sendable (StubServerState) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
+            let now = state.withLockedValue { state -> Bool in
                 if condition(state) { return true }
                 state.waiters.append((condition, continuation))
                 return false
@@ -134,7 +134,7 @@ public final class StubServer: Sendable {
 
     /// Changes the state, then resumes the waiters whose condition now holds (after the lock).
     func update<Value>(_ change: (inout StubServerState) -> Value) -> Value {
-        let (value, ready) = state.withLock { state -> (Value, [CheckedContinuation<Void, Never>]) in
+        let (value, ready) = state.withLockedValue { state -> (Value, [CheckedContinuation<Void, Never>]) in
             let value = change(&state)
             var ready: [CheckedContinuation<Void, Never>] = []
             let waiters = state.waiters

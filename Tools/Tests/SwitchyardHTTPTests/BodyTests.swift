@@ -52,6 +52,8 @@ struct BodyTests {
             for (url, words) in [
                 ("ftp://example.org/feed.zip", "unsupported scheme \"ftp\""), ("example.org/feed.zip", "no scheme"),
                 ("http://", "no host"), ("http://exa mple.org/", "is not a URL"),
+                ("mailto:someone@example.org", "unsupported scheme \"mailto\""),
+                ("http://example.org:99999/", "invalid port"), ("https://user@:443/", "no host"),
             ] {
                 let error = await #expect(throws: HTTPError.self) { try await session.data(for: HTTPRequest(url: url)) }
                 #expect(error?.description.contains(words) == true, "\(url): \(String(describing: error))")

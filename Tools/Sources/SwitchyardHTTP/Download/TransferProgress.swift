@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Progress in bytes over a batch of downloads: pass one to each ``HTTPSession/download(_:to:ifChanged:progress:)``
 /// of the batch and read ``snapshot()`` as often as a display refreshes.
@@ -43,13 +43,13 @@ public final class TransferProgress: Sendable {
         var finished = 0
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
     /// The batch now.
     public func snapshot() -> Snapshot {
-        state.withLock { state in
+        state.withLockedValue { state in
             Snapshot(
                 bytesReceived: state.received, bytesExpected: state.expected, bytesTransferred: state.transferred,
                 finished: state.finished, active: state.active.sorted { $0.key < $1.key }.map(\.value))
@@ -57,7 +57,7 @@ public final class TransferProgress: Sendable {
     }
 
     func begin(_ name: String) -> Int {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.nextIdentifier += 1
             state.active[state.nextIdentifier] = Transfer(name: name, received: 0, expected: nil)
             return state.nextIdentifier
@@ -66,7 +66,7 @@ public final class TransferProgress: Sendable {
 
     /// The transfer restarts at `onDisk` bytes of `expected` (a new attempt, a resume or a restart from zero).
     func restart(_ identifier: Int, onDisk: Int64, expected: Int64?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let old = state.active[identifier] else { return }
             state.received += onDisk - old.received
             state.expected += (expected ?? 0) - (old.expected ?? 0)
@@ -75,7 +75,7 @@ public final class TransferProgress: Sendable {
     }
 
     func add(_ identifier: Int, bytes: Int64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.active[identifier]?.received += bytes
             state.received += bytes
             state.transferred += bytes
@@ -83,7 +83,7 @@ public final class TransferProgress: Sendable {
     }
 
     func end(_ identifier: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.active.removeValue(forKey: identifier) != nil { state.finished += 1 }
         }
     }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import NIOHTTP1
 
 /// A host's identity for limits: scheme, name and port.
@@ -34,20 +33,10 @@ struct PreparedRequest: Sendable {
     init(_ request: HTTPRequest) throws(HTTPError) {
         self.request = request
         label = "\(request.method.rawValue) \(request.url)"
-        guard let url = URL(string: request.url) else {
-            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" is not a URL"))
+        switch URLAuthority.parse(request.url) {
+        case .success(let host): self.host = host
+        case .failure(let problem): throw HTTPError(request: label, reason: .invalidURL(problem.description))
         }
-        guard let scheme = url.scheme?.lowercased() else {
-            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" has no scheme (http or https)"))
-        }
-        guard scheme == "http" || scheme == "https" else {
-            throw HTTPError(
-                request: label, reason: .invalidURL("unsupported scheme \"\(scheme)\" (http and https are)"))
-        }
-        guard let host = url.host(), !host.isEmpty else {
-            throw HTTPError(request: label, reason: .invalidURL("\"\(request.url)\" has no host"))
-        }
-        self.host = HostKey(scheme: scheme, host: host.lowercased(), port: url.port ?? (scheme == "https" ? 443 : 80))
         key = ExchangeKey(
             method: request.method.rawValue, url: request.url,
             headers: request.headers.map { "\($0.name.lowercased()): \($0.value)" })

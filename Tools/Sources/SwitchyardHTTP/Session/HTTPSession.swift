@@ -1,9 +1,9 @@
 import AsyncHTTPClient
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Switchyard
-import Synchronization
 
 /// HTTP requests as jobs of the work engine: per-host limits under a global width, priorities with escalation,
 /// coalescing of identical requests, cancellation, timeouts, retries with backoff, bodies in fixed memory and
@@ -89,7 +89,7 @@ public final class HTTPSession: Sendable {
     /// The domain every host queue's width counts against.
     public let limit: LimitDomain
     let client: HTTPClient
-    private let lanes = Mutex<[HostKey: HostLane]>([:])
+    private let lanes = NIOLockedValueBox<[HostKey: HostLane]>([:])
 
     /// A session with its own AsyncHTTPClient, configured from `configuration` (and, for TLS, from
     /// `tlsConfiguration`, by default the system's trust store).
@@ -110,7 +110,7 @@ public final class HTTPSession: Sendable {
 
     /// Cancels every request and ends the client's connections. Further requests fail.
     public func shutdown() async throws {
-        for lane in lanes.withLock({ Array($0.values) }) { lane.queue.cancelAll() }
+        for lane in lanes.withLockedValue({ Array($0.values) }) { lane.queue.cancelAll() }
         try await client.shutdown()
     }
 
@@ -121,11 +121,11 @@ public final class HTTPSession: Sendable {
     }
 
     func lane(for key: HostKey) -> HostLane {
-        if let lane = lanes.withLock({ $0[key] }) { return lane }
+        if let lane = lanes.withLockedValue({ $0[key] }) { return lane }
         let width = configuration.hostLimits[key.host] ?? configuration.maximumRequestsPerHost
         let queue = WorkQueue(name: "\(configuration.name) \(key)", width: width, limit: limit)
         let fresh = HostLane(queue: queue, coalescer: Coalescer(queue: queue, name: "\(configuration.name) shared"))
-        return lanes.withLock { lanes in
+        return lanes.withLockedValue { lanes in
             if let existing = lanes[key] { return existing }
             lanes[key] = fresh
             return fresh

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Switchyard
 import Synchronization
 
@@ -8,14 +9,14 @@ import Synchronization
 /// made where the handler runs, so no late result can reach a caller that moved on.
 public final class HTTPTask: Sendable {
     private let cancelled = Atomic<Bool>(false)
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     init() {}
 
     /// Cancels the request (see ``HTTPSession`` "Cancellation").
     public func cancel() {
         cancelled.store(true, ordering: .sequentiallyConsistent)
-        task.withLock { $0 }?.cancel()
+        task.withLockedValue { $0 }?.cancel()
     }
 
     /// Whether ``cancel()`` was called.
@@ -23,7 +24,7 @@ public final class HTTPTask: Sendable {
 
     func start(_ work: @escaping @Sendable () async -> Void) {
         let running = Task { await work() }
-        task.withLock { $0 = running }
+        task.withLockedValue { $0 = running }
         if isCancelled { running.cancel() }
     }
 }
