@@ -57,7 +57,8 @@ struct FetchCommandTests {
         let partial = Data(bytes.prefix(20_000))
         for resume in [true, false] {
             try partial.write(to: URL(fileURLWithPath: folder + "/big.bin.partial"))
-            try "\"v\"\n\n".write(toFile: folder + "/big.bin.partial.validators", atomically: true, encoding: .utf8)
+            try "\"v\"\n\n\(server.url("/big.bin"))\n".write(
+                toFile: folder + "/big.bin.partial.validators", atomically: true, encoding: .utf8)
             var arguments = ["fetch", server.url("/big.bin"), "--out", folder]
             if resume { arguments.append("--resume") }
             let result = try await SwitchyardProcess.run(arguments)

@@ -46,6 +46,18 @@ struct BodyTests {
         }
     }
 
+    @Test("HEAD of a resource larger than the size limit succeeds (no body is read)")
+    func headIgnoresLimit() async throws {
+        try await withServer { server, session in
+            server.route("/big", StubResponse(body: [UInt8](repeating: 1, count: 2 << 20)))
+            var request = HTTPRequest(url: server.url("/big"), method: .HEAD)
+            request.maximumResponseSize = 1 << 20
+            let response = try await session.data(for: request)
+            #expect(response.headers.first(name: "content-length") == "\(2 << 20)")
+            #expect(response.body.isEmpty)
+        }
+    }
+
     @Test("bad URLs fail with an error that names them")
     func badURLs() async throws {
         try await withServer { _, session in

@@ -60,6 +60,31 @@ struct CoalescingTests {
         }
     }
 
+    @Test("requests that differ in what they accept (any status, size limit) are not coalesced")
+    func settingsSeparate() async throws {
+        try await withServer { server, session in
+            let gate = StubGate()
+            server.route("/gone", StubResponse(status: 404).held(by: gate))
+            let strict = HTTPRequest(url: server.url("/gone"))
+            var lenient = strict
+            lenient.requiresSuccessStatus = false
+            let failing = Task { () -> HTTPError? in
+                do throws(HTTPError) {
+                    _ = try await session.data(for: strict)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            let answered = Task { try await session.data(for: lenient) }
+            await server.waitForRequests(count: 2)
+            gate.open()
+            let status = try await answered.value.status
+            #expect(status == 404)
+            #expect(await failing.value?.reason == .status(404))
+        }
+    }
+
     @Test("requests that differ in a header field are not coalesced")
     func headersSeparate() async throws {
         try await withServer { server, session in

@@ -96,6 +96,32 @@ struct DownloadTests {
         }
     }
 
+    @Test("a 206 that stops short of the end restarts the file instead of completing a truncated one")
+    func shortRangeRestarts() async throws {
+        try await withServer(Self.retrying) { server, session in
+            let bytes = patternBytes(3 << 20)
+            let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 64 << 10)
+            let served = Atomic<Int>(0)
+            server.route("/feed.zip") { request in
+                switch served.add(1, ordering: .relaxed).oldValue {
+                case 0: return whole.dropping(afterBytes: 5 << 19)
+                case 1:
+                    // Ten bytes of the rest, labelled as such: not what a `bytes=N-` request asked for.
+                    let start = Int(request.header("range")!.dropFirst("bytes=".count).dropLast())!
+                    return StubResponse(status: 206, body: Array(bytes[start..<start + 10]), honoursRanges: false)
+                        .header("etag", "\"v1\"").header("content-range", "bytes \(start)-\(start + 9)/\(bytes.count)")
+                default: return whole
+                }
+            }
+            try await withTemporaryFolder { folder in
+                let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
+                #expect(result.outcome == .downloaded)
+                #expect(try FileSystem.read(folder + "/f") == bytes)
+                #expect(server.requests(to: "/feed.zip").count == 3)
+            }
+        }
+    }
+
     @Test("a partial file below the resumable size is started over, not resumed")
     func smallPartialRestarts() async throws {
         try await withServer(Self.retrying) { server, session in

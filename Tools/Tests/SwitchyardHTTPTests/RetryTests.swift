@@ -82,6 +82,20 @@ struct RetryTests {
         }
     }
 
+    @Test("the last attempt's retryable status is returned when the request accepts any status")
+    func lastStatusReturned() async throws {
+        let configuration = HTTPSession.Configuration(
+            retry: HTTPRetryPolicy(maximumAttempts: 2, initialDelay: .zero, jitter: 0))
+        try await withServer(configuration) { server, session in
+            server.route("/busy", StubResponse(status: 503))
+            var request = HTTPRequest(url: server.url("/busy"))
+            request.requiresSuccessStatus = false
+            let response = try await session.data(for: request)
+            #expect(response.status == 503)
+            #expect(server.requests(to: "/busy").count == 2)
+        }
+    }
+
     @Test("a 404 is final: not retried")
     func clientErrorsAreFinal() async throws {
         let configuration = HTTPSession.Configuration(

@@ -183,11 +183,8 @@ struct ImportCommand: AsyncParsableCommand {
             try await RemoteFeed.fetch(
                 url, database: databasePath, conditional: !replace && !resume, quiet: style == .json || style == .none)
         }
-        target.set {
-            work.cancel()
-            FileHandle.standardError.write(Data("download stopped; run the same command again to resume it\n".utf8))
-            Foundation.exit(130)
-        }
+        // Ctrl-C cancels the download, which writes what it received before it ends (see HTTPSession.download).
+        target.set { work.cancel() }
         defer { target.set(Self.stopBeforeImport) }
         do {
             switch try await work.value {
@@ -205,6 +202,12 @@ struct ImportCommand: AsyncParsableCommand {
             case .downloaded(let path, let source):
                 return (path, source)
             }
+        } catch let error as HTTPError where error.isCancelled {
+            FileHandle.standardError.write(
+                Data(
+                    "download stopped; run the same command again to continue it (from 1 MiB on, where it stopped)\n"
+                        .utf8))
+            throw ExitCode(130)
         } catch let error as HTTPError {
             await fail(
                 ImportError(.unreadableFeed, error.description), database: databasePath, style: style, status: false)

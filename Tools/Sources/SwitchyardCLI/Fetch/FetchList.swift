@@ -43,16 +43,17 @@ struct FetchList: Sendable {
             }
         }
         var list = FetchList()
+        // Names differing only in case are made unique too: they are one file on case-insensitive file systems.
         var taken: Set<String> = []
         for url in urls {
             var name = fileName(for: url)
-            if taken.contains(name) {
+            if taken.contains(name.lowercased()) {
                 let (stem, suffix) = split(name)
                 var counter = 2
-                while taken.contains("\(stem)-\(counter)\(suffix)") { counter += 1 }
+                while taken.contains("\(stem)-\(counter)\(suffix)".lowercased()) { counter += 1 }
                 name = "\(stem)-\(counter)\(suffix)"
             }
-            taken.insert(name)
+            taken.insert(name.lowercased())
             list.items.append(Item(url: url, name: name))
         }
         return list

@@ -16,6 +16,6 @@ public struct DownloadResult: Sendable, Hashable {
     public var outcome: Outcome
     /// The file's size.
     public var size: Int64
-    /// The validators of the file now at `path` (keep them for the next ``HTTPSession/download(_:to:ifChanged:progress:)``).
+    /// The validators of the file now at `path` (keep them for the next ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``).
     public var validators: HTTPValidators
 }

@@ -14,7 +14,8 @@ import Switchyard
 /// download again than to keep a second file for), renamed to the destination only when complete (so no reader ever sees a half
 /// file under the final name, and a crash leaves only the partial, which a later download resumes).
 ///
-/// Every file operation runs on ``BlockingExecutor/shared``, never on the cooperative pool. Not `Sendable`: one
+/// Opening, writing, flushing, renaming and removing run on ``BlockingExecutor/shared``, never on the cooperative
+/// pool (closing a descriptor, which does not wait for the disk, runs where the owner is). Not `Sendable`: one
 /// download owns it; the descriptor it holds is used by one blocking call at a time.
 final class PartialFile {
     let destination: String
@@ -37,8 +38,13 @@ final class PartialFile {
     /// Bytes gathered in memory before a write: a small file is written in one go with its rename.
     static let bufferSize = 256 << 10
 
-    init(destination: String) {
+    /// The URL whose bytes the partial file holds (recorded with its validators: a partial file of another URL is
+    /// never continued).
+    let url: String
+
+    init(destination: String, url: String) {
         self.destination = destination
+        self.url = url
     }
 
     deinit {
@@ -47,12 +53,12 @@ final class PartialFile {
 
     /// The partial file's size and the validators it was started with, if one exists with both.
     func existing() async throws(HTTPError) -> (size: Int64, validators: HTTPValidators)? {
-        let (partial, sidecar) = (path, validatorsPath)
+        let (partial, sidecar, url) = (path, validatorsPath, url)
         return try await blocking { () throws(HTTPError) -> (Int64, HTTPValidators)? in
             var status = stat()
             guard stat(partial, &status) == 0, status.st_size > 0, let text = Self.readFile(sidecar) else { return nil }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard lines.count >= 2 else { return nil }
+            guard lines.count >= 3, lines[2] == url else { return nil }
             let validators = HTTPValidators(
                 etag: lines[0].isEmpty ? nil : lines[0], lastModified: lines[1].isEmpty ? nil : lines[1])
             return validators.ifRange == nil ? nil : (Int64(status.st_size), validators)
@@ -86,8 +92,9 @@ final class PartialFile {
     }
 
     /// Writes what is gathered, even when the task is cancelled (the write runs in a task of its own, so a
-    /// cancelled download still keeps every byte it received for a resume). Failures are ignored: the partial
-    /// file then ends earlier, and a resume asks for more.
+    /// cancelled download keeps the bytes it received for a resume: from ``resumableSize`` on, when its
+    /// validators are written too). Failures are ignored: the partial file then ends earlier, and a resume asks
+    /// for more.
     func keepForResume() async {
         let work = pendingWrite()
         let written = await Task.detached { () -> Int32? in
@@ -103,31 +110,44 @@ final class PartialFile {
         let work = pendingWrite()
         let (partial, sidecar, destination) = (path, validatorsPath, self.destination)
         let hasValidatorsFile = hasValidatorsFile || work.validators != nil
-        self.descriptor = -1
-        buffered.removeAll()
-        try await blocking { () throws(HTTPError) in
-            let descriptor = try work.perform()
-            defer { close(descriptor) }
-            if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
-            guard rename(partial, destination) == 0 else {
-                throw Self.error("cannot rename to \(destination):", partial)
+        do {
+            try await blocking { () throws(HTTPError) in
+                let descriptor: Int32
+                do throws(HTTPError) {
+                    descriptor = try work.perform()
+                } catch {
+                    if work.descriptor >= 0 { close(work.descriptor) }
+                    throw error
+                }
+                defer { close(descriptor) }
+                if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
+                guard rename(partial, destination) == 0 else {
+                    throw Self.error("cannot rename to \(destination):", partial)
+                }
+                if hasValidatorsFile { unlink(sidecar) }
+                if sync { Self.syncFolder(of: destination) }
             }
-            if hasValidatorsFile { unlink(sidecar) }
-            if sync { Self.syncFolder(of: destination) }
+        } catch {
+            // Cancelled before the call ran: the descriptor is still open and the bytes still buffered, for
+            // `keepForResume`. Otherwise the call closed the descriptor (opened by it or before).
+            if error.reason != .cancelled { descriptor = -1 }
+            throw error
         }
+        descriptor = -1
+        buffered.removeAll()
     }
 
     /// The write of the gathered bytes, as a value the blocking call owns.
     private func pendingWrite() -> PendingWrite {
         let validators = size >= Self.resumableSize ? pendingValidators : nil
-        let work = PendingWrite(
+        return PendingWrite(
             descriptor: descriptor, resuming: resuming, bytes: buffered, path: path, validatorsPath: validatorsPath,
-            validators: validators)
-        buffered.removeAll(keepingCapacity: true)
-        return work
+            validators: validators, url: url)
     }
 
+    /// Notes a write that succeeded: its bytes leave the buffer (a write that did not happen keeps them).
     private func record(_ work: PendingWrite, _ descriptor: Int32) {
+        buffered.removeFirst(min(work.bytes.count, buffered.count))
         self.descriptor = descriptor
         if work.validators != nil {
             pendingValidators = nil
@@ -215,8 +235,9 @@ private struct PendingWrite: Sendable {
     var path: String
     var validatorsPath: String
     var validators: HTTPValidators?
+    var url: String
 
-    /// Returns the open descriptor.
+    /// Returns the open descriptor (closed again if this call opened it and then failed).
     func perform() throws(HTTPError) -> Int32 {
         var descriptor = self.descriptor
         if descriptor < 0 {
@@ -225,6 +246,17 @@ private struct PendingWrite: Sendable {
             descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC), 0o644)
             guard descriptor >= 0 else { throw PartialFile.error("cannot open", path) }
         }
+        let opened = self.descriptor < 0 ? descriptor : -1
+        do throws(HTTPError) {
+            try writeBytes(to: descriptor)
+        } catch {
+            if opened >= 0 { close(opened) }
+            throw error
+        }
+        return descriptor
+    }
+
+    private func writeBytes(to descriptor: Int32) throws(HTTPError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
@@ -235,11 +267,10 @@ private struct PendingWrite: Sendable {
             offset += written
         }
         if let validators {
-            let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n"
+            let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n" + url + "\n"
             guard PartialFile.writeFile(text, to: validatorsPath) else {
                 throw PartialFile.error("cannot write", validatorsPath)
             }
         }
-        return descriptor
     }
 }

@@ -1,6 +1,6 @@
 import NIOConcurrencyHelpers
 
-/// Progress in bytes over a batch of downloads: pass one to each ``HTTPSession/download(_:to:ifChanged:progress:)``
+/// Progress in bytes over a batch of downloads: pass one to each ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``
 /// of the batch and read ``snapshot()`` as often as a display refreshes.
 ///
 /// Each download registers when it starts receiving, adds its expected size when the server announces one, counts
@@ -11,7 +11,8 @@ import NIOConcurrencyHelpers
 public final class TransferProgress: Sendable {
     /// The batch at one moment.
     public struct Snapshot: Sendable, Hashable {
-        /// Bytes on disk over every transfer so far (finished and active).
+        /// Bytes received over every transfer so far (finished and active; a resumed one's earlier bytes included),
+        /// on disk or about to be written.
         public var bytesReceived: Int64
         /// The sum of the announced sizes of the transfers seen so far (0 while none is known).
         public var bytesExpected: Int64
@@ -28,7 +29,7 @@ public final class TransferProgress: Sendable {
     public struct Transfer: Sendable, Hashable {
         /// The destination's name.
         public var name: String
-        /// Bytes on disk.
+        /// Bytes received (a resumed transfer's earlier bytes included).
         public var received: Int64
         /// The announced size, if known.
         public var expected: Int64?

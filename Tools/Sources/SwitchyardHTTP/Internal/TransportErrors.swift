@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 
 /// Turns the client library's and NIO's errors into an ``HTTPError/Reason`` a person can read.
 enum TransportErrors {
@@ -14,14 +16,20 @@ enum TransportErrors {
                 (.deadlineExceeded, .timedOut("deadline")),
                 (.cancelled, .cancelled),
                 (.remoteConnectionClosed, .transport("the server closed the connection")),
+                (.getConnectionFromPoolTimeout, .timedOut("waiting for a connection")),
+                (.alreadyShutdown, .cancelled),
                 (.invalidURL, .invalidURL("not a URL the client accepts")),
                 (.emptyHost, .invalidURL("no host")),
                 (.emptyScheme, .invalidURL("no scheme")),
             ]
             if let match = known.first(where: { $0.0 == error }) { return match.1 }
-            return .transport(String(describing: error))
+            return .failed(String(describing: error))  // redirects, malformed responses: the same again
         }
         if let error = error as? IOError { return .transport(error.description) }
-        return .transport(String(describing: error))
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return .transport("the connection closed in the middle of the response")
+        }
+        if error is ChannelError || error is NIOConnectionError { return .transport(String(describing: error)) }
+        return .failed(String(describing: error))  // TLS and the rest
     }
 }

@@ -4,22 +4,23 @@ import Switchyard
 /// One HTTP request for an ``HTTPSession``: what to fetch, and how the session schedules and checks it.
 ///
 /// A value; build it and hand it to ``HTTPSession/data(for:)``, ``HTTPSession/stream(_:_:)`` or
-/// ``HTTPSession/download(_:to:progress:)``. The URL is checked when the request is run (scheme `http` or `https`,
+/// ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``. The URL is checked when the request is run (scheme `http` or `https`,
 /// a host), and a bad one fails with ``HTTPError/Reason/invalidURL(_:)`` naming it.
 public struct HTTPRequest: Sendable {
     /// The absolute URL.
     public var url: String
     /// The method; `GET` by default.
     public var method: HTTPMethod
-    /// Header fields sent as given (the session adds `host`, `content-length` and, for resumed downloads,
-    /// `range` / `if-range`).
+    /// Header fields sent as given (the client adds `host` and `content-length`; a download adds `range` /
+    /// `if-range` when it resumes and `if-none-match` / `if-modified-since` when it is conditional).
     public var headers: HTTPHeaders
     /// The request body, if any (sent whole; requests with a body are never coalesced).
     public var body: [UInt8]?
     /// The priority of the request's job: a higher one starts first among requests waiting for a host slot, and a
     /// caller awaiting a coalesced request lends it its own.
     public var priority: JobPriority
-    /// The job's name in snapshots and events; by default the method and URL.
+    /// The job's name in snapshots and events; by default the method and URL. (Coalesced requests share a job
+    /// named after the exchange.)
     public var name: String?
     /// Whether a failed attempt of a method that is not idempotent (`POST`, `PATCH`, `CONNECT`) is retried too.
     /// Idempotent methods are retried per the session's ``HTTPRetryPolicy`` regardless.

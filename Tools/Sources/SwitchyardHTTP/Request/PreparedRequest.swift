@@ -12,11 +12,14 @@ struct HostKey: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What makes two requests the same exchange: method, URL and header fields (names lowercased, in order).
+/// What makes two requests the same exchange: method, URL and header fields (names lowercased, in order), and
+/// the settings that decide the result (whether any status is accepted, the size limit).
 struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
     var method: String
     var url: String
     var headers: [String]
+    var requiresSuccessStatus: Bool
+    var maximumResponseSize: Int?
 
     var description: String { "\(method) \(url)" }
 }
@@ -39,7 +42,8 @@ struct PreparedRequest: Sendable {
         }
         key = ExchangeKey(
             method: request.method.rawValue, url: request.url,
-            headers: request.headers.map { "\($0.name.lowercased()): \($0.value)" })
+            headers: request.headers.map { "\($0.name.lowercased()): \($0.value)" },
+            requiresSuccessStatus: request.requiresSuccessStatus, maximumResponseSize: request.maximumResponseSize)
     }
 
     /// The job's name.

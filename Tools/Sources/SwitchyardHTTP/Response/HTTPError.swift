@@ -13,13 +13,16 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case status(Int)
         /// The body was larger than the limit (in bytes).
         case responseTooLarge(limit: Int)
-        /// The connection failed or broke (the text is the transport's error).
+        /// The connection failed or broke (the text is the transport's error); worth another attempt.
         case transport(String)
+        /// The exchange failed in a way another attempt would not fix: TLS (an untrusted certificate), too many
+        /// redirects, a response the client cannot parse (the text is the client's error).
+        case failed(String)
         /// A timeout (the text names which).
         case timedOut(String)
         /// The request was cancelled.
         case cancelled
-        /// A download's file could not be written, or its checksum did not match (the text says which).
+        /// A download's file could not be written (the text says which and why).
         case file(String)
 
         public var description: String {
@@ -28,6 +31,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .status(let status): "status \(status)"
             case .responseTooLarge(let limit): "response larger than the limit of \(limit) bytes"
             case .transport(let why): why
+            case .failed(let why): why
             case .timedOut(let which): "timed out (\(which))"
             case .cancelled: "cancelled"
             case .file(let why): why
@@ -39,8 +43,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var request: String
     /// The final reason.
     public var reason: Reason
-    /// Each attempt's failure, in order (empty when the request never ran: a bad URL, a cancellation while it
-    /// waited for a slot).
+    /// Each failed attempt's reason, in order. Empty when no attempt failed: a bad URL, or a request cancelled or
+    /// timed out before an attempt ended.
     public var attempts: [Reason]
 
     public init(request: String, reason: Reason, attempts: [Reason] = []) {

@@ -11,53 +11,63 @@ enum AttemptOutcome<Value: Sendable>: Sendable {
     case retry(HTTPError.Reason, retryAfter: Duration?)
     /// Failed for good.
     case fail(HTTPError.Reason)
+    /// The response showed the partial file cannot be continued (a `416`, a range not asked for): the file was
+    /// discarded and the request starts over at once, without counting as a failed attempt (twice at most).
+    case restart
 }
 
 extension HTTPSession {
     /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
     ///
     /// `makeRequest` builds each attempt's request (a download adds its range); `handle` reads the response and
-    /// decides. A transport error (connection refused or broken, a connect or idle timeout) is worth a retry;
-    /// cancellation never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``).
+    /// decides (`isLastAttempt` tells it whether a retryable status can still be retried). A transport error
+    /// (connection refused or broken, a connect or idle timeout) is worth a retry; cancellation never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``).
     func attempts<Value: Sendable>(
         _ prepared: PreparedRequest,
         makeRequest: (_ attempt: Int) async throws(HTTPError) -> HTTPClientRequest,
-        handle: (HTTPClientResponse) async throws -> AttemptOutcome<Value>
+        handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
     ) async throws(HTTPError) -> Value {
         let policy = configuration.retry
         var failures: [HTTPError.Reason] = []
         var attempt = 0
+        var restarts = 0
         while true {
             attempt += 1
             if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures) }
+            let isLast = !prepared.isRetryable || attempt >= policy.maximumAttempts
             let outcome: AttemptOutcome<Value>
             do {
                 let request = try await makeRequest(attempt)
                 let response = try await client.execute(request, deadline: .distantFuture)
-                outcome = try await handle(response)
+                outcome = try await handle(response, isLast)
             } catch {
                 let reason = TransportErrors.reason(for: error)
                 if Task.isCancelled || reason == .cancelled {
                     throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
                 }
-                // A body that grew past its limit, a bad URL, a file error: not the network's fault.
-                if case .transport = reason {
-                    outcome = .retry(reason, retryAfter: nil)
-                } else if case .timedOut = reason {
-                    outcome = .retry(reason, retryAfter: nil)
-                } else {
-                    outcome = .fail(reason)
+                // Only a broken connection or a timeout is worth another attempt: a TLS failure, a redirect loop,
+                // a body over its limit or a file that cannot be written would fail the same way again.
+                switch reason {
+                case .transport, .timedOut: outcome = .retry(reason, retryAfter: nil)
+                default: outcome = .fail(reason)
                 }
             }
             switch outcome {
             case .done(let value):
                 return value
+            case .restart:
+                restarts += 1
+                if restarts > 2 {
+                    let reason = HTTPError.Reason.transport("the server's ranges do not fit the partial file")
+                    throw HTTPError(request: prepared.label, reason: reason, attempts: failures + [reason])
+                }
+                attempt -= 1
             case .fail(let reason):
                 failures.append(reason)
                 throw HTTPError(request: prepared.label, reason: reason, attempts: failures)
             case .retry(let reason, let retryAfter):
                 failures.append(reason)
-                guard prepared.isRetryable, attempt < policy.maximumAttempts,
+                guard !isLast,
                     let wait = policy.wait(
                         afterAttempt: attempt, retryAfter: retryAfter, randomFraction: configuration.randomFraction())
                 else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
@@ -80,10 +90,11 @@ extension HTTPSession {
         return request
     }
 
-    /// Whether `response`'s status is worth another attempt, and the wait the server asked for.
-    func retryVerdict(_ response: HTTPClientResponse) -> AttemptOutcome<Never>? {
+    /// Whether `response`'s status is worth another attempt, and the wait the server asked for; nil on the last
+    /// attempt, whose response is handled like any other (an error, or returned when the request allows any status).
+    func retryVerdict(_ response: HTTPClientResponse, isLastAttempt: Bool) -> AttemptOutcome<Never>? {
         let status = Int(response.status.code)
-        guard configuration.retry.retryableStatuses.contains(status) else { return nil }
+        guard !isLastAttempt, configuration.retry.retryableStatuses.contains(status) else { return nil }
         return .retry(.status(status), retryAfter: RetryAfter.parse(response.headers))
     }
 

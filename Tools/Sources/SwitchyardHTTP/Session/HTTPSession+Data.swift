@@ -16,9 +16,13 @@ extension HTTPSession {
         return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> HTTPResponse in
             if request.isCoalescable {
                 do {
-                    return try await lane.coalescer.value(for: prepared.key, priority: request.priority) { _ in
-                        try await self.exchange(prepared)
+                    let response = try await lane.coalescer.value(for: prepared.key, priority: request.priority) {
+                        _ in try await self.exchange(prepared)
                     }
+                    if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
+                    return response
+                } catch let error as HTTPError {
+                    throw error
                 } catch let error as JobError<any Error> {
                     throw Self.unwrap(error, prepared)
                 } catch {
@@ -56,11 +60,14 @@ extension HTTPSession {
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
         return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
             try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
-                try await self.attempts(prepared, makeRequest: { _ in self.clientRequest(prepared) }) { response in
-                    if let retry = self.retryVerdict(response) { return retry.widened() }
+                try await self.attempts(prepared, makeRequest: { _ in self.clientRequest(prepared) }) {
+                    response, isLast in
+                    if let retry = self.retryVerdict(response, isLastAttempt: isLast) { return retry.widened() }
                     let status = Int(response.status.code)
                     if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-                    if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                    if request.method != .HEAD,
+                        let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit
+                    {
                         return .fail(.responseTooLarge(limit: limit))
                     }
                     let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
@@ -83,11 +90,13 @@ extension HTTPSession {
     func exchange(_ prepared: PreparedRequest) async throws(HTTPError) -> HTTPResponse {
         let request = prepared.request
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        return try await attempts(prepared, makeRequest: { _ in clientRequest(prepared) }) { response in
-            if let retry = retryVerdict(response) { return retry.widened() }
+        return try await attempts(prepared, makeRequest: { _ in clientRequest(prepared) }) { response, isLast in
+            if let retry = retryVerdict(response, isLastAttempt: isLast) { return retry.widened() }
             let status = Int(response.status.code)
             if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+            if request.method != .HEAD,
+                let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit
+            {
                 return .fail(.responseTooLarge(limit: limit))
             }
             var body: [UInt8] = []
@@ -115,7 +124,11 @@ extension HTTPSession {
             job.cancel()
         }
         switch result {
-        case .success(let value): return value
+        case .success(let value):
+            // A job that finished with a value as its caller was cancelled: the caller moved on, so it gets the
+            // cancellation it asked for, never the late value.
+            if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
+            return value
         case .failure(let error): throw Self.unwrap(error, prepared)
         }
     }
@@ -138,6 +151,7 @@ extension AttemptOutcome where Value == Never {
         switch self {
         case .retry(let reason, let after): return AttemptOutcome<Other>.retry(reason, retryAfter: after)
         case .fail(let reason): return AttemptOutcome<Other>.fail(reason)
+        case .restart: return AttemptOutcome<Other>.restart
         case .done(let never): switch never {}
         }
     }

@@ -6,11 +6,13 @@ import Switchyard
 extension HTTPSession {
     /// Downloads `request`'s body to the file at `path`, as a job of its host's queue, in fixed memory.
     ///
-    /// - The body is written to `<path>.partial` and renamed to `path` only once complete and flushed: no reader
-    ///   ever sees a half file under the final name. A download that is interrupted (a dropped connection, a
-    ///   crash, cancellation) leaves the partial file and its validators (`<path>.partial.validators`).
-    /// - **Resume**: a partial file with a validator (one of at least 1 MiB; a smaller one is started over) is
-    ///   continued with `Range` and `If-Range` — one left by an earlier call only when `resumesPartialFile`; a server that
+    /// - The body is written to `<path>.partial` and renamed to `path` only once complete: no reader ever sees a
+    ///   half file under the final name. A download that is interrupted (a dropped connection, cancellation) leaves
+    ///   the partial file with what arrived; from 1 MiB on, also its validators and URL
+    ///   (`<path>.partial.validators`), which make it resumable (a crash loses the last 256 KiB at most).
+    /// - **Resume**: a resumable partial file of the same URL is continued with `Range` and `If-Range` (one left by
+    ///   an earlier call only when `resumesPartialFile`); only a `206` for exactly the rest of the file, of the same
+    ///   version, is appended, anything else restarts the file at once (without counting as a failed attempt); a server that
     ///   ignores the range (or whose resource changed) sends it whole, and the file restarts from zero. A dropped
     ///   connection is a failed attempt: retried per the session's policy, each retry resuming.
     /// - **Conditional**: with `ifChanged` (the validators of the version the caller has, from an earlier result),
@@ -35,7 +37,8 @@ extension HTTPSession {
                 let transfer = progress?.begin(Self.fileName(path))
                 defer { if let transfer { progress?.end(transfer) } }
                 let download = Download(
-                    session: self, prepared: prepared, file: PartialFile(destination: path), ifChanged: ifChanged,
+                    session: self, prepared: prepared, file: PartialFile(destination: path, url: request.url),
+                    ifChanged: ifChanged,
                     progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk,
                     lookForPartialFile: resumesPartialFile)
                 return try await download.run()
@@ -57,8 +60,8 @@ final class Download {
     let ifChanged: HTTPValidators?
     let progress: (TransferProgress, Int)?
     let syncs: Bool
-    /// Whether the next attempt looks for a partial file: always after the first attempt (which may have left
-    /// one); on the first only when the caller resumes partial files of earlier calls.
+    /// Whether the next attempt looks for a partial file: once this call has written one (an attempt that broke
+    /// off leaves it), and from the start only when the caller resumes partial files of earlier calls.
     private var lookForPartialFile: Bool
     /// The partial file's size and validators when the current attempt asked for a range.
     private var resume: (size: Int64, validators: HTTPValidators)?
@@ -80,13 +83,12 @@ final class Download {
         try await session.attempts(
             prepared,
             makeRequest: { (_: Int) async throws(HTTPError) -> HTTPClientRequest in try await self.request() }
-        ) { response in try await self.handle(response) }
+        ) { response, isLast in try await self.handle(response, isLastAttempt: isLast) }
     }
 
     private func request() async throws(HTTPError) -> HTTPClientRequest {
         var extra: [(String, String)] = []
         resume = lookForPartialFile ? try await file.existing() : nil
-        lookForPartialFile = true
         if let resume, let ifRange = resume.validators.ifRange {
             extra += [("range", "bytes=\(resume.size)-"), ("if-range", ifRange)]
         }
@@ -97,8 +99,10 @@ final class Download {
         return session.clientRequest(prepared, extra: extra)
     }
 
-    private func handle(_ response: HTTPClientResponse) async throws -> AttemptOutcome<DownloadResult> {
-        if let retry = session.retryVerdict(response) { return retry.widened() }
+    private func handle(
+        _ response: HTTPClientResponse, isLastAttempt: Bool
+    ) async throws -> AttemptOutcome<DownloadResult> {
+        if let retry = session.retryVerdict(response, isLastAttempt: isLastAttempt) { return retry.widened() }
         let status = Int(response.status.code)
         let path = file.destination
         if status == 304, let ifChanged {
@@ -107,27 +111,38 @@ final class Download {
         }
         if status == 416 {  // the partial file no longer fits the resource: start over, at once
             await file.discard()
-            return .retry(.status(416), retryAfter: .zero)
+            lookForPartialFile = false
+            return .restart
         }
         guard (200..<300).contains(status) else { return .fail(.status(status)) }
         var resumedFrom: Int64?
+        var total: Int64?
         if status == 206 {
-            guard let resume, Self.rangeStart(response.headers) == resume.size else {
+            // Only the rest of the file, as asked, of the version the partial file holds, is appended.
+            let range = Self.contentRange(response.headers)
+            let etag = response.headers.first(name: "etag")
+            guard let resume, let range, range.start == resume.size, range.total.map({ range.end + 1 == $0 }) ?? true,
+                etag == nil || resume.validators.etag == nil || etag == resume.validators.etag
+            else {
                 await file.discard()
-                return .retry(.transport("the server sent a range the download did not ask for"), retryAfter: .zero)
+                lookForPartialFile = false
+                return .restart
             }
             resumedFrom = resume.size
+            total = range.end + 1
         }
         let validators = resumedFrom != nil ? resume?.validators ?? HTTPValidators() : HTTPValidators(response.headers)
         file.begin(resumingAfter: resumedFrom, validators: validators)
+        lookForPartialFile = true
         let length = response.headers.first(name: "content-length").flatMap(Int64.init)
-        let expected = length.map { file.size + $0 }
+        let expected = total ?? length.map { file.size + $0 }
         let limit = prepared.request.maximumResponseSize ?? Int.max
         if let expected, expected > Int64(limit) { return .fail(.responseTooLarge(limit: limit)) }
         if let (progress, transfer) = progress { progress.restart(transfer, onDisk: file.size, expected: expected) }
         let body = HTTPBody(base: response.body, limit: limit - Int(file.size), request: prepared.label)
         try await write(body)
         if let expected, file.size != expected {
+            await file.keepForResume()
             return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
         }
         try await file.complete(sync: syncs)
@@ -153,9 +168,16 @@ final class Download {
         }
     }
 
-    /// The first byte of a `content-range: bytes N-M/L`.
-    static func rangeStart(_ headers: HTTPHeaders) -> Int64? {
+    /// A `content-range: bytes N-M/L` (`L` may be `*`, unknown).
+    static func contentRange(_ headers: HTTPHeaders) -> (start: Int64, end: Int64, total: Int64?)? {
         guard let value = headers.first(name: "content-range"), value.hasPrefix("bytes ") else { return nil }
-        return Int64(value.dropFirst("bytes ".count).prefix { $0 != "-" })
+        let spec = value.dropFirst("bytes ".count)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), end >= start else {
+            return nil
+        }
+        let total = parts.count == 2 ? Int64(parts[1]) : nil
+        return (start, end, total)
     }
 }

@@ -25,14 +25,16 @@ import Switchyard
 ///
 /// ## Coalescing
 /// `GET` and `HEAD` requests without a body read by ``data(for:)`` are coalesced: while one is in flight, an
-/// identical one (same method, URL and header fields) waits for the same exchange instead of starting another. A
+/// identical one (same method, URL, header fields, status requirement and size limit) waits for the same exchange
+/// instead of starting another; the shared job is named `<name> shared <METHOD> <URL>`. A
 /// caller that leaves (its task cancelled, its total timeout) leaves alone; the exchange is cancelled when the last
 /// caller leaves. Streams and downloads are never coalesced (each has its own consumer).
 ///
 /// ## Cancellation
 /// Cancelling the calling task (or a ``HTTPTask``) cancels the request at once: a waiting one never starts, a
-/// running one's connection (HTTP/1.1) or stream (HTTP/2) is closed and its slot freed. A cancelled request throws
-/// ``HTTPError`` with ``HTTPError/Reason/cancelled``, never a late value.
+/// running one's connection (HTTP/1.1) or stream (HTTP/2) is closed and its slot freed (a download's slot once its
+/// last buffered bytes are written). A cancelled call throws ``HTTPError`` with ``HTTPError/Reason/cancelled``,
+/// even if its exchange finished as it was cancelled: never a late value.
 ///
 /// Thread-safe. Call ``shutdown()`` before the last reference goes (it ends the client's connections).
 public final class HTTPSession: Sendable {
@@ -44,7 +46,7 @@ public final class HTTPSession: Sendable {
         public var maximumConcurrentRequests: Int
         /// The most requests running at once to one host (6, as browsers do).
         public var maximumRequestsPerHost: Int
-        /// Per-host widths that replace ``maximumRequestsPerHost``, keyed by host name (`example.org`).
+        /// Per-host widths that replace ``maximumRequestsPerHost``, keyed by host name (`example.org`, any case).
         public var hostLimits: [String: Int]
         /// Connect and idle timeouts, and the default total bound.
         public var timeouts: HTTPTimeouts
@@ -57,8 +59,6 @@ public final class HTTPSession: Sendable {
         public var clock: any Clock<Duration>
         /// Where the random part of retry waits comes from (a fraction in 0..<1); tests pass a fixed one.
         public var randomFraction: @Sendable () -> Double
-        /// Whether the `Accept-Encoding: gzip, deflate` exchange is used (bodies are decompressed as they arrive).
-        public var decompresses: Bool
 
         public init(
             name: String = "http", maximumConcurrentRequests: Int = 64, maximumRequestsPerHost: Int = 6,
@@ -67,7 +67,7 @@ public final class HTTPSession: Sendable {
             clock: any Clock<Duration> = ContinuousClock(),
             randomFraction: @escaping @Sendable () -> Double = {
                 Double.random(in: 0..<1)
-            }, decompresses: Bool = false
+            }
         ) {
             precondition(maximumConcurrentRequests >= 1, "HTTPSession: maximumConcurrentRequests must be ≥ 1")
             precondition(maximumRequestsPerHost >= 1, "HTTPSession: maximumRequestsPerHost must be ≥ 1")
@@ -80,7 +80,6 @@ public final class HTTPSession: Sendable {
             self.maximumResponseSize = maximumResponseSize
             self.clock = clock
             self.randomFraction = randomFraction
-            self.decompresses = decompresses
         }
     }
 
@@ -101,7 +100,7 @@ public final class HTTPSession: Sendable {
             redirectConfiguration: .follow(max: 10, allowCycles: false),
             timeout: .init(
                 connect: TimeAmount(configuration.timeouts.connect), read: TimeAmount(configuration.timeouts.idle)),
-            decompression: configuration.decompresses ? .enabled(limit: .none) : .disabled)
+            decompression: .disabled)  // bodies as sent: a download's sizes and ranges are the server's bytes
         let widest = max(configuration.maximumRequestsPerHost, configuration.hostLimits.values.max() ?? 0)
         clientConfiguration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: TimeAmount.seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: widest)
@@ -116,13 +115,16 @@ public final class HTTPSession: Sendable {
 
     /// The queue of `host`'s requests (created on first use): for snapshots and counts.
     public func queue(forHost host: String, port: Int? = nil, scheme: String = "https") -> WorkQueue {
-        let key = HostKey(scheme: scheme, host: host, port: port ?? (scheme == "https" ? 443 : 80))
+        let scheme = scheme.lowercased()
+        let key = HostKey(scheme: scheme, host: host.lowercased(), port: port ?? (scheme == "https" ? 443 : 80))
         return lane(for: key).queue
     }
 
     func lane(for key: HostKey) -> HostLane {
         if let lane = lanes.withLockedValue({ $0[key] }) { return lane }
-        let width = configuration.hostLimits[key.host] ?? configuration.maximumRequestsPerHost
+        let width =
+            configuration.hostLimits.first { $0.key.lowercased() == key.host }?.value
+            ?? configuration.maximumRequestsPerHost
         let queue = WorkQueue(name: "\(configuration.name) \(key)", width: width, limit: limit)
         let fresh = HostLane(queue: queue, coalescer: Coalescer(queue: queue, name: "\(configuration.name) shared"))
         return lanes.withLockedValue { lanes in

@@ -4,9 +4,11 @@ import Synchronization
 
 /// A request started with a completion handler: cancel it, or let it deliver.
 ///
-/// The handler runs exactly once, through the ``Delivery`` the caller named. Once ``cancel()`` has returned, the
-/// handler receives ``HTTPError/Reason/cancelled``, never a value, even one that arrived just before: the check is
-/// made where the handler runs, so no late result can reach a caller that moved on.
+/// The handler runs exactly once, through the ``Delivery`` the caller named. If ``cancel()`` is called on the
+/// delivery's own serial context (the main queue for `Delivery.main`: the usual case of a view that is reused),
+/// the handler receives ``HTTPError/Reason/cancelled``, never a value, even one that arrived just before: the
+/// check is made where the handler runs, so no late result reaches a caller that moved on. From another thread,
+/// a cancel that races with a delivery already under way may come too late for it.
 public final class HTTPTask: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
