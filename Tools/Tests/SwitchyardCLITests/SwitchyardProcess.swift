@@ -19,12 +19,22 @@ enum SwitchyardProcess {
         var standardError: String
     }
 
+    /// Runs the executable to its end. Its output goes to temporary files, not pipes: a child that writes more
+    /// than a pipe holds (progress lines of a slow import, under Thread Sanitizer) never blocks on a reader that
+    /// waits for it to end.
     static func run(_ arguments: [String], executable: URL = executable) async throws -> Output {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-process-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         // Completion arrives through the termination handler: no thread blocks waiting for the child.
@@ -32,8 +42,10 @@ enum SwitchyardProcess {
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        let standardOutput = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let standardError = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try out.close()
+        try err.close()
+        let standardOutput = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+        let standardError = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         return Output(status: status, standardOutput: standardOutput, standardError: standardError)
     }
 }
