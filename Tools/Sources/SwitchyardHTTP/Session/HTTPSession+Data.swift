@@ -62,14 +62,10 @@ extension HTTPSession {
             try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
                 try await self.attempts(prepared, makeRequest: { _ in self.clientRequest(prepared) }) {
                     response, isLast in
-                    if let retry = self.retryVerdict(response, isLastAttempt: isLast) { return retry.widened() }
-                    let status = Int(response.status.code)
-                    if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-                    if request.method != .HEAD,
-                        let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit
-                    {
-                        return .fail(.responseTooLarge(limit: limit))
+                    if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                        return verdict.widened()
                     }
+                    let status = Int(response.status.code)
                     let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
                     let body = HTTPBody(base: response.body, limit: limit, request: prepared.label)
                     do {
@@ -91,20 +87,33 @@ extension HTTPSession {
         let request = prepared.request
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
         return try await attempts(prepared, makeRequest: { _ in clientRequest(prepared) }) { response, isLast in
-            if let retry = retryVerdict(response, isLastAttempt: isLast) { return retry.widened() }
-            let status = Int(response.status.code)
-            if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-            if request.method != .HEAD,
-                let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit
-            {
-                return .fail(.responseTooLarge(limit: limit))
+            if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                return verdict.widened()
             }
+            let status = Int(response.status.code)
             var body: [UInt8] = []
             for try await buffer in HTTPBody(base: response.body, limit: limit, request: prepared.label) {
                 body += buffer.readableBytesView
             }
             return .done(HTTPResponse(url: request.url, status: status, headers: response.headers, body: body))
         }
+    }
+
+    /// What a response's head decides before its body is read, if anything: a retry (a retryable status before the
+    /// last attempt), a status the request does not accept, or a body announced larger than `limit` (a `HEAD`
+    /// response announces the `GET`'s length and has no body).
+    func headVerdict(
+        _ response: HTTPClientResponse, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
+    ) -> AttemptOutcome<Never>? {
+        if let retry = retryVerdict(response, isLastAttempt: isLastAttempt) { return retry }
+        let status = Int(response.status.code)
+        if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
+        if request.method != .HEAD, let length = response.headers.first(name: "content-length").flatMap(Int.init),
+            length > limit
+        {
+            return .fail(.responseTooLarge(limit: limit))
+        }
+        return nil
     }
 
     /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job.
