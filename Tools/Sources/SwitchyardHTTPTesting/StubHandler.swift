@@ -30,7 +30,8 @@ final class StubHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard let head, let server = server.server else { return }
             let request = StubRequest(
                 method: head.method.rawValue, target: head.uri, headers: head.headers.map { ($0.name, $0.value) },
-                body: body, connection: connection)
+                body: body, connection: connection,
+                version: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)")
             let route = server.update { state -> (@Sendable (StubRequest) -> StubResponse)? in
                 state.requests.append(request)
                 state.open += 1

@@ -8,8 +8,11 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var headers: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
-    /// The connection it arrived on, numbered from 1 in order of acceptance.
+    /// The connection it arrived on, numbered from 1 in order of acceptance (over HTTP/2, the streams of one
+    /// connection share its number).
     public var connection: Int
+    /// The protocol: `HTTP/1.1`, `HTTP/1.0` or `HTTP/2`.
+    public var version: String
 
     /// The first value of the header `name` (case-insensitive).
     public func header(_ name: String) -> String? {

@@ -1,9 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
+import NIOSSL
 
-/// A scripted HTTP/1.1 server on `127.0.0.1` for tests: networking code is tested against it, never the internet.
+/// A scripted HTTP server on `127.0.0.1` for tests: networking code is tested against it, never the internet.
 ///
 /// ```swift
 /// let server = try await StubServer.start()
@@ -22,24 +24,38 @@ import NIOPosix
 ///   (``maximumOpenRequests``: from the request's end to its response's end, a held one included), connections
 ///   accepted, and responses cut short because the client closed the connection (``abandonedResponses``).
 ///
+/// - Plain HTTP/1.1 by default; with ``StubCertificates``, HTTPS offering HTTP/2 and HTTP/1.1 by ALPN (the client
+///   picks; ``StubRequest/version`` records which). Over HTTP/2 every stream is a request: the open count is the
+///   number of streams being answered, and a stream the client resets is an abandoned response.
+///
 /// Binds to `127.0.0.1` on a port the system picks. Thread-safe.
 public final class StubServer: Sendable {
     /// The port the server listens on.
     public let port: Int
+    /// Whether the server speaks HTTPS.
+    public let usesTLS: Bool
     private let channel: any Channel
     let state: NIOLockedValueBox<StubServerState>
 
-    private init(port: Int, channel: any Channel) {
+    private init(port: Int, usesTLS: Bool, channel: any Channel) {
         self.port = port
+        self.usesTLS = usesTLS
         self.channel = channel
         self.state = NIOLockedValueBox(StubServerState())
     }
 
-    /// Starts a server on `127.0.0.1` and a free port.
+    /// Starts a server on `127.0.0.1` and a free port: plain HTTP/1.1, or with `tls`, HTTPS with its server
+    /// certificate, offering HTTP/2 (unless `http2` is false) and HTTP/1.1.
+    /// - Throws: when the port cannot be bound, or the certificate and key do not make a TLS context.
     public static func start(
+        tls: StubCertificates? = nil, http2: Bool = true,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> StubServer {
         let box = StateBox()
+        let context = try tls.map {
+            try NIOSSLContext(
+                configuration: $0.serverConfiguration(protocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"]))
+        }
         let channel = try await ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -50,19 +66,42 @@ public final class StubServer: Sendable {
                         state.connections += 1
                         return state.connections
                     } ?? 0
-                return channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
-                    try channel.pipeline.syncOperations.addHandler(
-                        StubHandler(server: box, connection: connection))
+                guard let context else { return Self.configureHTTP1(channel, box: box, connection: connection) }
+                do {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
                 }
+                return channel.configureHTTP2SecureUpgrade(
+                    h2ChannelConfigurator: { channel in
+                        channel.configureHTTP2Pipeline(mode: .server) { stream in
+                            stream.eventLoop.makeCompletedFuture {
+                                try stream.pipeline.syncOperations.addHandlers(
+                                    HTTP2FramePayloadToHTTP1ServerCodec(),
+                                    StubHandler(server: box, connection: connection))
+                            }
+                        }.map { _ in }
+                    },
+                    http1ChannelConfigurator: { channel in
+                        Self.configureHTTP1(channel, box: box, connection: connection)
+                    })
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let server = StubServer(port: channel.localAddress?.port ?? 0, channel: channel)
+        let server = StubServer(port: channel.localAddress?.port ?? 0, usesTLS: tls != nil, channel: channel)
         box.server = server
         return server
     }
 
-    /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private static func configureHTTP1(
+        _ channel: any Channel, box: StateBox, connection: Int
+    ) -> EventLoopFuture<Void> {
+        channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+            try channel.pipeline.syncOperations.addHandler(StubHandler(server: box, connection: connection))
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`, or `https://…` with TLS.
+    public var baseURL: String { "\(usesTLS ? "https" : "http")://127.0.0.1:\(port)" }
 
     /// The URL of `path` on this server (`path` starts with `/`).
     public func url(_ path: String) -> String { baseURL + path }

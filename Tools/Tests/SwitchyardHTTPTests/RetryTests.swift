@@ -109,6 +109,23 @@ struct RetryTests {
         }
     }
 
+    @Test("a refused connection is retried by the session's policy, each attempt reported")
+    func refusedConnectionIsRetried() async throws {
+        let server = try await StubServer.start()
+        let url = server.url("/gone")
+        try await server.shutdown()  // nothing listens on the port any more
+        let session = HTTPSession(
+            configuration: HTTPSession.Configuration(
+                retry: HTTPRetryPolicy(maximumAttempts: 3, initialDelay: .zero, jitter: 0)))
+        let error = await #expect(throws: HTTPError.self) { try await session.data(for: HTTPRequest(url: url)) }
+        #expect(error?.attempts.count == 3)
+        if case .transport = error?.reason {
+        } else {
+            Issue.record("not a transport error: \(String(describing: error))")
+        }
+        try await session.shutdown()
+    }
+
     @Test("the total timeout ends a request on the session's clock")
     func totalTimeout() async throws {
         let clock = ManualClock()

@@ -104,6 +104,10 @@ public final class HTTPSession: Sendable {
         let widest = max(configuration.maximumRequestsPerHost, configuration.hostLimits.values.max() ?? 0)
         clientConfiguration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: TimeAmount.seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: widest)
+        // A connection that cannot be made fails its request at once (a refused connection is retried by the
+        // session's policy, on its clock; a TLS failure is not retried) instead of being tried again by the pool
+        // until the connect timeout.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
