@@ -9,7 +9,7 @@ public struct FeedSource: Sendable, Hashable {
     public var lastModified: String?
     /// The downloaded archive's size in bytes.
     public var size: Int64
-    /// The downloaded archive's CRC-32 (the checksum zip archives use), in 8 lower-case hex digits.
+    /// The downloaded archive's SHA-256, in 64 lower-case hex digits.
     public var checksum: String?
 
     public init(url: String, etag: String? = nil, lastModified: String? = nil, size: Int64, checksum: String? = nil) {

@@ -71,6 +71,33 @@ struct FetchCommandTests {
         try await server.shutdown()
     }
 
+    @Test("a list line's sha256= is checked: a match is fetched, a mismatch is removed and reported")
+    func checksums() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await StubServer.start()
+        let bytes = Self.body(70_000, 3)
+        server.route("/good.bin", StubResponse(body: bytes))
+        server.route("/bad.bin", StubResponse(body: bytes))
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/expected.bin"))
+        let sha256sum = try await SwitchyardProcess.run(
+            [folder + "/expected.bin"], executable: URL(fileURLWithPath: "/usr/bin/sha256sum"))
+        let digest = try #require(sha256sum.standardOutput.split(separator: " ").first.map(String.init))
+        let wrong = String(repeating: "ab", count: 32)
+        let list = folder + "/urls.txt"
+        try "\(server.url("/good.bin")) sha256=\(digest.uppercased())\n\(server.url("/bad.bin"))\tsha256=\(wrong)\n"
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let out = folder + "/out"
+        let run = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.contains("fetched 1"))
+        #expect(run.standardOutput.contains("bad.bin: GET \(server.url("/bad.bin")) failed: SHA-256 \(digest)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/good.bin")) == Data(bytes))
+        #expect(!FileManager.default.fileExists(atPath: out + "/bad.bin"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/bad.bin.partial"))
+        try await server.shutdown()
+    }
+
     @Test("junk in the list is an error naming its line, before anything is downloaded")
     func badInput() async throws {
         let folder = scratch()
@@ -80,6 +107,10 @@ struct FetchCommandTests {
         let junk = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
         #expect(junk.status == 2)
         #expect(junk.standardError.contains("\(list):3: not a URL: not a url at all"))
+        try "http://127.0.0.1:9/a sha256=12ab\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let digest = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
+        #expect(digest.status == 2)
+        #expect(digest.standardError.contains("\(list):1: sha256= needs 64 hex digits"))
         let scheme = try await SwitchyardProcess.run(["fetch", "ftp://example.org/feed.zip", "--out", folder])
         #expect(scheme.status == 2)
         #expect(scheme.standardError.contains("argument 1: unsupported scheme \"ftp\""))

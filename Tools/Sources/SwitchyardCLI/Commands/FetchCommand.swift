@@ -19,13 +19,16 @@ struct FetchCommand: AsyncParsableCommand {
             If-Modified-Since (the validators are kept in OUT/.switchyard-fetch.json): a 304 leaves it as it is. \
             With --resume, partial files left by an interrupted run are continued (Range + If-Range); without it they \
             are started over. Failed attempts are retried with backoff (three attempts; 429 and 503 honour \
-            Retry-After).
+            Retry-After). A list line's sha256=HEX is checked before the file gets its name: a file that does not \
+            match is removed and reported as failed.
             """)
 
     @Argument(help: "URLs to download (http or https).")
     var urls: [String] = []
 
-    @Option(name: [.customShort("i"), .customLong("input")], help: "A file of URLs, one per line (# comments).")
+    @Option(
+        name: [.customShort("i"), .customLong("input")],
+        help: "A file of URLs, one per line, each optionally followed by sha256=HEX (# comments).")
     var input: String?
 
     @Option(help: "The folder to write to (created if missing).")
@@ -101,7 +104,8 @@ struct FetchCommand: AsyncParsableCommand {
                     do throws(HTTPError) {
                         let result = try await session.download(
                             HTTPRequest(url: item.url, name: "fetch \(item.name)"), to: folder + "/" + item.name,
-                            ifChanged: validators, progress: progress, resumesPartialFile: resumes)
+                            ifChanged: validators, checksum: item.sha256.map { .sha256(expected: $0) },
+                            progress: progress, resumesPartialFile: resumes)
                         return (index, .success(result))
                     } catch {
                         return (index, .failure(error))

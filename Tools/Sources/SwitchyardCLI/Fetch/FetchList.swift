@@ -7,6 +7,8 @@ struct FetchList: Sendable {
         var url: String
         /// The file's name in the output folder.
         var name: String
+        /// The SHA-256 the file must have (lower-case hex), from its list line.
+        var sha256: String? = nil
     }
 
     /// Why the list cannot be used, naming where.
@@ -16,15 +18,16 @@ struct FetchList: Sendable {
 
     var items: [Item] = []
 
-    /// The URLs of the arguments, then those of the list file: one per line; blank lines and lines starting with
-    /// `#` are skipped; anything else that is not an `http(s)` URL with a host is an error naming its line.
+    /// The URLs of the arguments, then those of the list file: one per line, optionally followed by
+    /// `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped;
+    /// anything else that is not an `http(s)` URL with a host, or a malformed digest, is an error naming its line.
     static func read(arguments: [String], listFile: String?) throws -> FetchList {
-        var urls: [String] = []
+        var urls: [(url: String, sha256: String?)] = []
         for (index, argument) in arguments.enumerated() {
             if let reason = problem(with: argument) {
                 throw Failure(description: "argument \(index + 1): \(reason): \(TerminalText.visible(argument))")
             }
-            urls.append(argument)
+            urls.append((argument, nil))
         }
         if let listFile {
             let text: String
@@ -36,16 +39,18 @@ struct FetchList: Sendable {
             for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
                 if line.isEmpty || line.hasPrefix("#") { continue }
-                if let reason = problem(with: line) {
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                let url = fields[0]
+                if let reason = problem(with: url) ?? (fields.count > 1 ? problem(withDigest: fields[1...]) : nil) {
                     throw Failure(description: "\(listFile):\(number + 1): \(reason): \(TerminalText.visible(line))")
                 }
-                urls.append(line)
+                urls.append((url, fields.count > 1 ? String(fields[1].dropFirst("sha256=".count)).lowercased() : nil))
             }
         }
         var list = FetchList()
         // Names differing only in case are made unique too: they are one file on case-insensitive file systems.
         var taken: Set<String> = []
-        for url in urls {
+        for (url, sha256) in urls {
             var name = fileName(for: url)
             if taken.contains(name.lowercased()) {
                 let (stem, suffix) = split(name)
@@ -54,7 +59,7 @@ struct FetchList: Sendable {
                 name = "\(stem)-\(counter)\(suffix)"
             }
             taken.insert(name.lowercased())
-            list.items.append(Item(url: url, name: name))
+            list.items.append(Item(url: url, name: name, sha256: sha256))
         }
         return list
     }
@@ -68,6 +73,16 @@ struct FetchList: Sendable {
             return "unsupported scheme \"\(scheme)\" (http and https are)"
         }
         guard let host = components.host, !host.isEmpty else { return "no host" }
+        return nil
+    }
+
+    /// What is wrong with the fields after a list line's URL (one `sha256=` and 64 hex digits), or nil.
+    static func problem(withDigest fields: ArraySlice<String>) -> String? {
+        guard fields.count == 1, let field = fields.first, field.lowercased().hasPrefix("sha256=") else {
+            return "after the URL, only sha256=HEX may follow"
+        }
+        let digits = field.dropFirst("sha256=".count)
+        guard digits.count == 64, digits.allSatisfy(\.isHexDigit) else { return "sha256= needs 64 hex digits" }
         return nil
     }
 

@@ -49,7 +49,7 @@ enum RemoteFeed {
             result = try await session.download(
                 HTTPRequest(url: url, priority: .userInitiated), to: downloadPath(for: database),
                 ifChanged: recorded.map { HTTPValidators(etag: $0.etag, lastModified: $0.lastModified) },
-                progress: progress, syncsToDisk: true)
+                checksum: .sha256(), progress: progress, syncsToDisk: true)
         } catch {
             try? await session.shutdown()
             throw error
@@ -59,7 +59,8 @@ enum RemoteFeed {
         _ = await display?.value
         if result.outcome == .unchanged, let recorded { return .unchanged(recorded) }
         let source = FeedSource(
-            url: url, etag: result.validators.etag, lastModified: result.validators.lastModified, size: result.size)
+            url: url, etag: result.validators.etag, lastModified: result.validators.lastModified, size: result.size,
+            checksum: result.sha256)
         return .downloaded(path: result.path, source: source)
     }
 

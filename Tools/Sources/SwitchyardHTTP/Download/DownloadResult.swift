@@ -16,6 +16,26 @@ public struct DownloadResult: Sendable, Hashable {
     public var outcome: Outcome
     /// The file's size.
     public var size: Int64
-    /// The validators of the file now at `path` (keep them for the next ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``).
+    /// The validators of the file now at `path` (keep them for the next ``HTTPSession/download(_:to:ifChanged:checksum:progress:resumesPartialFile:syncsToDisk:)``).
     public var validators: HTTPValidators
+    /// The file's SHA-256 in lower-case hex, when the download was asked for a ``DownloadChecksum`` and wrote the
+    /// file (nil for ``Outcome/unchanged``).
+    public var sha256: String? = nil
+}
+
+/// A download's SHA-256: computed over the complete file before it gets its final name, reported in
+/// ``DownloadResult/sha256``, and checked when an expected digest is given.
+///
+/// A mismatch removes the partial file; a resumed download that mismatches is downloaded once more in full (the
+/// server may have changed the resource under the same validators), a full download that mismatches fails with
+/// ``HTTPError/Reason/checksumMismatch(expected:actual:)``. Computing it reads the file once more, on the blocking
+/// executor (the pages just written are usually still cached).
+public struct DownloadChecksum: Sendable, Hashable {
+    /// The expected digest in hex (either case), or nil to compute and report it only.
+    public var expectedSHA256: String?
+
+    /// Computes the file's SHA-256, and checks it against `expected` when given (64 hex digits).
+    public static func sha256(expected: String? = nil) -> DownloadChecksum {
+        DownloadChecksum(expectedSHA256: expected?.lowercased())
+    }
 }

@@ -106,12 +106,15 @@ final class PartialFile {
     /// Writes what is gathered and renames the partial file to the destination (atomically: readers see the old
     /// file or the whole new one), then removes the validators file; one blocking call. With `sync`, the data is
     /// flushed to disk first (`fsync`), and the folder's entry after the rename, so the file survives a power loss.
-    func complete(sync: Bool) async throws(HTTPError) {
+    /// With `checksum`, the complete file's SHA-256 is computed before the rename and returned; one that differs
+    /// from the expected digest removes the partial file and throws.
+    func complete(sync: Bool, checksum: DownloadChecksum? = nil) async throws(HTTPError) -> String? {
         let work = pendingWrite()
         let (partial, sidecar, destination) = (path, validatorsPath, self.destination)
         let hasValidatorsFile = hasValidatorsFile || work.validators != nil
+        let digest: String?
         do {
-            try await blocking { () throws(HTTPError) in
+            digest = try await blocking { () throws(HTTPError) -> String? in
                 let descriptor: Int32
                 do throws(HTTPError) {
                     descriptor = try work.perform()
@@ -120,12 +123,23 @@ final class PartialFile {
                     throw error
                 }
                 defer { close(descriptor) }
+                let digest = try checksum.map { (checksum) throws(HTTPError) -> String in
+                    let digest = try Self.sha256(of: partial)
+                    if let expected = checksum.expectedSHA256, expected != digest {
+                        unlink(partial)
+                        if hasValidatorsFile { unlink(sidecar) }
+                        throw HTTPError(
+                            request: destination, reason: .checksumMismatch(expected: expected, actual: digest))
+                    }
+                    return digest
+                }
                 if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
                 guard rename(partial, destination) == 0 else {
                     throw Self.error("cannot rename to \(destination):", partial)
                 }
                 if hasValidatorsFile { unlink(sidecar) }
                 if sync { Self.syncFolder(of: destination) }
+                return digest
             }
         } catch {
             // Cancelled before the call ran: the descriptor is still open and the bytes still buffered, for
@@ -135,6 +149,26 @@ final class PartialFile {
         }
         descriptor = -1
         buffered.removeAll()
+        return digest
+    }
+
+    /// The SHA-256 of the file at `path`, read in 1 MiB pieces. Blocking.
+    private static func sha256(of path: String) throws(HTTPError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error("cannot open", path) }
+        defer { close(descriptor) }
+        let digest = SHA256Digest()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error("cannot read", path)
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+        return digest.finish()
     }
 
     /// The write of the gathered bytes, as a value the blocking call owns.

@@ -1,6 +1,6 @@
 import NIOConcurrencyHelpers
 
-/// Progress in bytes over a batch of downloads: pass one to each ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``
+/// Progress in bytes over a batch of downloads: pass one to each ``HTTPSession/download(_:to:ifChanged:checksum:progress:resumesPartialFile:syncsToDisk:)``
 /// of the batch and read ``snapshot()`` as often as a display refreshes.
 ///
 /// Each download registers when it starts receiving, adds its expected size when the server announces one, counts

@@ -4,7 +4,7 @@ import Switchyard
 /// One HTTP request for an ``HTTPSession``: what to fetch, and how the session schedules and checks it.
 ///
 /// A value; build it and hand it to ``HTTPSession/data(for:)``, ``HTTPSession/stream(_:_:)`` or
-/// ``HTTPSession/download(_:to:ifChanged:progress:resumesPartialFile:syncsToDisk:)``. The URL is checked when the request is run (scheme `http` or `https`,
+/// ``HTTPSession/download(_:to:ifChanged:checksum:progress:resumesPartialFile:syncsToDisk:)``. The URL is checked when the request is run (scheme `http` or `https`,
 /// a host), and a bad one fails with ``HTTPError/Reason/invalidURL(_:)`` naming it.
 public struct HTTPRequest: Sendable {
     /// The absolute URL.

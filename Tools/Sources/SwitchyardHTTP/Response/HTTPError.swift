@@ -24,6 +24,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// A download's file could not be written (the text says which and why).
         case file(String)
+        /// A download's SHA-256 was not the one expected (both in lower-case hex); the file was removed.
+        case checksumMismatch(expected: String, actual: String)
 
         public var description: String {
             switch self {
@@ -35,6 +37,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .timedOut(let which): "timed out (\(which))"
             case .cancelled: "cancelled"
             case .file(let why): why
+            case .checksumMismatch(let expected, let actual): "SHA-256 \(actual) instead of the expected \(expected)"
             }
         }
     }

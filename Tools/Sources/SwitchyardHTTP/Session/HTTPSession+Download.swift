@@ -19,6 +19,9 @@ extension HTTPSession {
     ///   the request carries `If-None-Match` / `If-Modified-Since`; a `304` leaves whatever is at `path` as it is
     ///   and reports ``DownloadResult/Outcome/unchanged`` (with the size of the file there, 0 if none).
     /// - **Progress**: bytes on disk and announced sizes go to `progress`, which may be shared by a batch.
+    /// - **Checksum**: with `checksum`, the complete file's SHA-256 is computed before the rename, reported in
+    ///   ``DownloadResult/sha256`` and checked against the expected digest if one is given (see
+    ///   ``DownloadChecksum``: a resumed file that does not match is downloaded once more in full).
     /// - The size limit is the request's ``HTTPRequest/maximumResponseSize`` only (none by default).
     /// - **Durability**: the rename is atomic (a crash of the process leaves the old file or the new one, never a
     ///   mix). With `syncsToDisk`, the data is also flushed (`fsync`) before the rename and the folder after it,
@@ -27,8 +30,8 @@ extension HTTPSession {
     /// - Throws: ``HTTPError``: a bad URL, a status outside 200–299 (other than a `304` to a conditional request),
     ///   a transport failure after the retries, a file that cannot be written, a timeout, or cancellation.
     public func download(
-        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, progress: TransferProgress? = nil,
-        resumesPartialFile: Bool = true, syncsToDisk: Bool = false
+        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, checksum: DownloadChecksum? = nil,
+        progress: TransferProgress? = nil, resumesPartialFile: Bool = true, syncsToDisk: Bool = false
     ) async throws(HTTPError) -> DownloadResult {
         let prepared = try PreparedRequest(request)
         let lane = lane(for: prepared.host)
@@ -38,7 +41,7 @@ extension HTTPSession {
                 defer { if let transfer { progress?.end(transfer) } }
                 let download = Download(
                     session: self, prepared: prepared, file: PartialFile(destination: path, url: request.url),
-                    ifChanged: ifChanged,
+                    ifChanged: ifChanged, checksum: checksum,
                     progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk,
                     lookForPartialFile: resumesPartialFile)
                 return try await download.run()
@@ -58,6 +61,7 @@ final class Download {
     let prepared: PreparedRequest
     let file: PartialFile
     let ifChanged: HTTPValidators?
+    let checksum: DownloadChecksum?
     let progress: (TransferProgress, Int)?
     let syncs: Bool
     /// Whether the next attempt looks for a partial file: once this call has written one (an attempt that broke
@@ -68,12 +72,13 @@ final class Download {
 
     init(
         session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
-        progress: (TransferProgress, Int)?, syncs: Bool, lookForPartialFile: Bool
+        checksum: DownloadChecksum?, progress: (TransferProgress, Int)?, syncs: Bool, lookForPartialFile: Bool
     ) {
         self.session = session
         self.prepared = prepared
         self.file = file
         self.ifChanged = ifChanged
+        self.checksum = checksum
         self.progress = progress
         self.syncs = syncs
         self.lookForPartialFile = lookForPartialFile
@@ -145,9 +150,18 @@ final class Download {
             await file.keepForResume()
             return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
         }
-        try await file.complete(sync: syncs)
+        let sha256: String?
+        do {
+            sha256 = try await file.complete(sync: syncs, checksum: checksum)
+        } catch {
+            // A resumed file that does not match may be two versions spliced: downloaded once more, in full.
+            guard case .checksumMismatch = error.reason, resumedFrom != nil else { throw error }
+            lookForPartialFile = false
+            return .restart
+        }
         let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
-        return .done(DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators))
+        return .done(
+            DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators, sha256: sha256))
     }
 
     /// Writes `body` to the partial file; if reading or writing fails (cancellation included), what arrived before
