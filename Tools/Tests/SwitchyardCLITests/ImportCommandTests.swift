@@ -1,9 +1,8 @@
 import Foundation
 import Switchyard
 import SwitchyardTesting
+import SwitchyardTransit
 import Testing
-
-@testable import SwitchyardTransit
 
 @Suite("switchyard import, status and sample-feed")
 struct ImportCommandTests {
@@ -120,7 +119,7 @@ struct ImportCommandTests {
         let complete = try await SwitchyardProcess.run(
             ["import", feed, "--database", reference, "--batch-size", String(Self.batchSize), "--progress", "none"])
         #expect(complete.status == 0, "\(complete.standardError)")
-        let expected = try DatabaseContent(reference)
+        let expected = try await DatabaseTables(reference)
         let total = try ImportStatus.read(reference).files.reduce(0) { $0 + $1.rows }
 
         var random = SeededRandomNumberGenerator.forTest("interruptAndResume")
@@ -151,11 +150,9 @@ struct ImportCommandTests {
                         expected.contains(status), "round \(round) attempt \(attempt): exit \(status), \(record.state)")
                 }
                 // Whole batches only: each table holds exactly the rows its import record counts.
-                let connection = try SQLiteConnection(path: database, readOnly: true)
                 for file in record.files where file.state != .pending {
-                    let rows = try connection.rows("SELECT count(*) FROM \(String(file.name.dropLast(4)))").first?
-                        .first?.integer
-                    #expect(rows == Int64(file.rows), "\(file.name): the table matches its import record")
+                    let rows = try await DatabaseTables.count(database, table: String(file.name.dropLast(4)))
+                    #expect(rows == file.rows, "\(file.name): the table matches its import record")
                     if file.state != .complete {
                         #expect(
                             file.records % Self.batchSize == 0,
@@ -168,7 +165,7 @@ struct ImportCommandTests {
             }
             let resumed = try await SwitchyardProcess.run(arguments + ["--progress", "none"])
             #expect(resumed.status == 0, "\(resumed.standardError)")
-            #expect(try DatabaseContent(database) == expected, "round \(round) (signal \(signal))")
+            #expect(try await DatabaseTables(database) == expected, "round \(round) (signal \(signal))")
         }
         #expect(interruptions > 0, "at least one signal landed before the import was complete")
         print("interruptAndResume: \(interruptions) of 9 signals landed mid-import")
