@@ -13,7 +13,8 @@ public struct StubResponse: Sendable {
     /// When set, the head is sent only after the test opens this gate (see ``StubGate``); the request is recorded
     /// and counted as open while it waits.
     public var gate: StubGate?
-    /// When set, the server closes the connection after sending this many body bytes (a drop mid-body).
+    /// When set, the server closes the connection after sending this many body bytes (a drop mid-body; over HTTP/2,
+    /// the stream is reset and the connection stays).
     public var dropAfterBytes: Int?
     /// When set, each chunk after the first waits this long before it is sent (a slow drip).
     public var dripInterval: Duration?
@@ -66,7 +67,7 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    /// This response with the connection closed after `bytes` body bytes.
+    /// This response with the connection closed (over HTTP/2, the stream reset) after `bytes` body bytes.
     public func dropping(afterBytes bytes: Int) -> StubResponse {
         var copy = self
         copy.dropAfterBytes = bytes

@@ -77,7 +77,7 @@ struct FetchCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try await StubServer.start()
         let bytes = Self.body(70_000, 3)
-        server.route("/good.bin", StubResponse(body: bytes))
+        server.route("/good.bin", StubResponse(body: bytes).header("etag", "\"g\""))
         server.route("/bad.bin", StubResponse(body: bytes))
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/expected.bin"))
         let sha256sum = try await SwitchyardProcess.run(
@@ -95,6 +95,16 @@ struct FetchCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/good.bin")) == Data(bytes))
         #expect(!FileManager.default.fileExists(atPath: out + "/bad.bin"))
         #expect(!FileManager.default.fileExists(atPath: out + "/bad.bin.partial"))
+        // Run again: the checked file is unchanged (a conditional request); once its line names another digest,
+        // it is fetched again and checked, never reported unchanged.
+        try "\(server.url("/good.bin")) sha256=\(digest)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let again = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out])
+        #expect(again.status == 0, "\(again.standardOutput)")
+        #expect(again.standardOutput.contains("unchanged 1"))
+        try "\(server.url("/good.bin")) sha256=\(wrong)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let changed = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out])
+        #expect(changed.status == 1)
+        #expect(changed.standardOutput.contains("good.bin: GET"))
         try await server.shutdown()
     }
 

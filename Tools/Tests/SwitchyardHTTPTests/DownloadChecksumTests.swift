@@ -27,6 +27,27 @@ struct DownloadChecksumTests {
         }
     }
 
+    @Test("a malformed expected digest fails before anything is requested")
+    func malformedDigest() async throws {
+        try await withServer { server, session in
+            server.route("/feed.zip", StubResponse(body: [1, 2, 3]))
+            try await withTemporaryFolder { folder in
+                for digest in [
+                    "sha256:" + Self.patternDigest, String(Self.patternDigest.dropLast()),
+                    "ｆ" + Self.patternDigest.dropFirst(),
+                ] {
+                    let error = await #expect(throws: HTTPError.self) {
+                        try await session.download(
+                            HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f",
+                            checksum: .sha256(expected: digest))
+                    }
+                    if case .invalidChecksum = error?.reason {} else { Issue.record("\(String(describing: error))") }
+                }
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
     @Test("a mismatch fails with both digests, leaves nothing under the final name, and removes the partial file")
     func mismatchFails() async throws {
         try await withServer { server, session in

@@ -85,7 +85,9 @@ struct FetchCommand: AsyncParsableCommand {
         try? await session.shutdown()
         for (item, outcome) in zip(list.items, outcomes) {
             if case .success(let result) = outcome {
-                manifest.files[item.name] = FetchManifest.Entry(url: item.url, validators: result.validators)
+                let checked = result.outcome == .unchanged ? manifest.files[item.name]?.sha256 : result.sha256
+                manifest.files[item.name] = FetchManifest.Entry(
+                    url: item.url, validators: result.validators, sha256: checked)
             }
         }
         try? manifest.save(to: out)

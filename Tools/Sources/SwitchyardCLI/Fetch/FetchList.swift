@@ -82,7 +82,9 @@ struct FetchList: Sendable {
             return "after the URL, only sha256=HEX may follow"
         }
         let digits = field.dropFirst("sha256=".count)
-        guard digits.count == 64, digits.allSatisfy(\.isHexDigit) else { return "sha256= needs 64 hex digits" }
+        guard digits.count == 64, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+            return "sha256= needs 64 hex digits"
+        }
         return nil
     }
 

@@ -31,11 +31,20 @@ public struct DownloadResult: Sendable, Hashable {
 /// ``HTTPError/Reason/checksumMismatch(expected:actual:)``. Computing it reads the file once more, on the blocking
 /// executor (the pages just written are usually still cached).
 public struct DownloadChecksum: Sendable, Hashable {
-    /// The expected digest in hex (either case), or nil to compute and report it only.
-    public var expectedSHA256: String?
+    /// The expected digest in lower-case hex, or nil to compute and report it only.
+    public private(set) var expectedSHA256: String?
 
-    /// Computes the file's SHA-256, and checks it against `expected` when given (64 hex digits).
+    /// Computes the file's SHA-256, and checks it against `expected` when given (64 hex digits, either case; a
+    /// download with anything else fails before its request with ``HTTPError/Reason/invalidChecksum(_:)``).
     public static func sha256(expected: String? = nil) -> DownloadChecksum {
         DownloadChecksum(expectedSHA256: expected?.lowercased())
+    }
+
+    /// Why the expected digest cannot be one, or nil.
+    var problem: String? {
+        guard let expected = expectedSHA256 else { return nil }
+        let valid =
+            expected.utf8.count == 64 && expected.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return valid ? nil : "an expected SHA-256 is 64 hex digits, not \"\(expected)\""
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 
 /// Turns the client library's and NIO's errors into an ``HTTPError/Reason`` a person can read.
@@ -30,6 +31,10 @@ enum TransportErrors {
             return .transport("the connection closed in the middle of the response")
         }
         if error is ChannelError || error is NIOConnectionError { return .transport(String(describing: error)) }
+        // An HTTP/2 stream the server reset or left unprocessed (GOAWAY): the connection's peers may take it again.
+        if error is NIOHTTP2Errors.StreamClosed {
+            return .transport(String(describing: error))
+        }
         return .failed(String(describing: error))  // TLS and the rest
     }
 }

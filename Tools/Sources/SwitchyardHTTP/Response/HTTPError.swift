@@ -26,6 +26,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case file(String)
         /// A download's SHA-256 was not the one expected (both in lower-case hex); the file was removed.
         case checksumMismatch(expected: String, actual: String)
+        /// A download's expected checksum is malformed (the text says how); nothing was requested.
+        case invalidChecksum(String)
 
         public var description: String {
             switch self {
@@ -38,6 +40,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             case .cancelled: "cancelled"
             case .file(let why): why
             case .checksumMismatch(let expected, let actual): "SHA-256 \(actual) instead of the expected \(expected)"
+            case .invalidChecksum(let why): why
             }
         }
     }

@@ -58,7 +58,9 @@ extension HTTPSession {
             case .restart:
                 restarts += 1
                 if restarts > 2 {
-                    let reason = HTTPError.Reason.transport("the server's ranges do not fit the partial file")
+                    let reason = HTTPError.Reason.transport(
+                        "the download started over three times (ranges that do not fit the partial file, or a resumed file whose checksum did not match)"
+                    )
                     throw HTTPError(request: prepared.label, reason: reason, attempts: failures + [reason])
                 }
                 attempt -= 1

@@ -27,13 +27,17 @@ extension HTTPSession {
     ///   mix). With `syncsToDisk`, the data is also flushed (`fsync`) before the rename and the folder after it,
     ///   so the complete file survives a power loss; that costs a disk flush per file, which `curl` and browsers
     ///   do not pay, so it is off by default.
-    /// - Throws: ``HTTPError``: a bad URL, a status outside 200–299 (other than a `304` to a conditional request),
-    ///   a transport failure after the retries, a file that cannot be written, a timeout, or cancellation.
+    /// - Throws: ``HTTPError``: a bad URL or expected checksum, a status outside 200–299 (other than a `304` to a
+    ///   conditional request), a transport failure after the retries, a file that cannot be written, a SHA-256
+    ///   that is not the expected one, a timeout, or cancellation.
     public func download(
         _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, checksum: DownloadChecksum? = nil,
         progress: TransferProgress? = nil, resumesPartialFile: Bool = true, syncsToDisk: Bool = false
     ) async throws(HTTPError) -> DownloadResult {
         let prepared = try PreparedRequest(request)
+        if let problem = checksum?.problem {
+            throw HTTPError(request: prepared.label, reason: .invalidChecksum(problem))
+        }
         let lane = lane(for: prepared.host)
         return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> DownloadResult in
             try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> DownloadResult in

@@ -106,7 +106,8 @@ public final class HTTPSession: Sendable {
             idleTimeout: TimeAmount.seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: widest)
         // A connection that cannot be made fails its request at once (a refused connection is retried by the
         // session's policy, on its clock; a TLS failure is not retried) instead of being tried again by the pool
-        // until the connect timeout.
+        // until the connect timeout. The pool then fails every request waiting for a connection to that host:
+        // each counts a failed attempt and is retried per the policy like the first.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
