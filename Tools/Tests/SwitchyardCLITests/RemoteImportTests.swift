@@ -65,6 +65,21 @@ struct RemoteImportTests {
         #expect(server.requests(to: "/gtfs/feed.zip").last?.header("if-none-match") == "\"feed-v1\"")
         let json = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
         #expect(json.standardOutput.contains(#""state":"unchanged""#))
+
+        // A new version on the server: refused without --replace (its body is never downloaded), imported with it.
+        let downloads = server.requests(to: "/gtfs/feed.zip").count
+        server.route("/gtfs/feed.zip", StubResponse(body: bytes).header("etag", "\"feed-v2\""))
+        let refused = try await SwitchyardProcess.run(["import", url, "--database", database])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("is not the version imported into"), "\(refused.standardError)")
+        #expect(server.requests(to: "/gtfs/feed.zip").count == downloads + 1)
+        let replaced = try await SwitchyardProcess.run(["import", url, "--database", database, "--replace"])
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        #expect(try ImportStatus.read(database).source?.etag == "\"feed-v2\"")
+        let other = try await SwitchyardProcess.run(["import", server.url("/other.zip"), "--database", database])
+        #expect(other.status == 1)
+        #expect(other.standardError.contains("already holds an import"), "\(other.standardError)")
+        #expect(server.requests(to: "/other.zip").isEmpty)
         try await server.shutdown()
     }
 

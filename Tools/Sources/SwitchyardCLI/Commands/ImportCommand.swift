@@ -181,7 +181,8 @@ struct ImportCommand: AsyncParsableCommand {
     ) async throws -> (String, FeedSource)? {
         let work = Task {
             try await RemoteFeed.fetch(
-                url, database: databasePath, conditional: !replace && !resume, quiet: style == .json || style == .none)
+                url, database: databasePath, checksExisting: !replace && !resume,
+                quiet: style == .json || style == .none)
         }
         // Ctrl-C cancels the download, which writes what it received before it ends (see HTTPSession.download).
         target.set { work.cancel() }
@@ -201,6 +202,8 @@ struct ImportCommand: AsyncParsableCommand {
                 return nil
             case .downloaded(let path, let source):
                 return (path, source)
+            case .refused(let error):
+                await fail(error, database: databasePath, style: style, status: false)
             }
         } catch let error as HTTPError where error.isCancelled {
             FileHandle.standardError.write(

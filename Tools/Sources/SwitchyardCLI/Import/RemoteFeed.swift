@@ -4,13 +4,18 @@ import SwitchyardHTTP
 import SwitchyardTransit
 
 /// `switchyard import https://…/feed.zip`: the feed is downloaded next to the database first (resumed after an
-/// interruption, skipped when the server says it is unchanged since the database's last complete import), then
-/// imported as a local one, with its URL and validators recorded (``FeedSource``).
+/// interruption), then imported as a local one, with its URL, validators and SHA-256 recorded (``FeedSource``).
+///
+/// Without `--replace` or `--resume`, a database that already holds an import is checked before anything is
+/// downloaded: a complete import of the same URL is asked about with a conditional request (`304`: unchanged,
+/// nothing to do; anything else: refused, the new version needs `--replace`), any other import is refused at once.
 enum RemoteFeed {
     /// What the download found.
     enum Outcome {
         /// The server answered `304`: the feed is what the database's complete import holds.
         case unchanged(FeedSource)
+        /// The database holds an import that this one may not replace without `--replace` (nothing downloaded).
+        case refused(ImportError)
         /// The feed is at `path` (downloaded now, whole or resumed).
         case downloaded(path: String, source: FeedSource)
     }
@@ -33,14 +38,25 @@ enum RemoteFeed {
         return name + ".sqlite"
     }
 
-    /// Downloads `url` for `database`: conditional (when `conditional` and the database holds a complete import of
-    /// the same URL), resumed from a partial file, with progress on standard error unless `quiet`.
+    /// Downloads `url` for `database`, resumed from a partial file, with progress on standard error unless `quiet`;
+    /// when `checksExisting` (a new import: neither `--replace` nor `--resume`), first checks the import the
+    /// database may hold (see the type's description).
     /// - Throws: ``HTTPError`` when the download fails; `CancellationError` when the task is cancelled.
-    static func fetch(_ url: String, database: String, conditional: Bool, quiet: Bool) async throws -> Outcome {
+    static func fetch(_ url: String, database: String, checksExisting: Bool, quiet: Bool) async throws -> Outcome {
         let session = HTTPSession(
             configuration: HTTPSession.Configuration(
                 name: "import", retry: HTTPRetryPolicy(maximumAttempts: 5, initialDelay: .milliseconds(250))))
-        let recorded = conditional ? await recordedSource(of: database, url: url) : nil
+        if checksExisting, let existing = await existingImport(of: database) {
+            let outcome: Outcome
+            do {
+                outcome = try await check(existing, url: url, database: database, session: session)
+            } catch {
+                try? await session.shutdown()
+                throw error
+            }
+            try? await session.shutdown()
+            return outcome
+        }
         let progress = TransferProgress()
         let display = quiet ? nil : Task { await show(progress, url: url) }
         defer { display?.cancel() }
@@ -48,7 +64,6 @@ enum RemoteFeed {
         do {
             result = try await session.download(
                 HTTPRequest(url: url, priority: .userInitiated), to: downloadPath(for: database),
-                ifChanged: recorded.map { HTTPValidators(etag: $0.etag, lastModified: $0.lastModified) },
                 checksum: .sha256(), progress: progress, syncsToDisk: true)
         } catch {
             try? await session.shutdown()
@@ -57,21 +72,43 @@ enum RemoteFeed {
         try? await session.shutdown()
         display?.cancel()
         _ = await display?.value
-        if result.outcome == .unchanged, let recorded { return .unchanged(recorded) }
         let source = FeedSource(
             url: url, etag: result.validators.etag, lastModified: result.validators.lastModified, size: result.size,
             checksum: result.sha256)
         return .downloaded(path: result.path, source: source)
     }
 
-    /// The source of the database's complete import of `url`, if it holds one.
-    private static func recordedSource(of database: String, url: String) async -> FeedSource? {
-        guard FileManager.default.fileExists(atPath: database),
-            let status = try? await BlockingExecutor.shared.run({ try ImportStatus.read(database) }),
-            status.isComplete, let source = status.source, source.url == url,
+    /// The import `database` holds, if any.
+    private static func existingImport(of database: String) async -> ImportStatus? {
+        guard FileManager.default.fileExists(atPath: database) else { return nil }
+        return try? await BlockingExecutor.shared.run { try ImportStatus.read(database) }
+    }
+
+    /// Whether the database's import may stand: unchanged when it is a complete import of `url` and the server
+    /// answers a conditional request with `304` (the body of any other answer is not read); refused otherwise.
+    private static func check(
+        _ existing: ImportStatus, url: String, database: String, session: HTTPSession
+    ) async throws -> Outcome {
+        guard existing.isComplete, let source = existing.source, source.url == url,
             source.etag != nil || source.lastModified != nil
-        else { return nil }
-        return source
+        else {
+            return .refused(
+                ImportError(
+                    .databaseNotEmpty,
+                    "\(database) already holds an import of \(existing.feed) (state \(existing.state)): use --resume "
+                        + "to continue it or --replace to start over"))
+        }
+        var request = HTTPRequest(url: url, priority: .userInitiated)
+        request.requiresSuccessStatus = false
+        if let etag = source.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let date = source.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
+        let status = try await session.stream(request) { head, _ in head.status }
+        if status == 304 { return .unchanged(source) }
+        return .refused(
+            ImportError(
+                .databaseNotEmpty,
+                "\(url) is not the version imported into \(database) (the server answered \(status) to a conditional "
+                    + "request): use --replace to import it"))
     }
 
     /// Writes a progress line to standard error twice a second until cancelled.
