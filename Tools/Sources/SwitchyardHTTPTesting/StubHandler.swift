@@ -91,8 +91,18 @@ final class StubHandler: ChannelInboundHandler, RemovableChannelHandler {
             let (handler, context) = bound.value
             guard case .success = result else { return }
             if drop {
-                handler.finish(abandoned: false)
-                context.close(promise: nil)
+                guard let gate = plan.dropGate else {
+                    handler.finish(abandoned: false)
+                    context.close(promise: nil)
+                    return
+                }
+                gate.pass {
+                    loop.execute {
+                        let (handler, context) = bound.value
+                        handler.finish(abandoned: false)
+                        context.close(promise: nil)
+                    }
+                }
                 return
             }
             if let interval = plan.dripInterval {

@@ -5,6 +5,7 @@ struct StubPlan: Sendable {
     var chunks: [[UInt8]]
     var length: Int
     var dropAfterBytes: Int?
+    var dropGate: StubGate?
     var dripInterval: Duration?
 
     init(request: StubRequest, response: StubResponse) {
@@ -12,6 +13,7 @@ struct StubPlan: Sendable {
         headers = response.headers
         chunks = response.chunks
         dropAfterBytes = response.dropAfterBytes
+        dropGate = response.dropGate
         dripInterval = response.dripInterval
         let total = response.chunks.reduce(0) { $0 + $1.count }
         length = total

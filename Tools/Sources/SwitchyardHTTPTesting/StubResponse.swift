@@ -16,6 +16,10 @@ public struct StubResponse: Sendable {
     /// When set, the server closes the connection after sending this many body bytes (a drop mid-body; over HTTP/2,
     /// the stream is reset and the connection stays).
     public var dropAfterBytes: Int?
+    /// When set with ``dropAfterBytes``, the drop waits, after the bytes before it were sent, until the test opens
+    /// this gate: a test that opens it once the client has read those bytes knows the client keeps them (a client
+    /// loses what it received but had not read when the connection breaks).
+    public var dropGate: StubGate?
     /// When set, each chunk after the first waits this long before it is sent (a slow drip).
     public var dripInterval: Duration?
     /// Whether `Range: bytes=N-` requests are honoured with `206 Partial Content` (and `If-Range` checked against
@@ -67,10 +71,12 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    /// This response with the connection closed (over HTTP/2, the stream reset) after `bytes` body bytes.
-    public func dropping(afterBytes bytes: Int) -> StubResponse {
+    /// This response with the connection closed (over HTTP/2, the stream reset) after `bytes` body bytes; with
+    /// `gate`, only once the test opens it (see ``dropGate``).
+    public func dropping(afterBytes bytes: Int, when gate: StubGate? = nil) -> StubResponse {
         var copy = self
         copy.dropAfterBytes = bytes
+        copy.dropGate = gate
         return copy
     }
 

@@ -66,16 +66,33 @@ struct RemoteImportTests {
         let json = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
         #expect(json.standardOutput.contains(#""state":"unchanged""#))
 
-        // A new version on the server: refused without --replace (its body is never downloaded), imported with it.
-        let downloads = server.requests(to: "/gtfs/feed.zip").count
-        server.route("/gtfs/feed.zip", StubResponse(body: bytes).header("etag", "\"feed-v2\""))
-        let refused = try await SwitchyardProcess.run(["import", url, "--database", database])
+        // An error status is reported as one, not as a new version.
+        server.route("/gtfs/feed.zip", StubResponse.text("gone", status: 404))
+        let missing = try await SwitchyardProcess.run(["import", url, "--database", database])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("failed: status 404"), "\(missing.standardError)")
+
+        // A new version on the server: refused without --replace (its body is never downloaded: the archive next
+        // to the database is still the first version), imported with it.
+        let generatedV2 = try await SwitchyardProcess.run([
+            "sample-feed", "--profile", "tiny", "--out", folder + "/feed-v2.zip",
+        ])
+        #expect(generatedV2.status == 0)
+        let bytesV2 = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/feed-v2.zip")))
+        server.route("/gtfs/feed.zip", StubResponse(body: bytesV2).header("etag", "\"feed-v2\""))
+        let refused = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
         #expect(refused.status == 1)
-        #expect(refused.standardError.contains("is not the version imported into"), "\(refused.standardError)")
-        #expect(server.requests(to: "/gtfs/feed.zip").count == downloads + 1)
+        #expect(refused.standardError.contains("changed since the complete import"), "\(refused.standardError)")
+        let last = try #require(refused.standardOutput.split(separator: "\n").last)
+        let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+        #expect(object?["state"] as? String == "failed")
+        #expect((object?["error"] as? [String: Any])?["kind"] as? String == "database_not_empty")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database + ".feed.zip")) == Data(bytes))
+        #expect(!FileManager.default.fileExists(atPath: database + ".feed.zip.partial"))
         let replaced = try await SwitchyardProcess.run(["import", url, "--database", database, "--replace"])
         #expect(replaced.status == 0, "\(replaced.standardError)")
         #expect(try ImportStatus.read(database).source?.etag == "\"feed-v2\"")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database + ".feed.zip")) == Data(bytesV2))
         let other = try await SwitchyardProcess.run(["import", server.url("/other.zip"), "--database", database])
         #expect(other.status == 1)
         #expect(other.standardError.contains("already holds an import"), "\(other.standardError)")

@@ -70,6 +70,10 @@ struct DownloadChecksumTests {
     @Test("a resumed file that does not match (the resource changed under the same ETag) is downloaded again whole")
     func resumedMismatchRestarts() async throws {
         try await withServer(DownloadTests.retrying) { server, session in
+            let gate = StubGate()
+            let progress = TransferProgress()
+            let opener = openWhenReceived(gate, progress, bytes: 5 << 19)
+            defer { opener.cancel() }
             let old = patternBytes(3 << 20, seed: 7)
             let new = patternBytes(3 << 20)
             let fullRequests = Atomic(0)
@@ -78,12 +82,13 @@ struct DownloadChecksumTests {
                 if request.header("range") != nil { return changed }
                 let (first, _) = fullRequests.add(1, ordering: .relaxed)
                 let stale = StubResponse(body: old).header("etag", "\"v1\"").chunked(by: 64 << 10)
-                return first == 0 ? stale.dropping(afterBytes: 3 << 19) : changed
+                // The drop waits until the client has read what came before it (see `openWhenReceived`).
+                return first == 0 ? stale.dropping(afterBytes: 5 << 19, when: gate) : changed
             }
             try await withTemporaryFolder { folder in
                 let result = try await session.download(
                     HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f",
-                    checksum: .sha256(expected: Self.patternDigest))
+                    checksum: .sha256(expected: Self.patternDigest), progress: progress)
                 #expect(result.outcome == .downloaded)
                 #expect(result.sha256 == Self.patternDigest)
                 #expect(try FileSystem.read(folder + "/f") == new)

@@ -9,6 +9,9 @@ struct DownloadTests {
     static let retrying = HTTPSession.Configuration(
         retry: HTTPRetryPolicy(maximumAttempts: 3, initialDelay: .zero, jitter: 0))
 
+    // A response that breaks off does so only once the client has read the bytes before the break (see
+    // `openWhenReceived`): the partial file then always reaches the resumable size.
+
     @Test("a download is written whole, under the final name only when complete")
     func plainDownload() async throws {
         try await withServer { server, session in
@@ -36,14 +39,19 @@ struct DownloadTests {
     @Test("a connection dropped mid-download is resumed with Range and If-Range, and the bytes are identical")
     func resumeAfterDrop() async throws {
         try await withServer(Self.retrying) { server, session in
+            let gate = StubGate()
+            let progress = TransferProgress()
+            let opener = openWhenReceived(gate, progress, bytes: 5 << 19)
+            defer { opener.cancel() }
             // Past PartialFile.resumableSize, so that the partial file is kept resumable.
             let bytes = patternBytes(3 << 20)
             let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 64 << 10)
             server.route("/feed.zip") { request in
-                request.header("range") == nil ? whole.dropping(afterBytes: 5 << 19) : whole
+                request.header("range") == nil ? whole.dropping(afterBytes: 5 << 19, when: gate) : whole
             }
             try await withTemporaryFolder { folder in
-                let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
+                let result = try await session.download(
+                    HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f", progress: progress)
                 // The client keeps what reached the file before the connection broke: at most what was sent.
                 guard case .resumed(let start) = result.outcome else {
                     Issue.record("not resumed: \(result.outcome)")
@@ -61,14 +69,20 @@ struct DownloadTests {
     @Test("a server that ignores Range gets a full re-download")
     func serverIgnoresRange() async throws {
         try await withServer(Self.retrying) { server, session in
+            let gate = StubGate()
+            let progress = TransferProgress()
+            let opener = openWhenReceived(gate, progress, bytes: 5 << 19)
+            defer { opener.cancel() }
             let bytes = patternBytes(3 << 20)
             let whole = StubResponse(body: bytes, honoursRanges: false).header("etag", "\"v1\"").chunked(by: 64 << 10)
             let served = Atomic<Int>(0)
             server.route("/feed.zip") { _ in
-                served.add(1, ordering: .relaxed).oldValue == 0 ? whole.dropping(afterBytes: 5 << 19) : whole
+                served.add(1, ordering: .relaxed).oldValue == 0
+                    ? whole.dropping(afterBytes: 5 << 19, when: gate) : whole
             }
             try await withTemporaryFolder { folder in
-                let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
+                let result = try await session.download(
+                    HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f", progress: progress)
                 #expect(result.outcome == .downloaded)
                 #expect(try FileSystem.read(folder + "/f") == bytes)
                 #expect(server.requests(to: "/feed.zip").last?.header("range")?.hasPrefix("bytes=") == true)
@@ -79,16 +93,21 @@ struct DownloadTests {
     @Test("a resource that changed since the partial download restarts from zero (If-Range does not match)")
     func changedResourceRestarts() async throws {
         try await withServer(Self.retrying) { server, session in
+            let gate = StubGate()
+            let progress = TransferProgress()
+            let opener = openWhenReceived(gate, progress, bytes: 5 << 19)
+            defer { opener.cancel() }
             let old = StubResponse(body: patternBytes(3 << 20, seed: 1)).header("etag", "\"v1\"").chunked(by: 64 << 10)
             let new = StubResponse(body: patternBytes(120_000, seed: 2)).header("etag", "\"v2\"")
             let served = Atomic<Int>(0)
             server.route("/feed.zip") { request in
                 let first = served.add(1, ordering: .relaxed).oldValue == 0
                 if !first { #expect(request.header("if-range") == "\"v1\"") }
-                return first ? old.dropping(afterBytes: 5 << 19) : new
+                return first ? old.dropping(afterBytes: 5 << 19, when: gate) : new
             }
             try await withTemporaryFolder { folder in
-                let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
+                let result = try await session.download(
+                    HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f", progress: progress)
                 #expect(result.outcome == .downloaded)
                 #expect(result.validators.etag == "\"v2\"")
                 #expect(try FileSystem.read(folder + "/f") == patternBytes(120_000, seed: 2))
@@ -99,12 +118,16 @@ struct DownloadTests {
     @Test("a 206 that stops short of the end restarts the file instead of completing a truncated one")
     func shortRangeRestarts() async throws {
         try await withServer(Self.retrying) { server, session in
+            let gate = StubGate()
+            let progress = TransferProgress()
+            let opener = openWhenReceived(gate, progress, bytes: 5 << 19)
+            defer { opener.cancel() }
             let bytes = patternBytes(3 << 20)
             let whole = StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 64 << 10)
             let served = Atomic<Int>(0)
             server.route("/feed.zip") { request in
                 switch served.add(1, ordering: .relaxed).oldValue {
-                case 0: return whole.dropping(afterBytes: 5 << 19)
+                case 0: return whole.dropping(afterBytes: 5 << 19, when: gate)
                 case 1:
                     // Ten bytes of the rest, labelled as such: not what a `bytes=N-` request asked for.
                     let start = Int(request.header("range")!.dropFirst("bytes=".count).dropLast())!
@@ -114,7 +137,8 @@ struct DownloadTests {
                 }
             }
             try await withTemporaryFolder { folder in
-                let result = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f")
+                let result = try await session.download(
+                    HTTPRequest(url: server.url("/feed.zip")), to: folder + "/f", progress: progress)
                 #expect(result.outcome == .downloaded)
                 #expect(try FileSystem.read(folder + "/f") == bytes)
                 #expect(server.requests(to: "/feed.zip").count == 3)

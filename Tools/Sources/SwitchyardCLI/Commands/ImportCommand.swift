@@ -203,12 +203,12 @@ struct ImportCommand: AsyncParsableCommand {
             case .downloaded(let path, let source):
                 return (path, source)
             case .refused(let error):
-                await fail(error, database: databasePath, style: style, status: false)
+                await fail(error, database: databasePath, style: style, status: true)
             }
         } catch let error as HTTPError where error.isCancelled {
             FileHandle.standardError.write(
                 Data(
-                    "download stopped; run the same command again to continue it (from 1 MiB on, where it stopped)\n"
+                    "stopped; run the same command again to continue (a download continues where it stopped, from 1 MiB on)\n"
                         .utf8))
             throw ExitCode(130)
         } catch let error as HTTPError {

@@ -8,7 +8,8 @@ import SwitchyardTransit
 ///
 /// Without `--replace` or `--resume`, a database that already holds an import is checked before anything is
 /// downloaded: a complete import of the same URL is asked about with a conditional request (`304`: unchanged,
-/// nothing to do; anything else: refused, the new version needs `--replace`), any other import is refused at once.
+/// nothing to do; another version: refused, it needs `--replace`; an error status: that error), any other import
+/// is refused at once.
 enum RemoteFeed {
     /// What the download found.
     enum Outcome {
@@ -85,30 +86,45 @@ enum RemoteFeed {
     }
 
     /// Whether the database's import may stand: unchanged when it is a complete import of `url` and the server
-    /// answers a conditional request with `304` (the body of any other answer is not read); refused otherwise.
+    /// answers a conditional request with `304` (or with a `2xx` carrying the recorded validators: a server that
+    /// ignores conditions); refused when it answers with another version (its body is not read).
+    /// - Throws: ``HTTPError`` when the request fails or the server answers with an error status.
     private static func check(
         _ existing: ImportStatus, url: String, database: String, session: HTTPSession
     ) async throws -> Outcome {
         guard existing.isComplete, let source = existing.source, source.url == url,
             source.etag != nil || source.lastModified != nil
         else {
+            let advice =
+                existing.isComplete
+                ? "use --replace to start over" : "use --resume to continue it or --replace to start over"
             return .refused(
                 ImportError(
                     .databaseNotEmpty,
-                    "\(database) already holds an import of \(existing.feed) (state \(existing.state)): use --resume "
-                        + "to continue it or --replace to start over"))
+                    "\(database) already holds an import of \(existing.feed) (state \(existing.state)): \(advice)"))
         }
         var request = HTTPRequest(url: url, priority: .userInitiated)
         request.requiresSuccessStatus = false
+        request.maximumResponseSize = .max  // the body is never read: its announced size does not matter
         if let etag = source.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let date = source.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
-        let status = try await session.stream(request) { head, _ in head.status }
-        if status == 304 { return .unchanged(source) }
+        let label = "GET \(url)"
+        let current = try await session.stream(request) { head, _ -> Bool in
+            if head.status == 304 { return true }
+            guard (200..<300).contains(head.status) else {
+                throw HTTPError(request: label, reason: .status(head.status))
+            }
+            let validators = HTTPValidators(head.headers)
+            return (validators.etag != nil && validators.etag == source.etag)
+                || (validators.etag == nil && validators.lastModified != nil
+                    && validators.lastModified == source.lastModified)
+        }
+        if current { return .unchanged(source) }
         return .refused(
             ImportError(
                 .databaseNotEmpty,
-                "\(url) is not the version imported into \(database) (the server answered \(status) to a conditional "
-                    + "request): use --replace to import it"))
+                "\(url) changed since the complete import in \(database) (another ETag or Last-Modified): use "
+                    + "--replace to import the new version"))
     }
 
     /// Writes a progress line to standard error twice a second until cancelled.

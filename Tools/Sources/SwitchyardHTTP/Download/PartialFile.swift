@@ -278,7 +278,8 @@ private struct PendingWrite: Sendable {
             // A stale validators file goes first: it must never describe bytes of another version. Looked for
             // first: an unlink locks the folder for writing even when there is nothing to remove, and downloads
             // into one folder would wait for each other.
-            if !resuming, access(validatorsPath, F_OK) == 0 { unlink(validatorsPath) }
+            var status = stat()
+            if !resuming, lstat(validatorsPath, &status) == 0 { unlink(validatorsPath) }
             descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC), 0o644)
             guard descriptor >= 0 else { throw PartialFile.error("cannot open", path) }
         }
