@@ -42,7 +42,8 @@ enum RemoteFeed {
     /// Downloads `url` for `database`, resumed from a partial file, with progress on standard error unless `quiet`;
     /// when `checksExisting` (a new import: neither `--replace` nor `--resume`), first checks the import the
     /// database may hold (see the type's description).
-    /// - Throws: ``HTTPError`` when the download fails; `CancellationError` when the task is cancelled.
+    /// - Throws: ``HTTPError`` when the check or the download fails, and with reason `.cancelled` when the task is
+    ///   cancelled.
     static func fetch(_ url: String, database: String, checksExisting: Bool, quiet: Bool) async throws -> Outcome {
         let session = HTTPSession(
             configuration: HTTPSession.Configuration(
