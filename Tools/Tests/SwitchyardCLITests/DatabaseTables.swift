@@ -29,8 +29,8 @@ struct DatabaseTables: Equatable, CustomStringConvertible {
             let columns =
                 name == "_switchyard_import_files"
                 ? "file, state, records, imported, skipped, warnings, last_line" : "*"
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let count = try await Self.query(database, "SELECT count(*) FROM \(quoted);").first.flatMap { Int($0) }
+            let quoted = Self.quoted(name)
+            let count = try await Self.count(database, table: name)
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for line in try await Self.query(database, "SELECT \(columns) FROM \(quoted) ORDER BY rowid;") {
                 for byte in (line + "\n").utf8 {
@@ -45,8 +45,12 @@ struct DatabaseTables: Equatable, CustomStringConvertible {
 
     /// The rows of `table` (a table name, not quoted).
     static func count(_ database: String, table: String) async throws -> Int? {
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return try await query(database, "SELECT count(*) FROM \(quoted);").first.flatMap { Int($0) }
+        try await query(database, "SELECT count(*) FROM \(quoted(table));").first.flatMap { Int($0) }
+    }
+
+    /// `name` as an SQL identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The output lines of `sql` run read-only on `database` (values separated by `|`).

@@ -8,13 +8,15 @@ func patternBytes(_ count: Int, seed: Int = 0) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed &+ ($0 >> 8)) }
 }
 
-/// Runs `body` with a started stub server and a session, shutting both down afterwards.
+/// Runs `body` with a started stub server and a session, shutting both down afterwards. With `tls`, the server
+/// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority.
 func withServer<Value>(
     _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
+    tls: StubCertificates? = nil, http2: Bool = true,
     _ body: (StubServer, HTTPSession) async throws -> Value
 ) async throws -> Value {
-    let server = try await StubServer.start()
-    let session = HTTPSession(configuration: configuration)
+    let server = try await StubServer.start(tls: tls, http2: http2)
+    let session = HTTPSession(configuration: configuration, tlsConfiguration: tls?.clientConfiguration)
     do {
         let value = try await body(server, session)
         try await session.shutdown()

@@ -13,18 +13,7 @@ struct TLSTests {
         http2: Bool = true, _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
         _ body: (StubServer, HTTPSession) async throws -> Void
     ) async throws {
-        let certificates = try Self.certificates.get()
-        let server = try await StubServer.start(tls: certificates, http2: http2)
-        let session = HTTPSession(configuration: configuration, tlsConfiguration: certificates.clientConfiguration)
-        do {
-            try await body(server, session)
-            try await session.shutdown()
-            try await server.shutdown()
-        } catch {
-            try? await session.shutdown()
-            try? await server.shutdown()
-            throw error
-        }
+        try await withServer(configuration, tls: try Self.certificates.get(), http2: http2, body)
     }
 
     @Test("a TLS request to the stub succeeds with its authority trusted, over HTTP/2")
