@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardHTTP
 
 /// The URLs `switchyard fetch` downloads, and the file each goes to.
 struct FetchList: Sendable {
@@ -81,11 +82,8 @@ struct FetchList: Sendable {
         guard fields.count == 1, let field = fields.first, field.lowercased().hasPrefix("sha256=") else {
             return "after the URL, only sha256=HEX may follow"
         }
-        let digits = field.dropFirst("sha256=".count)
-        guard digits.count == 64, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
-            return "sha256= needs 64 hex digits"
-        }
-        return nil
+        let digits = String(field.dropFirst("sha256=".count))
+        return DownloadChecksum.sha256(expected: digits).problem == nil ? nil : "sha256= needs 64 hex digits"
     }
 
     /// The last path segment, percent-decoded, as a safe file name (`index.html` when there is none).

@@ -40,8 +40,9 @@ public struct DownloadChecksum: Sendable, Hashable {
         DownloadChecksum(expectedSHA256: expected?.lowercased())
     }
 
-    /// Why the expected digest cannot be one, or nil.
-    var problem: String? {
+    /// Why the expected digest cannot be one (not 64 hex digits), or nil: for checking input (a list line, an
+    /// argument) before any download.
+    public var problem: String? {
         guard let expected = expectedSHA256 else { return nil }
         let valid =
             expected.utf8.count == 64 && expected.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
