@@ -92,36 +92,45 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// The unfinished job for `key`, joined, or a new one; `created` says which.
     ///
-    /// The new job is made outside the locks, so another caller may submit one for `key` in between; this caller
-    /// then joins that one and drops its own, never admitted. (Internal for the test of that race.) The engine lock
-    /// is taken inside this coalescer's lock (to admit the job as the key's entry appears), never the reverse.
+    /// The new job is made before this coalescer's lock is taken, in one hold that joins or submits: a caller that
+    /// finds an unfinished job for `key` drops its own, never admitted. (Internal for the test of that drop.) On a
+    /// queue without a pending-job bound, the job is only pushed to the engine's intake under this lock, and
+    /// admitted after it (see ``Engine/pushPlain(_:)``): this lock is never held while the engine's is awaited or
+    /// a transaction carried out, so callers of this coalescer do not queue up behind the engine. Any hold of the
+    /// engine's lock admits pushed jobs first, so another caller that joins the job meanwhile waits for an
+    /// admitted job. On a bounded queue the room check needs the engine's lock: it is taken inside this
+    /// coalescer's lock, never the reverse.
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
-        if let node = entries.withLock({ joinExisting(key, &$0) }) { return (node, false) }
         let node = queue.makeNode(
             "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
         ) { () async throws(any Error) -> Value in try await load(key) }
         // The handler names the job by identity only: capturing the job itself would make a cycle that a job
-        // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
+        // dropped below (never admitted, so never finished) would keep alive, with its queue.
         let identity = ObjectIdentifier(node)
         node.completionHandlers.append { [weak self] in self?.forget(key, identity) }
         var removed: (key: Key, value: Entry)?
-        defer { _ = removed }  // a replaced key and its job are released here, after both locks
-        return try entries.withLock { (entries) throws(SubmissionError) -> (TypedJobNode<Value, any Error>, Bool) in
+        defer { _ = removed }  // a replaced key and its job are released here, after the lock
+        let joined = try entries.withLock {
+            (entries) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) in
             if let existing = joinExisting(key, &entries) { return (existing, false) }
-            try Engine.perform(in: queue.region) { (transaction) throws(SubmissionError) in
-                if let maximumPending = queue.maximumPending,
-                    !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending
-                {
-                    throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
+            if let maximumPending = queue.maximumPending {
+                try Engine.perform(in: queue.region) { (transaction) throws(SubmissionError) in
+                    if !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending {
+                        throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
+                    }
+                    Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
                 }
-                Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
+            } else {
+                Engine.pushPlain(node)
             }
             if let index = entries.index(forKey: key) { removed = entries.remove(at: index) }  // a finished job's
             entries[key] = Entry(node: node, waiters: 1)
             return (node, true)
         }
+        if joined.created && queue.maximumPending == nil { Engine.admitPushed(of: node) }
+        return joined
     }
 
     /// Joins `key`'s unfinished job. Called under this coalescer's lock. A job that finished but is not yet

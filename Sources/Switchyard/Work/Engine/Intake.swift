@@ -113,6 +113,32 @@ extension Engine {
         }
     }
 
+    /// The first half of ``submitPlain(_:)``, for a caller that holds a lock of its own (a ``Coalescer``'s): pushes
+    /// `job` to its region's intake without trying that region's lock, so the caller's lock is never held while
+    /// the region's lock is taken and a transaction carried out (only a push racing with a merge waits for the
+    /// survivor's lock, as in `submitPlain`). Any hold of the region's lock admits the job first; the caller calls
+    /// ``admitPushed(of:)`` once its own lock is released, which is the second try of the protocol (see ``Intake``).
+    static func pushPlain(_ job: JobNode) {
+        let region = job.queue.region.current
+        region._withUnsafeGuaranteedRef { region in
+            region.intake.push(job)
+            atomicMemoryFence(ordering: .sequentiallyConsistent)  // as in `submitPlain`
+            if region.isMerged { forward(region) }
+        }
+    }
+
+    /// The second half of ``submitPlain(_:)`` after ``pushPlain(_:)``: admits the intake of `job`'s region if its
+    /// lock is free; if not, its holder admits it after unlocking (the lock was held after the push).
+    static func admitPushed(of job: JobNode) {
+        let region = job.queue.region.current
+        region._withUnsafeGuaranteedRef { region in
+            guard let locked = tryLock(region) else { return }
+            var transaction = Transaction(region: locked)
+            admitIntake(&transaction)
+            finishHold(&transaction)
+        }
+    }
+
     /// Locks `region` if its lock is free and it was not merged; nil otherwise (a merged region's lock is released
     /// at once and its intake moved on).
     @inline(__always)
