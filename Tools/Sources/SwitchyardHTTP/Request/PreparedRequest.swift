@@ -29,20 +29,21 @@ struct PreparedRequest: Sendable {
     let request: HTTPRequest
     let host: HostKey
     let key: ExchangeKey
-    /// `METHOD URL`, for errors.
-    let label: String
+    /// `METHOD URL`, for errors (made when needed: most requests never fail).
+    var label: String { "\(request.method.rawValue) \(request.url)" }
 
     /// Checks the URL: absolute, scheme `http` or `https`, a host. - Throws: ``HTTPError`` naming the URL.
     init(_ request: HTTPRequest) throws(HTTPError) {
         self.request = request
-        label = "\(request.method.rawValue) \(request.url)"
         switch URLAuthority.parse(request.url) {
         case .success(let host): self.host = host
-        case .failure(let problem): throw HTTPError(request: label, reason: .invalidURL(problem.description))
+        case .failure(let problem):
+            throw HTTPError(
+                request: "\(request.method.rawValue) \(request.url)", reason: .invalidURL(problem.description))
         }
         key = ExchangeKey(
             method: request.method.rawValue, url: request.url,
-            headers: request.headers.map { "\($0.name.lowercased()): \($0.value)" },
+            headers: request.headers.isEmpty ? [] : request.headers.map { "\($0.name.lowercased()): \($0.value)" },
             requiresSuccessStatus: request.requiresSuccessStatus, maximumResponseSize: request.maximumResponseSize)
     }
 
