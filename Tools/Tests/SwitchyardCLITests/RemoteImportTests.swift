@@ -26,17 +26,27 @@ struct RemoteImportTests {
         let feed = StubResponse(body: bytes).header("etag", "\"feed-v1\"").header(
             "last-modified", "Wed, 25 Nov 2026 10:00:00 GMT"
         ).chunked(by: 16_384)
-        // The first response breaks off near the end of the archive (past the size from which a partial download
-        // is kept resumable); the client resumes from what it wrote. It comes in a drip: what the client has
-        // received but not yet read when a connection breaks is lost (AsyncHTTPClient fails the body at once), and
-        // a drip keeps that to the last few chunks even on a loaded machine, so the partial file is resumable.
+        // The first response breaks off near the end of the archive; the client resumes from what it wrote. The
+        // break waits behind a gate until the client has written a resumable partial file (1 MiB and its
+        // validators): what a client has received but not yet read when a connection breaks is lost
+        // (AsyncHTTPClient fails the body at once), so without the gate the test would depend on timing.
+        let drop = StubGate()
         server.route("/gtfs/feed.zip") { request in
             request.header("range") == nil && request.header("if-none-match") == nil
-                ? feed.dripping(every: .milliseconds(3)).dropping(afterBytes: bytes.count - 20_000) : feed
+                ? feed.dropping(afterBytes: bytes.count - 20_000, when: drop) : feed
         }
         let database = folder + "/vbb.sqlite"
         let url = server.url("/gtfs/feed.zip")
+        let partial = database + ".feed.zip.partial"
+        let opener = Task {
+            await SwitchyardProcess.waitUntil("the partial feed is resumable") {
+                SwitchyardProcess.fileSize(partial) >= 1 << 20
+                    && FileManager.default.fileExists(atPath: partial + ".validators")
+            }
+            drop.open()
+        }
         let first = try await SwitchyardProcess.run(["import", url, "--database", database, "--progress", "json"])
+        await opener.value
         #expect(first.status == 0, "\(first.standardError)")
         let summary = try #require(first.standardOutput.split(separator: "\n").last)
         #expect(summary.contains("\"state\": \"complete\""))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `switchyard` binary as a child process, as a user would.
 enum SwitchyardProcess {
@@ -47,5 +48,45 @@ enum SwitchyardProcess {
         let standardOutput = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
         let standardError = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         return Output(status: status, standardOutput: standardOutput, standardError: standardError)
+    }
+
+    /// Starts the executable with its output discarded, for a test that stops it: its process identifier, and a
+    /// task that ends with its exit status (or `128 + signal` when a signal ended it).
+    static func start(_ arguments: [String]) throws -> (pid: Int32, exit: Task<Int32, Never>) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let (ended, continuation) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { process in
+            let signalled = process.terminationReason == .uncaughtSignal
+            continuation.yield(signalled ? 128 + process.terminationStatus : process.terminationStatus)
+            continuation.finish()
+        }
+        try process.run()
+        let exit = Task {
+            var iterator = ended.makeAsyncIterator()
+            return await iterator.next() ?? -1
+        }
+        return (process.processIdentifier, exit)
+    }
+
+    /// Waits until `condition` holds (checked between yields: it watches another process, whose progress no
+    /// clock of this one controls); fails the test and returns after a minute.
+    static func waitUntil(_ what: String, _ condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            if ContinuousClock.now > deadline {
+                Issue.record("timed out waiting until \(what)")
+                return
+            }
+            await Task.yield()
+        }
+    }
+
+    /// The size of the file at `path`, or -1 when there is none.
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? -1
     }
 }

@@ -103,4 +103,29 @@ struct TLSTests {
             #expect(server.requests.map(\.version) == ["HTTP/2", "HTTP/2"])
         }
     }
+
+    @Test("over HTTP/2, when every coalesced caller cancels, the shared stream is reset; the connection serves on")
+    func allCallersLeaveOverHTTP2() async throws {
+        try await withTLSServer { server, session in
+            let gate = StubGate()
+            server.route("/shared", StubResponse.text("shared").held(by: gate))
+            server.route("/next", StubResponse.text("next"))
+            let request = HTTPRequest(url: server.url("/shared"))
+            let tasks = (0..<5).map { _ in Task { try await session.data(for: request) } }
+            await server.waitForRequests(count: 1)
+            await yieldUntil("five callers joined") { session.callersWaiting(for: request) == 5 }
+            for task in tasks { task.cancel() }
+            for task in tasks {
+                let error = await #expect(throws: HTTPError.self) { try await task.value }
+                #expect(error?.isCancelled == true)
+            }
+            await server.waitForAbandonedResponses(count: 1)
+            #expect(session.callersWaiting(for: request) == 0)
+            gate.open()
+            let next = try await session.data(for: HTTPRequest(url: server.url("/next")))
+            #expect(next.text == "next")
+            #expect(server.requests.map(\.version) == ["HTTP/2", "HTTP/2"])
+            #expect(server.requests(to: "/shared").count == 1)
+        }
+    }
 }
