@@ -41,6 +41,10 @@ struct BenchCommand: ParsableCommand {
             // A child process of a suite's memory case.
             if probe.hasPrefix("cache-mix:") {
                 CacheSuite.probe(probe)
+            } else if probe.hasPrefix("http-floor:") {
+                HTTPSuite.floorProbe(String(probe.dropFirst("http-floor:".count)))
+            } else if probe.hasPrefix("http-get:") {
+                HTTPSuite.probe(String(probe.dropFirst("http-get:".count)))
             } else if probe.hasPrefix("import:") {
                 ImportSuite.probe(zip: String(probe.dropFirst("import:".count)))
             } else if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {

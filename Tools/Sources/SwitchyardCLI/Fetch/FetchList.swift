@@ -23,12 +23,14 @@ struct FetchList: Sendable {
     /// `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped;
     /// anything else that is not an `http(s)` URL with a host, or a malformed digest, is an error naming its line.
     static func read(arguments: [String], listFile: String?) throws -> FetchList {
-        var urls: [(url: String, sha256: String?)] = []
+        var urls: [(url: String, path: String, sha256: String?)] = []
         for (index, argument) in arguments.enumerated() {
-            if let reason = problem(with: argument) {
-                throw Failure(description: "argument \(index + 1): \(reason): \(TerminalText.visible(argument))")
+            switch parse(argument) {
+            case .failure(let failure):
+                throw Failure(
+                    description: "argument \(index + 1): \(failure.description): \(TerminalText.visible(argument))")
+            case .success(let path): urls.append((argument, path, nil))
             }
-            urls.append((argument, nil))
         }
         if let listFile {
             let text: String
@@ -42,17 +44,25 @@ struct FetchList: Sendable {
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 let url = fields[0]
-                if let reason = problem(with: url) ?? (fields.count > 1 ? problem(withDigest: fields[1...]) : nil) {
-                    throw Failure(description: "\(listFile):\(number + 1): \(reason): \(TerminalText.visible(line))")
+                let parsed = parse(url)
+                let reason: String? =
+                    switch parsed {
+                    case .failure(let failure): failure.description
+                    case .success: fields.count > 1 ? problem(withDigest: fields[1...]) : nil
+                    }
+                guard let reason else {
+                    let sha256 = fields.count > 1 ? String(fields[1].dropFirst("sha256=".count)).lowercased() : nil
+                    urls.append((url, (try? parsed.get()) ?? "", sha256))
+                    continue
                 }
-                urls.append((url, fields.count > 1 ? String(fields[1].dropFirst("sha256=".count)).lowercased() : nil))
+                throw Failure(description: "\(listFile):\(number + 1): \(reason): \(TerminalText.visible(line))")
             }
         }
         var list = FetchList()
         // Names differing only in case are made unique too: they are one file on case-insensitive file systems.
         var taken: Set<String> = []
-        for (url, sha256) in urls {
-            var name = fileName(for: url)
+        for (url, path, sha256) in urls {
+            var name = fileName(forPath: path)
             if taken.contains(name.lowercased()) {
                 let (stem, suffix) = split(name)
                 var counter = 2
@@ -65,16 +75,16 @@ struct FetchList: Sendable {
         return list
     }
 
-    /// What is wrong with `text` as a URL to fetch, or nil.
-    static func problem(with text: String) -> String? {
+    /// The percent-encoded path of `text`, or what is wrong with it as a URL to fetch (one parse per URL).
+    static func parse(_ text: String) -> Result<String, Failure> {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
-            return "not a URL"
+            return .failure(Failure(description: "not a URL"))
         }
         guard scheme == "http" || scheme == "https" else {
-            return "unsupported scheme \"\(scheme)\" (http and https are)"
+            return .failure(Failure(description: "unsupported scheme \"\(scheme)\" (http and https are)"))
         }
-        guard let host = components.host, !host.isEmpty else { return "no host" }
-        return nil
+        guard let host = components.host, !host.isEmpty else { return .failure(Failure(description: "no host")) }
+        return .success(components.percentEncodedPath)
     }
 
     /// What is wrong with the fields after a list line's URL (one `sha256=` and 64 hex digits), or nil.
@@ -86,9 +96,9 @@ struct FetchList: Sendable {
         return DownloadChecksum.sha256(expected: digits).problem == nil ? nil : "sha256= needs 64 hex digits"
     }
 
-    /// The last path segment, percent-decoded, as a safe file name (`index.html` when there is none).
-    static func fileName(for url: String) -> String {
-        let path = URLComponents(string: url)?.percentEncodedPath ?? ""
+    /// The last segment of a percent-encoded URL path, decoded, as a safe file name (`index.html` when there is
+    /// none).
+    static func fileName(forPath path: String) -> String {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         let decoded = last.removingPercentEncoding ?? last
         let safe = decoded.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\0", with: "_")

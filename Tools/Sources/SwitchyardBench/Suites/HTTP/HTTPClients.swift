@@ -64,6 +64,25 @@ enum HTTPClients {
         return try total.get()
     }
 
+    /// AsyncHTTPClient alone, each body read and dropped (nothing written): the floor under any downloader built
+    /// on it, for the fetch cases.
+    static func asyncHTTPClientDiscarding(_ urls: [String], width: Int) async throws -> Int {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: width)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let total = await Result(catching: {
+            try await window(urls, width: width) { url in
+                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
+                var bytes = 0
+                for try await buffer in response.body { bytes += buffer.readableBytes }
+                return bytes
+            }
+        })
+        try? await client.shutdown()
+        return try total.get()
+    }
+
     /// FoundationNetworking's `URLSession` (libcurl underneath), `width` connections per host.
     static func urlSession(_ urls: [String], width: Int) async throws -> Int {
         let configuration = URLSessionConfiguration.ephemeral

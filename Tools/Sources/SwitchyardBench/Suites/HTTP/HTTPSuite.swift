@@ -68,6 +68,43 @@ struct HTTPSuite: BenchmarkSuite {
         }
     }
 
+    /// For profiling one client of the overhead case alone (`SWITCHYARD_BENCH_PROBE=http-get:CLIENT:COUNT:URL`,
+    /// CLIENT one of `ahc`, `urlsession`, `switchyard`; URL a 1 KiB file, `?n=I` appended): prints ns per GET.
+    static func probe(_ specification: String) {
+        let parts = specification.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let count = Int(parts[1]) else { return print("http-get: CLIENT:COUNT:URL") }
+        let client: @Sendable ([String], Int) async throws -> Int
+        switch parts[0] {
+        case "ahc": client = HTTPClients.asyncHTTPClient
+        case "urlsession": client = HTTPClients.urlSession
+        default: client = HTTPClients.switchyard
+        }
+        let urls = (0..<count).map { parts[2] + "?n=\($0)" }
+        let started = Clockwork.now()
+        do {
+            _ = try blockingRun { try await client(urls, 64) }
+            print("\(parts[0]): \(Double(Clockwork.now() - started) / Double(count)) ns per GET")
+        } catch {
+            print("http-get failed: \(error)")
+        }
+    }
+
+    /// The fetch cases' floor (`SWITCHYARD_BENCH_PROBE=http-floor:WIDTH:LIST`): every URL of the list file
+    /// through AsyncHTTPClient alone, `WIDTH` at a time, bodies read and dropped. Exits 1 if a request failed.
+    static func floorProbe(_ specification: String) {
+        let parts = specification.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let width = Int(parts[0]),
+            let text = try? String(contentsOfFile: parts[1], encoding: .utf8)
+        else { return print("http-floor: WIDTH:LIST") }
+        let urls = text.split(separator: "\n").map(String.init)
+        do {
+            _ = try blockingRun { try await HTTPClients.asyncHTTPClientDiscarding(urls, width: width) }
+        } catch {
+            print("http-floor failed: \(error)")
+            exit(1)
+        }
+    }
+
     // MARK: switchyard fetch against curl and aria2c
 
     private func fetchComparison(_ server: LocalNginx, root: String, runner: Runner, report: Report) throws {
@@ -91,27 +128,32 @@ struct HTTPSuite: BenchmarkSuite {
         for item in cases {
             let list = root + "/list.txt"
             try item.urls.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
-            let tools: [(String, [String])] = [
+            let floor = "http-floor:\(item.parallel):\(list)"
+            let tools: [(String, [String], [String: String])] = [
                 (
                     "curl --parallel --parallel-max \(item.parallel) (anchor)",
                     [
                         "/usr/bin/curl", "--silent", "--fail", "--parallel", "--parallel-max", "\(item.parallel)",
                         "--remote-name-all", "--output-dir", "OUT",
-                    ] + item.urls
+                    ] + item.urls, [:]
                 ),
                 (
                     "aria2c -j \(item.parallel)",
                     [
                         "/usr/bin/aria2c", "--quiet", "-j", "\(item.parallel)", "-x", "1", "--file-allocation=none",
                         "--allow-overwrite=true", "--auto-file-renaming=false", "-d", "OUT", "-i", list,
-                    ]
+                    ], [:]
                 ),
                 (
                     "switchyard fetch --parallel \(item.parallel)",
                     [
                         fetch, "fetch", "-i", list, "--out", "OUT", "--parallel", "\(item.parallel)", "--per-host",
                         "\(item.parallel)",
-                    ]
+                    ], [:]
+                ),
+                (
+                    "AsyncHTTPClient alone, bodies dropped (floor)", [ChildProcess.ownExecutable],
+                    ["SWITCHYARD_BENCH_PROBE": floor]
                 ),
             ]
             var results = [[(seconds: Double, kilobytes: Int)]](repeating: [], count: tools.count)
@@ -126,7 +168,7 @@ struct HTTPSuite: BenchmarkSuite {
                     let arguments = tool.1.map { $0 == "OUT" ? out : $0 }
                     // Every run starts with the disk's write-back done, so that no tool pays for the one before.
                     sync()
-                    if let measured = Self.timed(arguments) { results[index].append(measured) }
+                    if let measured = Self.timed(arguments, environment: tool.2) { results[index].append(measured) }
                     if item.memoryGoal {
                         try? FileManager.default.removeItem(atPath: out)
                         sync()
@@ -170,13 +212,19 @@ struct HTTPSuite: BenchmarkSuite {
         }
     }
 
-    /// Runs `arguments` under GNU time; its wall seconds and peak resident set in KiB, nil if it failed.
-    private static func timed(_ arguments: [String]) -> (seconds: Double, kilobytes: Int)? {
+    /// Runs `arguments` under GNU time, with `environment` added to this process's; its wall seconds and peak
+    /// resident set in KiB, nil if it failed.
+    private static func timed(
+        _ arguments: [String], environment: [String: String]
+    ) -> (seconds: Double, kilobytes: Int)? {
         let report = NSTemporaryDirectory() + "switchyard-bench-time-\(getpid()).txt"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
         process.arguments = ["-f", "%e %M", "-o", report] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
