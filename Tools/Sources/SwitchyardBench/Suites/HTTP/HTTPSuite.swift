@@ -119,8 +119,9 @@ struct HTTPSuite: BenchmarkSuite {
             ("\(small) files of 16 KiB", (0..<small).map { server.url("/many/f\($0).bin") }, 16, false),
             ("4 files of \(largeSize >> 20) MiB", (0..<4).map { server.url("/large/l\($0).bin") }, 4, true),
         ]
-        let fetch = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("switchyard").path
+        // Resolved: `/proc/self/exe` handed to GNU time would name GNU time.
+        let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
+        let fetch = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
         guard FileManager.default.isExecutableFile(atPath: fetch) else {
             report.note("http: \(fetch) not built (swift build -c release --package-path Tools); fetch cases skipped")
             return
@@ -152,7 +153,7 @@ struct HTTPSuite: BenchmarkSuite {
                     ], [:]
                 ),
                 (
-                    "AsyncHTTPClient alone, bodies dropped (floor)", [ChildProcess.ownExecutable],
+                    "AsyncHTTPClient alone, bodies dropped (floor)", [bench.path],
                     ["SWITCHYARD_BENCH_PROBE": floor]
                 ),
             ]
