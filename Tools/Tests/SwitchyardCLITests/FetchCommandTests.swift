@@ -71,36 +71,40 @@ struct FetchCommandTests {
         try await server.shutdown()
     }
 
-    @Test("a fetch killed with SIGKILL mid-download is continued by --resume from what it had written")
-    func killedThenResumed() async throws {
-        let folder = scratch()
+    @Test(
+        "a fetch stopped by Ctrl-C (exit 130) or killed with SIGKILL mid-download is continued by --resume",
+        arguments: [SIGINT, SIGKILL])
+    func stoppedThenResumed(signal: Int32) async throws {
+        let folder = scratch("stopped\(signal)")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server = try await StubServer.start()
         let bytes = Self.body(3 << 20, 5)
         let full = StubResponse(body: bytes).header("etag", "\"k\"").chunked(by: 65_536)
-        // The first response stops after 2 MiB and stays open (its drop waits behind a gate that opens only
-        // after the kill): the client is killed while it waits for more, with at least 1 MiB on disk.
+        // The first response stops after 2 MiB and stays open (its drop waits behind a gate that opens only after
+        // the signal): the client is stopped while it waits for more, with at least 1 MiB on disk.
         let stall = StubGate()
-        server.route("/killed.bin") { request in
+        server.route("/stopped.bin") { request in
             request.header("range") == nil ? full.dropping(afterBytes: 2 << 20, when: stall) : full
         }
-        let partial = folder + "/killed.bin.partial"
-        let child = try SwitchyardProcess.start(["fetch", server.url("/killed.bin"), "--out", folder])
+        let partial = folder + "/stopped.bin.partial"
+        let child = try SwitchyardProcess.start(["fetch", server.url("/stopped.bin"), "--out", folder])
         await SwitchyardProcess.waitUntil("the partial file is resumable") {
             SwitchyardProcess.fileSize(partial) >= 1 << 20
                 && FileManager.default.fileExists(atPath: partial + ".validators")
         }
-        kill(child.pid, SIGKILL)
-        #expect(await child.exit.value == 128 + SIGKILL)
+        kill(child.pid, signal)
+        #expect(await child.exit.value == (signal == SIGINT ? 130 : 128 + SIGKILL))
         stall.open()
         let kept = SwitchyardProcess.fileSize(partial)
         #expect(kept >= 1 << 20 && kept <= 2 << 20)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/killed.bin"), "no half file under the final name")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/stopped.bin"), "no half file under the final name")
 
-        let resumed = try await SwitchyardProcess.run(["fetch", server.url("/killed.bin"), "--out", folder, "--resume"])
+        let resumed = try await SwitchyardProcess.run([
+            "fetch", server.url("/stopped.bin"), "--out", folder, "--resume",
+        ])
         #expect(resumed.status == 0, "\(resumed.standardError)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/killed.bin")) == Data(bytes))
-        #expect(server.requests(to: "/killed.bin").last?.header("range") == "bytes=\(kept)-")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/stopped.bin")) == Data(bytes))
+        #expect(server.requests(to: "/stopped.bin").last?.header("range") == "bytes=\(kept)-")
         #expect(!FileManager.default.fileExists(atPath: partial))
         #expect(!FileManager.default.fileExists(atPath: partial + ".validators"))
         try await server.shutdown()
