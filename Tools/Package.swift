@@ -112,3 +112,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// DocC, for CI's documentation step (`SWITCHYARD_DOCC=1 swift package --package-path Tools generate-documentation
+// --target NAME`). Off by default: the tools' everyday builds resolve no documentation tooling.
+if Context.environment["SWITCHYARD_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

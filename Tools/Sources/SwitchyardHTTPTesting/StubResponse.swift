@@ -1,6 +1,6 @@
 /// What a ``StubServer`` route answers: a status, headers and a body sent in chunks, with the faults a test scripts.
 ///
-/// A value: build it once and register it with ``StubServer/route(_:_:)``. The server adds `content-length` (the
+/// A value: build it once and register it with ``StubServer/route(_:_:)-(_,StubResponse)``. The server adds `content-length` (the
 /// full body's length, or the range's) unless the headers name `content-length` or `transfer-encoding`, so a client
 /// sees a truncated body when the server drops the connection early.
 public struct StubResponse: Sendable {

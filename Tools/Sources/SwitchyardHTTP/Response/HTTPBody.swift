@@ -26,7 +26,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     let limit: Int
     let request: String
 
-    /// The body as a ``ByteInput`` for ``ByteChunks``, ``Lines`` or ``CSVRecords`` (asynchronous reading only).
+    /// The body as a `ByteInput` for `ByteChunks`, `Lines` or `CSVRecords` (asynchronous reading only).
     public var input: ByteInput { ByteInput.sequence(ByteViews(body: self), name: request) }
 
     public func makeAsyncIterator() -> Iterator {

@@ -17,9 +17,9 @@ import Switchyard
 /// ```
 ///
 /// ## Scheduling
-/// Each host (scheme, name and port) has a ``WorkQueue`` named `http <host>` of width
+/// Each host (scheme, name and port) has a `WorkQueue` named `http <host>` of width
 /// ``Configuration/maximumRequestsPerHost`` (or the host's entry in ``Configuration/hostLimits``), all under one
-/// ``LimitDomain`` of width ``Configuration/maximumConcurrentRequests``. A request is a job of its host's queue: it
+/// `LimitDomain` of width ``Configuration/maximumConcurrentRequests``. A request is a job of its host's queue: it
 /// waits for a slot there and in the domain (a snapshot says which), higher priorities first, FIFO within one.
 /// A request holds its slot from its first attempt to its last byte, retry waits included.
 ///

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A request started with a completion handler: cancel it, or let it deliver.
 ///
-/// The handler runs exactly once, through the ``Delivery`` the caller named. If ``cancel()`` is called on the
+/// The handler runs exactly once, through the `Delivery` the caller named. If ``cancel()`` is called on the
 /// delivery's own serial context (the main queue for `Delivery.main`: the usual case of a view that is reused),
 /// the handler receives ``HTTPError/Reason/cancelled``, never a value, even one that arrived just before: the
 /// check is made where the handler runs, so no late result reaches a caller that moved on. From another thread,
