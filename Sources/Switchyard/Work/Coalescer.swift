@@ -92,22 +92,24 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// The unfinished job for `key`, joined, or a new one; `created` says which.
     ///
-    /// The new job is made before this coalescer's lock is taken, in one hold that joins or submits: a caller that
-    /// finds an unfinished job for `key` drops its own, never admitted. (Internal for the test of that drop.) On a
-    /// queue without a pending-job bound, the job is only pushed to the engine's intake under this lock, and
-    /// admitted after it (see ``Engine/pushPlain(_:)``): this lock is never held while the engine's is awaited or
-    /// a transaction carried out, so callers of this coalescer do not queue up behind the engine. Any hold of the
-    /// engine's lock admits pushed jobs first, so another caller that joins the job meanwhile waits for an
-    /// admitted job. On a bounded queue the room check needs the engine's lock: it is taken inside this
-    /// coalescer's lock, never the reverse.
+    /// A caller that finds an unfinished job joins it in one short hold of this coalescer's lock. Otherwise the new
+    /// job is made outside the lock, and a second hold joins the job another caller may have submitted meanwhile
+    /// (dropping this one, never admitted; internal for the test of that drop) or submits this one. On a queue
+    /// without a pending-job bound the job is only pushed to the engine's intake under this lock and admitted
+    /// after it (see ``Engine/pushPlain(_:)``), so this lock is not held while the engine's lock is awaited or a
+    /// transaction carried out, except when the push races with a merge of the queue's region (rare: the push is
+    /// then admitted in the surviving region, under its lock). Any hold of the engine's lock admits pushed jobs
+    /// first, so another caller that joins the job meanwhile waits for an admitted job. On a bounded queue the room
+    /// check needs the engine's lock: it is taken inside this coalescer's lock, never the reverse.
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
+        if let node = entries.withLock({ joinExisting(key, &$0) }) { return (node, false) }
         let node = queue.makeNode(
             "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
         ) { () async throws(any Error) -> Value in try await load(key) }
         // The handler names the job by identity only: capturing the job itself would make a cycle that a job
-        // dropped below (never admitted, so never finished) would keep alive, with its queue.
+        // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
         let identity = ObjectIdentifier(node)
         node.completionHandlers.append { [weak self] in self?.forget(key, identity) }
         var removed: (key: Key, value: Entry)?

@@ -36,7 +36,7 @@ struct SchedulingTests {
         }
     }
 
-    @Test("a host is its scheme, lower-cased name and port: spellings of one host share its queue and limit")
+    @Test("a host is its scheme, lower-cased name and port: five spellings of one host share its queue and limit")
     func hostSpellings() async throws {
         let configuration = HTTPSession.Configuration(maximumRequestsPerHost: 1, retry: .never)
         try await withServer(configuration) { server, session in
@@ -46,13 +46,14 @@ struct SchedulingTests {
             let spellings = [
                 "http://127.0.0.1:\(port)/held?n=1", "HTTP://127.0.0.1:\(port)/held?n=2",
                 "http://user:secret@127.0.0.1:\(port)/held?n=3", "Http://127.0.0.1:\(port)?n=4#part",
+                "http://127.0.0.1:000\(port)/held?n=5",
             ]
             server.route("/", StubResponse(body: [1]).held(by: gate))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for url in spellings { group.addTask { _ = try await session.data(for: HTTPRequest(url: url)) } }
                 await server.waitForOpenRequests(count: 1)
                 let queue = session.queue(forHost: "127.0.0.1", port: port, scheme: "http")
-                await yieldUntil("the other three wait for the one slot") { queue.counts.pending == 3 }
+                await yieldUntil("the other four wait for the one slot") { queue.counts.pending == 4 }
                 #expect(queue.counts.running == 1)
                 gate.open()
                 try await group.waitForAll()

@@ -29,7 +29,7 @@ struct PreparedRequest: Sendable {
     let request: HTTPRequest
     let host: HostKey
     let key: ExchangeKey
-    /// `METHOD URL`, for errors (made when needed: most requests never fail).
+    /// `METHOD URL`, for errors and job names (made when asked for, not stored).
     var label: String { "\(request.method.rawValue) \(request.url)" }
 
     /// Checks the URL: absolute, scheme `http` or `https`, a host. - Throws: ``HTTPError`` naming the URL.

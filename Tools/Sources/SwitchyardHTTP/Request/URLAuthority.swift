@@ -7,7 +7,7 @@ enum URLAuthority {
     }
 
     /// The host of `text`, or why it has none a request can go to. Works on the UTF-8 bytes: one pass for spaces
-    /// and control characters, one up to the end of the authority; allocates only the host's lower-cased copy.
+    /// and control characters, one up to the end of the authority; allocates only the host's (lower-cased) copy.
     /// - Complexity: O(length).
     static func parse(_ text: String) -> Result<HostKey, Problem> {
         let bytes = text.utf8
@@ -49,8 +49,9 @@ enum URLAuthority {
         guard !host.isEmpty else { return .failure(Problem(description: "\"\(text)\" has no host")) }
         var port = isHTTPS ? 443 : 80
         if let portText, !portText.isEmpty {
-            guard portText.count <= 5, portText.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                case let number = portText.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }),
+            // Any number of digits (RFC 3986 §3.2.3: leading zeros are allowed); the sum stops growing past 65,535.
+            guard portText.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                case let number = portText.reduce(0, { min($0 * 10 + Int($1 - UInt8(ascii: "0")), 65_536) }),
                 (1...65_535).contains(number)
             else {
                 return .failure(Problem(description: "\"\(text)\" has an invalid port \"\(Substring(portText))\""))
@@ -59,7 +60,7 @@ enum URLAuthority {
         }
         let name = Substring(host)
         let lowered =
-            name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            name.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 })
             ? name.lowercased() : String(name)
         return .success(HostKey(scheme: isHTTPS ? "https" : "http", host: lowered, port: port))
     }
