@@ -82,6 +82,7 @@ final class StubHandler: ChannelInboundHandler, RemovableChannelHandler {
         if drop, let limit = plan.dropAfterBytes { chunk = Array(chunk.prefix(max(0, limit - sent))) }
         let buffer = context.channel.allocator.buffer(bytes: chunk)
         let next = (index: index + 1, sent: sent + chunk.count)
+        let chunkBytes = chunk.count
         let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))))
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
@@ -90,6 +91,7 @@ final class StubHandler: ChannelInboundHandler, RemovableChannelHandler {
         written.whenComplete { result in
             let (handler, context) = bound.value
             guard case .success = result else { return }
+            handler.server.server?.update { $0.bodyBytesSent += chunkBytes }
             if drop {
                 guard let gate = plan.dropGate else {
                     handler.finish(abandoned: false)

@@ -22,7 +22,8 @@ import NIOSSL
 ///   drip; `Range`, `If-Range`, `If-None-Match` and `If-Modified-Since` are honoured unless turned off.
 /// - Every request is recorded in arrival order (``requests``); the server counts requests open at once
 ///   (``maximumOpenRequests``: from the request's end to its response's end, a held one included), connections
-///   accepted, and responses cut short because the client closed the connection (``abandonedResponses``).
+///   accepted, responses cut short because the client closed the connection (``abandonedResponses``), and body
+///   bytes sent (``bodyBytesSent``).
 ///
 /// - Plain HTTP/1.1 by default; with ``StubCertificates``, HTTPS offering HTTP/2 and HTTP/1.1 by ALPN (the client
 ///   picks; ``StubRequest/version`` records which). Over HTTP/2 every stream is a request: the open count is the
@@ -134,6 +135,11 @@ public final class StubServer: Sendable {
     /// Responses cut short because the client closed the connection before the last byte was sent.
     public var abandonedResponses: Int { state.withLockedValue { $0.abandoned } }
 
+    /// Response body bytes written to clients so far, counted as each chunk's write completes (the server sends a
+    /// response's next chunk only then, so a client that stops reading stops this count from growing, short of
+    /// what the sockets' buffers hold). For tests of memory bounds: what a client never received, it never held.
+    public var bodyBytesSent: Int { state.withLockedValue { $0.bodyBytesSent } }
+
     /// Forgets the recorded requests and resets ``maximumOpenRequests`` and ``abandonedResponses``.
     public func resetCounters() {
         update { state in
@@ -201,6 +207,7 @@ struct StubServerState: Sendable {
     var maximumOpen = 0
     var connections = 0
     var abandoned = 0
+    var bodyBytesSent = 0
     var waiters: [(condition: @Sendable (StubServerState) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 }
 
