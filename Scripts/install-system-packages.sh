@@ -3,6 +3,7 @@
 #   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
 #   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
 #   libssl-dev      OpenSSL's libcrypto: SHA-256 of SwitchyardHTTP's downloads (the CLibCrypto system library target)
+#   libvips-dev     libvips for SwitchyardImages (the CVips system library target; the tools' default `Images` trait)
 #   openssl         the `openssl` command, which SwitchyardHTTPTesting's StubCertificates runs to make test certificates
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`, read by the CLI tests
 #   nginx-light     the local server of `switchyard-bench http`
@@ -11,7 +12,7 @@
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libssl-dev openssl sqlite3 nginx-light curl aria2 time)
+packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -22,7 +23,7 @@ if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
 if ! command -v apt-get >/dev/null; then
-    echo "error: missing ${missing[*]}, and this is not a Debian-based system: install SQLite 3, zlib and OpenSSL development files" >&2
+    echo "error: missing ${missing[*]}, and this is not a Debian-based system: install SQLite 3, zlib, OpenSSL and libvips development files" >&2
     exit 1
 fi
 sudo=""

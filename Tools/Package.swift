@@ -14,8 +14,15 @@ let package = Package(
     products: [
         .library(name: "SwitchyardHTTP", targets: ["SwitchyardHTTP"]),
         .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
+        .library(name: "SwitchyardImages", targets: ["SwitchyardImages"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+    ],
+    traits: [
+        .trait(
+            name: "Images",
+            description: "SwitchyardImages and `switchyard thumbnails`, on the system's libvips (Debian: libvips-dev)"),
+        .default(enabledTraits: ["Images"]),
     ],
     dependencies: [
         .package(name: "Switchyard", path: ".."),
@@ -49,6 +56,19 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // libvips (Debian's libvips-dev 8.14, installed by Scripts/install-system-packages.sh), with fixed-argument
+        // wrappers of the variadic operations SwitchyardImages calls. Built only with the `Images` trait.
+        .systemLibrary(
+            name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
+        // Without the `Images` trait the module is empty (its sources are inside `#if Images`) and links no libvips.
+        .target(
+            name: "SwitchyardImages",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .target(name: "CVips", condition: .when(traits: ["Images"])),
             ]
         ),
         .target(
@@ -98,6 +118,16 @@ let package = Package(
             name: "SwitchyardHTTPTests",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardHTTPTesting",
+                .product(name: "SwitchyardTesting", package: "Switchyard"),
+            ]
+        ),
+        // Test pictures made with libvips (EXIF orientations, every format), for SwitchyardImagesTests only.
+        .target(name: "CVipsFixtures", dependencies: ["CVips"], path: "Tests/CVipsFixtures"),
+        .testTarget(
+            name: "SwitchyardImagesTests",
+            dependencies: [
+                "SwitchyardImages",
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]
         ),

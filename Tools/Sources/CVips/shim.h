@@ -1,0 +1,93 @@
+// libvips (Debian's libvips-dev, 8.14; installed by Scripts/install-system-packages.sh), for SwitchyardImages.
+//
+// Swift cannot call C's variadic functions, and most of libvips' operations take their options as a NULL-ended
+// list of name/value pairs: each operation SwitchyardImages uses is wrapped below in a fixed-argument inline
+// function. They only forward; every decision (limits, formats, options) is made in Swift.
+#ifndef SWITCHYARD_CVIPS_SHIM_H
+#define SWITCHYARD_CVIPS_SHIM_H
+
+#include <vips/vips.h>
+
+/// `vips_init`, then the settings for many images processed in parallel, each by one thread: `concurrency`
+/// threads per image, libvips' operation cache off (the pipeline caches results itself), and the loaders libvips
+/// marks untrusted (ImageMagick, PDF, ...) blocked unless `allow_untrusted`. 0 on success.
+static inline void sy_vips_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {}
+
+/// Also silences libvips' warnings, which it prints to standard error (a tolerated flaw in an image, a truncated
+/// read): the pipeline reports what it refuses as errors, and a command's output stays its own.
+static inline int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
+    if (vips_init(program) != 0) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, sy_vips_discard_log, NULL);
+    vips_concurrency_set(concurrency);
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_block_untrusted_set(allow_untrusted ? FALSE : TRUE);
+    return 0;
+}
+
+/// The image's header, read without decoding its pixels (libvips' loaders are lazy). NULL on failure.
+static inline VipsImage *sy_vips_header_buffer(const void *bytes, size_t length) {
+    return vips_image_new_from_buffer(bytes, length, "", NULL);
+}
+
+static inline VipsImage *sy_vips_header_file(const char *path) {
+    return vips_image_new_from_file(path, NULL);
+}
+
+/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied, colour managed to sRGB), from bytes or
+/// a file. `size` is a VipsSize, `crop` a VipsInteresting, `fail_on` a VipsFailOn. 0 on success.
+static inline int sy_vips_thumbnail_buffer(
+    void *bytes, size_t length, VipsImage **out, int width, int height, int size, int crop, int fail_on) {
+    return vips_thumbnail_buffer(
+        bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
+        "export_profile", "srgb", NULL);
+}
+
+static inline int sy_vips_thumbnail_file(
+    const char *path, VipsImage **out, int width, int height, int size, int crop, int fail_on) {
+    return vips_thumbnail(
+        path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
+        "export_profile", "srgb", NULL);
+}
+
+/// The image in sRGB, when it is in another colour space (a grey or CMYK source without an ICC profile).
+static inline int sy_vips_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+/// Encoders: the bytes go to `*out` (free with g_free), `*length` bytes long. 0 on success.
+static inline int sy_vips_jpeg(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_jpegsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "optimize_coding", TRUE, "interlace", FALSE, NULL);
+}
+
+static inline int sy_vips_png(VipsImage *in, void **out, size_t *length, int strip) {
+    return vips_pngsave_buffer(in, out, length, "strip", strip, "compression", 6, NULL);
+}
+
+static inline int sy_vips_webp(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_webpsave_buffer(in, out, length, "Q", quality, "strip", strip, NULL);
+}
+
+static inline int sy_vips_avif(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_heifsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
+}
+
+/// The last error message libvips recorded, copied (free with g_free), and cleared.
+static inline char *sy_vips_take_error(void) {
+    char *message = g_strdup(vips_error_buffer());
+    vips_error_clear();
+    return message;
+}
+
+/// Whether the installed libvips has an encoder for files named `*.suffix` (".avif").
+static inline int sy_vips_can_save(const char *suffix) {
+    const char *saver = vips_foreign_find_save_buffer(suffix);
+    vips_error_clear();
+    return saver != NULL;
+}
+
+static inline void sy_vips_unref(VipsImage *image) { g_object_unref(image); }
+#endif

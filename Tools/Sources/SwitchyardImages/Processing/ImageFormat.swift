@@ -1,0 +1,32 @@
+#if Images
+    import CVips
+
+    /// An encoded image format a thumbnail can be written in.
+    public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case jpeg
+        case png
+        case webp
+        /// AV1 in HEIF, when the installed libvips has libheif with an AV1 encoder (``isAvailable``).
+        case avif
+
+        /// The usual file name extension, without the dot.
+        public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+        /// The MIME type.
+        public var mimeType: String { "image/\(rawValue)" }
+
+        /// Whether the installed libvips can write this format. JPEG, PNG and WebP always can on Debian's
+        /// `libvips42`; AVIF needs its HEIF module. - Complexity: O(1) after the first call per format.
+        public var isAvailable: Bool {
+            Vips.start()
+            return Self.available[self] ?? false
+        }
+
+        private static let available: [ImageFormat: Bool] = {
+            Vips.start()
+            return Dictionary(uniqueKeysWithValues: allCases.map { ($0, sy_vips_can_save("." + $0.rawValue) != 0) })
+        }()
+
+        public var description: String { rawValue }
+    }
+#endif

@@ -1,0 +1,167 @@
+#if Images
+    import CVips
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// Makes one thumbnail with libvips. Blocking (it decodes and encodes on the calling thread): the pipeline
+    /// calls it on its `BlockingExecutor`, never on the cooperative pool. Thread-safe: any number of
+    /// renders run at once, each on its own thread.
+    enum ThumbnailRenderer {
+        /// The steps, each refusing what is wrong before the next costs more: the byte limit (size only), the
+        /// format (the first bytes), the pixel limit (the header), then decoding with shrink-on-load, EXIF
+        /// orientation and colour management to sRGB, then encoding.
+        static func render(
+            _ source: ImageSource, _ options: ThumbnailOptions, limits: ImageLimits
+        ) throws(ImageError) -> Thumbnail {
+            Vips.start()
+            let name = source.description
+            func fail(_ reason: ImageError.Reason) -> ImageError { ImageError(source: name, reason: reason) }
+            guard options.format.isAvailable else { throw fail(.formatUnavailable(options.format)) }
+            switch source {
+            case .file(let path):
+                var status = stat()
+                guard stat(path, &status) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+                guard (status.st_mode & S_IFMT) == S_IFREG else { throw fail(.unreadable("not a regular file")) }
+                guard access(path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+                guard Int(status.st_size) <= limits.maximumBytes else {
+                    throw fail(.tooManyBytes(size: Int(status.st_size), limit: limits.maximumBytes))
+                }
+                guard vips_foreign_find_load(path) != nil else {
+                    vips_error_clear()
+                    throw fail(.notAnImage)
+                }
+                try checkPixels(sy_vips_header_file(path), limits, fail)
+                if let (head, tail) = ends(of: path, size: Int(status.st_size)),
+                    let problem = TruncationCheck.problem(head: head[...], tail: tail[...], length: Int(status.st_size))
+                {
+                    throw fail(.undecodable(problem))
+                }
+                let image = try make(fail, options) { out, size, crop in
+                    sy_vips_thumbnail_file(
+                        path, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn)
+                }
+                defer { sy_vips_unref(image) }
+                return try encode(image, options, fail)
+            case .bytes(let bytes, _):
+                guard bytes.count <= limits.maximumBytes else {
+                    throw fail(.tooManyBytes(size: bytes.count, limit: limits.maximumBytes))
+                }
+                let made = bytes.withUnsafeBytes { buffer -> Result<Thumbnail, ImageError> in
+                    Result { () throws(ImageError) -> Thumbnail in
+                        guard let base = buffer.baseAddress, vips_foreign_find_load_buffer(base, buffer.count) != nil
+                        else {
+                            vips_error_clear()
+                            throw fail(.notAnImage)
+                        }
+                        try checkPixels(sy_vips_header_buffer(base, buffer.count), limits, fail)
+                        if let problem = TruncationCheck.problem(
+                            head: bytes.prefix(12), tail: bytes.suffix(64), length: bytes.count)
+                        {
+                            throw fail(.undecodable(problem))
+                        }
+                        // libvips only reads the buffer (the parameter is not `const` for historical reasons). The
+                        // image is lazy: its pixels are read from the buffer while it is encoded, so that happens
+                        // here, inside the closure, and the image is released before it returns.
+                        let mutable = UnsafeMutableRawPointer(mutating: base)
+                        let image = try make(fail, options) { out, size, crop in
+                            sy_vips_thumbnail_buffer(
+                                mutable, buffer.count, &out, Int32(options.pixelWidth), Int32(options.pixelHeight),
+                                size, crop, failOn)
+                        }
+                        defer { sy_vips_unref(image) }
+                        return try encode(image, options, fail)
+                    }
+                }
+                return try made.get()
+            }
+        }
+
+        /// The first 12 and the last 64 bytes of a file (nil if they cannot be read: the decoder then says why).
+        private static func ends(of path: String, size: Int) -> ([UInt8], [UInt8])? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var head = [UInt8](repeating: 0, count: min(12, size))
+            var tail = [UInt8](repeating: 0, count: min(64, size))
+            let headRead = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            let tailRead = tail.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress, $0.count, off_t(size - $0.count))
+            }
+            guard headRead == head.count, tailRead == tail.count else { return nil }
+            return (head, tail)
+        }
+
+        /// Truncated or corrupt data fails the decode; warnings do not.
+        private static let failOn = Int32(VIPS_FAIL_ON_ERROR.rawValue)
+
+        private static func checkPixels(
+            _ header: UnsafeMutablePointer<VipsImage>?, _ limits: ImageLimits,
+            _ fail: (ImageError.Reason) -> ImageError
+        ) throws(ImageError) {
+            guard let header else { throw fail(.undecodable(Vips.takeError())) }
+            let width = Int(vips_image_get_width(header))
+            let height = Int(vips_image_get_height(header))
+            sy_vips_unref(header)
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            guard !overflow, pixels <= limits.maximumPixels else {
+                throw fail(.tooManyPixels(width: width, height: height, limit: limits.maximumPixels))
+            }
+        }
+
+        /// The thumbnail operation (lazy: pixels are decoded when it is encoded), in sRGB.
+        private static func make(
+            _ fail: (ImageError.Reason) -> ImageError, _ options: ThumbnailOptions,
+            _ call: (inout UnsafeMutablePointer<VipsImage>?, Int32, Int32) -> Int32
+        ) throws(ImageError) -> UnsafeMutablePointer<VipsImage> {
+            let size: VipsSize =
+                options.fit == .exact ? VIPS_SIZE_FORCE : options.allowsUpscaling ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN
+            let crop: VipsInteresting = options.fit == .cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE
+            var image: UnsafeMutablePointer<VipsImage>?
+            guard call(&image, Int32(size.rawValue), Int32(crop.rawValue)) == 0, let made = image else {
+                throw fail(.undecodable(Vips.takeError()))
+            }
+            let interpretation = vips_image_get_interpretation(made)
+            guard interpretation != VIPS_INTERPRETATION_sRGB, interpretation != VIPS_INTERPRETATION_B_W else {
+                return made
+            }
+            var converted: UnsafeMutablePointer<VipsImage>?
+            defer { sy_vips_unref(made) }
+            guard sy_vips_to_srgb(made, &converted) == 0, let converted else {
+                throw fail(.undecodable(Vips.takeError()))
+            }
+            return converted
+        }
+
+        /// Encodes `image`: this is when its pixels are decoded, so a truncated source fails here.
+        private static func encode(
+            _ image: UnsafeMutablePointer<VipsImage>, _ options: ThumbnailOptions,
+            _ fail: (ImageError.Reason) -> ImageError
+        ) throws(ImageError) -> Thumbnail {
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            let strip: Int32 = options.keepsMetadata ? 0 : 1
+            let quality = Int32(options.quality)
+            let status: Int32
+            switch options.format {
+            case .jpeg: status = sy_vips_jpeg(image, &output, &length, quality, strip)
+            case .png: status = sy_vips_png(image, &output, &length, strip)
+            case .webp: status = sy_vips_webp(image, &output, &length, quality, strip)
+            case .avif: status = sy_vips_avif(image, &output, &length, quality, strip)
+            }
+            guard status == 0, let output else {
+                let message = Vips.takeError()
+                // Pixels are decoded while encoding: a loader's error is the source's fault, a saver's the encoder's.
+                throw fail(message.contains("save") ? .encodingFailed(message) : .undecodable(message))
+            }
+            defer { g_free(output) }
+            let bytes = [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            return Thumbnail(
+                bytes: bytes, format: options.format, width: Int(vips_image_get_width(image)),
+                height: Int(vips_image_get_height(image)))
+        }
+    }
+#endif

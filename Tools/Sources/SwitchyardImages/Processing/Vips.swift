@@ -1,0 +1,28 @@
+#if Images
+    import CVips
+
+    /// libvips, started once per process.
+    enum Vips {
+        /// Starts libvips with one thread per image (the pipeline runs many images at once, each on one of its own
+        /// threads: more threads per image fragment glibc's heap and win nothing when every core is busy), its
+        /// operation cache off (the pipeline caches results), and the loaders libvips marks untrusted blocked
+        /// (ImageMagick, PDF and others that parse whatever they are given). Idempotent and thread-safe.
+        static func start() { _ = started }
+
+        private static let started: Bool = {
+            guard sy_vips_start("switchyard", 1, 0) == 0 else {
+                fatalError("libvips failed to start: \(takeError())")
+            }
+            return true
+        }()
+
+        /// libvips' last error message, taken (libvips keeps one buffer for the process: under concurrent failures
+        /// a message may carry another failure's lines too).
+        static func takeError() -> String {
+            guard let message = sy_vips_take_error() else { return "unknown libvips error" }
+            defer { g_free(message) }
+            let lines = String(cString: message).split(whereSeparator: \.isNewline)
+            return lines.isEmpty ? "unknown libvips error" : lines.joined(separator: "; ")
+        }
+    }
+#endif

@@ -1,0 +1,77 @@
+#include "CVipsFixtures.h"
+#include <vips/vips.h>
+
+static VipsImage *upright(int width, int height) {
+    VipsImage *xyz = NULL, *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *out = NULL;
+    if (vips_xyz(&xyz, width, height, NULL)) return NULL;
+    vips_extract_band(xyz, &x, 0, NULL);
+    vips_extract_band(xyz, &y, 1, NULL);
+    vips_less_const1(x, &red, width / 2, NULL);
+    vips_less_const1(y, &green, height / 2, NULL);
+    vips_black(&blue, width, height, NULL);
+    VipsImage *bands[3] = {red, green, blue};
+    if (red && green && blue && vips_bandjoin(bands, &rgb, 3, NULL) == 0) {
+        vips_cast_uchar(rgb, &out, NULL);
+    }
+    VipsImage *all[] = {xyz, x, y, red, green, blue, rgb};
+    for (int i = 0; i < 7; i++) if (all[i]) g_object_unref(all[i]);
+    if (out) out->Type = VIPS_INTERPRETATION_sRGB;
+    return out;
+}
+
+// The raw pixels that orientation `o` displays as `in`: the inverse of what a viewer applies for `o`.
+static VipsImage *raw_for(VipsImage *in, int o) {
+    VipsImage *a = NULL, *b = NULL;
+    switch (o) {
+    case 2: vips_flip(in, &a, VIPS_DIRECTION_HORIZONTAL, NULL); return a;
+    case 3: vips_rot(in, &a, VIPS_ANGLE_D180, NULL); return a;
+    case 4: vips_flip(in, &a, VIPS_DIRECTION_VERTICAL, NULL); return a;
+    case 5: vips_rot(in, &a, VIPS_ANGLE_D90, NULL); break;
+    case 6: vips_rot(in, &a, VIPS_ANGLE_D270, NULL); return a;
+    case 7: vips_rot(in, &a, VIPS_ANGLE_D270, NULL); break;
+    case 8: vips_rot(in, &a, VIPS_ANGLE_D90, NULL); return a;
+    default: vips_copy(in, &a, NULL); return a;
+    }
+    if (!a) return NULL;
+    vips_flip(a, &b, VIPS_DIRECTION_HORIZONTAL, NULL);
+    g_object_unref(a);
+    return b;
+}
+
+int syf_picture(int width, int height, int orientation, const char *suffix, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *picture = upright(width, height);
+    if (!picture) return -1;
+    VipsImage *raw = raw_for(picture, orientation);
+    g_object_unref(picture);
+    if (!raw) return -1;
+    VipsImage *tagged = NULL;
+    if (vips_copy(raw, &tagged, NULL)) {
+        g_object_unref(raw);
+        return -1;
+    }
+    g_object_unref(raw);
+    if (orientation != 1) vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+    int status = vips_image_write_to_buffer(tagged, suffix, out, length, NULL);
+    g_object_unref(tagged);
+    return status;
+}
+
+int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);
+    if (!image) return -1;
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    double *vector = NULL;
+    int n = 0;
+    int status = vips_getpoint(image, &vector, &n, x, y, NULL);
+    if (status == 0) {
+        for (int i = 0; i < 3; i++) rgb[i] = vector[n >= 3 ? i : 0];
+        g_free(vector);
+    }
+    g_object_unref(image);
+    return status;
+}
+
+void syf_free(void *bytes) { g_free(bytes); }

@@ -1,0 +1,75 @@
+#if Images
+    import CVipsFixtures
+    import SwitchyardImages
+
+    /// Test pictures (see `CVipsFixtures`): red on the left half, green on the top half, as displayed.
+    enum Fixtures {
+        /// libvips started by the library first: its start is not safe to race with the fixtures' own.
+        private static let ready: Bool = ImageFormat.jpeg.isAvailable
+
+        static func picture(
+            width: Int = 400, height: Int = 300, orientation: Int = 1, suffix: String = ".jpg"
+        ) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_picture(Int32(width), Int32(height), Int32(orientation), suffix, &output, &length) == 0,
+                let output
+            else { fatalError("cannot make a \(suffix) test picture") }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
+        /// The colour at (x, y) of encoded bytes, each band rounded to 0 or 255, and the image's size.
+        static func pixel(_ bytes: [UInt8], x: Int, y: Int) -> (rgb: [Int], width: Int, height: Int)? {
+            _ = ready
+            var rgb = [Double](repeating: 0, count: 3)
+            var width: Int32 = 0
+            var height: Int32 = 0
+            let status = bytes.withUnsafeBytes { buffer in
+                rgb.withUnsafeMutableBufferPointer {
+                    syf_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), $0.baseAddress, &width, &height)
+                }
+            }
+            guard status == 0 else { return nil }
+            return (rgb.map { $0 > 127 ? 255 : 0 }, Int(width), Int(height))
+        }
+
+        /// The colours of the four quadrants' centres, top left, top right, bottom left, bottom right: an upright
+        /// picture gives yellow (red + green), green, red, black.
+        static func quadrants(_ bytes: [UInt8]) -> [[Int]] {
+            guard let size = pixel(bytes, x: 0, y: 0) else { return [] }
+            let (w, h) = (size.width, size.height)
+            return [(w / 4, h / 4), (3 * w / 4, h / 4), (w / 4, 3 * h / 4), (3 * w / 4, 3 * h / 4)].map {
+                pixel(bytes, x: $0.0, y: $0.1)?.rgb ?? []
+            }
+        }
+
+        static let upright = [[255, 255, 0], [0, 255, 0], [255, 0, 0], [0, 0, 0]]
+
+        /// A PNG of `width` × `height` whose pixel data is a few bytes: a decompression bomb's header.
+        static func bombPNG(width: UInt32, height: UInt32) -> [UInt8] {
+            func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+                let body = Array(type.utf8) + data
+                return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+            }
+            let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]  // 8-bit RGB
+            let data: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]  // zlib: one zero byte
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", data)
+                + chunk("IEND", [])
+        }
+
+        private static func bigEndian(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        }
+
+        private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+            }
+            return ~crc
+        }
+    }
+#endif

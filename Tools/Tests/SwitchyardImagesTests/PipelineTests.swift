@@ -1,0 +1,73 @@
+#if Images
+    import Switchyard
+    import SwitchyardImages
+    import Testing
+
+    @Suite("ImagePipeline: coalescing, concurrency, cancellation")
+    struct PipelineTests {
+        @Test("100 requests for one source and options make one thumbnail")
+        func coalescing() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "coalescing", width: 1))
+            let source = ImageSource.bytes(Fixtures.picture(width: 2000, height: 1500), identity: "shared.jpg")
+            let options = ThumbnailOptions(width: 128, format: .webp)
+            // The one slot is held by another image while the 100 requests arrive, so they all find the job queued.
+            let gate = Gate()
+            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
+            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
+                for _ in 0..<100 { group.addTask { try await pipeline.thumbnail(of: source, options) } }
+                await yieldUntil("100 callers wait") { pipeline.callersWaiting(for: source, options) == 100 }
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            try await holder.value
+            #expect(Set(thumbnails).count == 1)
+            #expect(pipeline.queue.counts.succeeded == 2)  // the holder and one thumbnail
+        }
+
+        @Test("a caller that leaves gets cancelled at once; the others still get the thumbnail")
+        func cancellation() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "cancellation", width: 1))
+            let source = ImageSource.bytes(Fixtures.picture(), identity: "c.jpg")
+            let options = ThumbnailOptions(width: 64)
+            let gate = Gate()
+            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
+            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let leaving = Task { try await pipeline.thumbnail(of: source, options) }
+            let staying = Task { try await pipeline.thumbnail(of: source, options) }
+            await yieldUntil("two callers wait") { pipeline.callersWaiting(for: source, options) == 2 }
+            leaving.cancel()
+            let error = await #expect(throws: ImageError.self) { try await leaving.value }
+            #expect(error?.reason == .cancelled)
+            gate.open()
+            #expect(try await staying.value.width == 64)
+            try await holder.value
+        }
+
+        @Test("at most `width` images are processed at once")
+        func width() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "width", width: 2))
+            let picture = Fixtures.picture(width: 1200, height: 900)
+            let peak = Isolated(0, label: "peak")
+            let watcher = Task {
+                while !Task.isCancelled {
+                    let running = pipeline.queue.counts.running
+                    peak.withValueBlocking { $0 = max($0, running) }
+                    await Task.yield()
+                }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        _ = try await pipeline.thumbnail(
+                            of: .bytes(picture, identity: "w\(index)"), ThumbnailOptions(width: 100))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            watcher.cancel()
+            #expect(peak.withValueBlocking { $0 } <= 2)
+            #expect(pipeline.queue.counts.succeeded == 12)
+        }
+    }
+#endif

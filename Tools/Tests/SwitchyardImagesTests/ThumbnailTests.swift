@@ -1,0 +1,127 @@
+#if Images
+    import Switchyard
+    import SwitchyardImages
+    import Testing
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    @Suite("ImagePipeline: formats, sizes, orientation, limits and errors")
+    struct ThumbnailTests {
+        let pipeline = ImagePipeline(configuration: .init(name: "thumbnail-tests", width: 2))
+
+        @Test("every format round-trips: each loadable source becomes each writable format, upright")
+        func formats() async throws {
+            let sources = [".jpg", ".png", ".webp", ".tif", ".gif"] + (ImageFormat.avif.isAvailable ? [".avif"] : [])
+            let outputs = ImageFormat.allCases.filter(\.isAvailable)
+            #expect(outputs.contains(.jpeg) && outputs.contains(.png) && outputs.contains(.webp))
+            for suffix in sources {
+                let bytes = Fixtures.picture(suffix: suffix)
+                for format in outputs {
+                    let options = ThumbnailOptions(width: 100, format: format, quality: 90)
+                    let thumbnail = try await pipeline.thumbnail(of: .bytes(bytes, identity: "p\(suffix)"), options)
+                    #expect(thumbnail.format == format)
+                    #expect((thumbnail.width, thumbnail.height) == (100, 75), "\(suffix) → \(format)")
+                    let pixel = Fixtures.pixel(thumbnail.bytes, x: 0, y: 0)
+                    #expect(pixel?.width == 100, "\(suffix) → \(format) decodes")
+                    #expect(Fixtures.quadrants(thumbnail.bytes) == Fixtures.upright, "\(suffix) → \(format)")
+                }
+            }
+        }
+
+        @Test("EXIF orientations 1 to 8 come out upright", arguments: 1...8)
+        func orientation(_ orientation: Int) async throws {
+            let bytes = Fixtures.picture(width: 400, height: 300, orientation: orientation)
+            let options = ThumbnailOptions(width: 200, format: .png)
+            let thumbnail = try await pipeline.thumbnail(of: .bytes(bytes, identity: "o\(orientation)"), options)
+            #expect((thumbnail.width, thumbnail.height) == (200, 150))
+            #expect(Fixtures.quadrants(thumbnail.bytes) == Fixtures.upright)
+        }
+
+        @Test("fits: inside keeps the aspect ratio, cover fills and crops, exact stretches; scale multiplies")
+        func fits() async throws {
+            let source = ImageSource.bytes(Fixtures.picture(width: 400, height: 200), identity: "fits")
+            let cases: [(ThumbnailOptions, Int, Int)] = [
+                (ThumbnailOptions(width: 100, height: 100, fit: .inside), 100, 50),
+                (ThumbnailOptions(width: 100, height: 100, fit: .cover), 100, 100),
+                (ThumbnailOptions(width: 100, height: 100, fit: .exact), 100, 100),
+                (ThumbnailOptions(width: 50, height: 80, scale: 2, fit: .inside), 100, 50),
+                (ThumbnailOptions(width: 800, fit: .inside), 400, 200),  // never enlarged by default
+                (ThumbnailOptions(width: 800, height: 800, fit: .inside, allowsUpscaling: true), 800, 400),
+            ]
+            for (options, width, height) in cases {
+                let thumbnail = try await pipeline.thumbnail(of: source, options)
+                #expect((thumbnail.width, thumbnail.height) == (width, height), "\(options)")
+            }
+        }
+
+        @Test("a decompression bomb is refused from its header, before any pixel is decoded")
+        func bomb() async throws {
+            let bytes = Fixtures.bombPNG(width: 100_000, height: 100_000)
+            #expect(bytes.count < 100)
+            let error = await #expect(throws: ImageError.self) {
+                try await pipeline.thumbnail(of: .bytes(bytes, identity: "bomb.png"), ThumbnailOptions(width: 64))
+            }
+            #expect(error?.reason == .tooManyPixels(width: 100_000, height: 100_000, limit: 1 << 30))
+            #expect(error?.description.hasPrefix("bomb.png is 100000 × 100000 pixels") == true)
+        }
+
+        @Test("byte and pixel limits are the pipeline's to set")
+        func limits() async throws {
+            let small = ImagePipeline(
+                configuration: .init(
+                    name: "small", width: 1, limits: ImageLimits(maximumPixels: 10_000, maximumBytes: 1 << 20)))
+            let picture = Fixtures.picture(width: 400, height: 300)
+            let error = await #expect(throws: ImageError.self) {
+                try await small.thumbnail(of: .bytes(picture, identity: "p"), ThumbnailOptions(width: 64))
+            }
+            #expect(error?.reason == .tooManyPixels(width: 400, height: 300, limit: 10_000))
+            let big = [UInt8](repeating: 0, count: 2 << 20)
+            let tooBig = await #expect(throws: ImageError.self) {
+                try await small.thumbnail(of: .bytes(big, identity: "big"), ThumbnailOptions(width: 64))
+            }
+            #expect(tooBig?.reason == .tooManyBytes(size: 2 << 20, limit: 1 << 20))
+        }
+
+        @Test("truncated, empty and non-image sources fail with errors that name them, and the next one works")
+        func badSources() async throws {
+            let jpeg = Fixtures.picture(width: 800, height: 600)
+            let png = Fixtures.picture(suffix: ".png")
+            let webp = Fixtures.picture(suffix: ".webp")
+            let cases: [(ImageSource, String)] = [
+                (.bytes(Array(jpeg.prefix(jpeg.count / 2)), identity: "half.jpg"), "half.jpg is truncated or corrupt"),
+                (.bytes(Array(png.prefix(png.count - 20)), identity: "cut.png"), "cut.png is truncated or corrupt"),
+                (.bytes(Array(webp.prefix(webp.count / 2)), identity: "half.webp"), "half.webp is truncated"),
+                (.bytes(Array("stop_id,stop_name\n".utf8), identity: "stops.txt"), "stops.txt is not an image"),
+                (.bytes([], identity: "empty.jpg"), "empty.jpg is not an image"),
+                (.file("/nonexistent/photo.jpg"), "/nonexistent/photo.jpg cannot be read: No such file"),
+                (.file("/"), "/ cannot be read: not a regular file"),
+            ]
+            for (source, words) in cases {
+                let error = await #expect(throws: ImageError.self) {
+                    try await pipeline.thumbnail(of: source, ThumbnailOptions(width: 64))
+                }
+                #expect(error?.description.hasPrefix(words) == true, "\(String(describing: error))")
+            }
+            let thumbnail = try await pipeline.thumbnail(
+                of: .bytes(jpeg, identity: "whole.jpg"), ThumbnailOptions(width: 64))
+            #expect(thumbnail.width == 64)
+        }
+
+        @Test("a file source is read by path")
+        func fileSource() async throws {
+            let path = "/tmp/switchyard-images-\(UInt64.random(in: 0...UInt64.max)).webp"
+            let bytes = Fixtures.picture(suffix: ".webp")
+            let file = fopen(path, "wb")
+            _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            fclose(file)
+            defer { unlink(path) }
+            let thumbnail = try await pipeline.thumbnail(of: .file(path), ThumbnailOptions(width: 40, format: .png))
+            #expect((thumbnail.width, thumbnail.height) == (40, 30))
+            #expect(Fixtures.quadrants(thumbnail.bytes) == Fixtures.upright)
+        }
+    }
+#endif
