@@ -8,11 +8,13 @@
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`, read by the CLI tests
 #   nginx-light     the local server of `switchyard-bench http`
 #   curl, aria2     the anchors of `switchyard-bench http` (`curl --parallel`, `aria2c`)
+#   libvips-tools, imagemagick, python3-pil
+#                   the anchors of `switchyard-bench images` (`vipsthumbnail`, `convert -thumbnail`, Pillow)
 #   time            GNU time, which reports the anchors' and `switchyard fetch`'s peak memory
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time)
+packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -68,6 +68,7 @@ let package = Package(
             name: "SwitchyardImages",
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
+                "SwitchyardHTTP",
                 .target(name: "CVips", condition: .when(traits: ["Images"])),
             ]
         ),
@@ -89,7 +90,7 @@ let package = Package(
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "SwitchyardHTTP",
+                "SwitchyardHTTP", "SwitchyardImages",
             ]
         ),
         .executableTarget(
@@ -101,8 +102,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),
-                "SwitchyardHTTP",
+                "SwitchyardHTTP", "SwitchyardImages",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
             ]
         ),
         .testTarget(
@@ -122,11 +125,13 @@ let package = Package(
             ]
         ),
         // Test pictures made with libvips (EXIF orientations, every format), for SwitchyardImagesTests only.
-        .target(name: "CVipsFixtures", dependencies: ["CVips"], path: "Tests/CVipsFixtures"),
+        .target(
+            name: "CVipsFixtures", dependencies: [.target(name: "CVips", condition: .when(traits: ["Images"]))],
+            path: "Tests/CVipsFixtures", cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
         .testTarget(
             name: "SwitchyardImagesTests",
             dependencies: [
-                "SwitchyardImages",
+                "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting",
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]

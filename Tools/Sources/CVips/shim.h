@@ -7,6 +7,11 @@
 #define SWITCHYARD_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 /// `vips_init`, then the settings for many images processed in parallel, each by one thread: `concurrency`
 /// threads per image, libvips' operation cache off (the pipeline caches results itself), and the loaders libvips
@@ -90,4 +95,14 @@ static inline int sy_vips_can_save(const char *suffix) {
 }
 
 static inline void sy_vips_unref(VipsImage *image) { g_object_unref(image); }
+
+/// Sets the calling thread's nice value (Linux: niceness is per thread). Without privileges it can only be raised
+/// (the thread made less favoured), never lowered back. 0 on success; -1 elsewhere than on Linux.
+static inline int sy_thread_set_niceness(int niceness) {
+#ifdef __linux__
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+#else
+    return -1;
+#endif
+}
 #endif

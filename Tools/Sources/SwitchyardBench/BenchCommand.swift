@@ -45,6 +45,10 @@ struct BenchCommand: ParsableCommand {
                 HTTPSuite.floorProbe(String(probe.dropFirst("http-floor:".count)))
             } else if probe.hasPrefix("http-get:") {
                 HTTPSuite.probe(String(probe.dropFirst("http-get:".count)))
+            } else if probe.hasPrefix("images-ticks:") {
+                #if Images
+                    ImagesSuite.tickProbe(String(probe.dropFirst("images-ticks:".count)))
+                #endif
             } else if probe.hasPrefix("import:") {
                 ImportSuite.probe(zip: String(probe.dropFirst("import:".count)))
             } else if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {

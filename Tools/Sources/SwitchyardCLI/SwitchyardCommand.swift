@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
-/// for real (`import` with `status` and `sample-feed`, `fetch`, `demo`), plus the stream tools `lines` and `csv`;
-/// later issues add `thumbnails`, `watch` and `push`.
+/// for real (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `demo`), plus the stream tools
+/// `lines` and `csv`.
 @main
 struct SwitchyardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +10,8 @@ struct SwitchyardCommand: AsyncParsableCommand {
         abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
         version: SwitchyardVersion.current,
         subcommands: [
-            ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self, DemoCommand.self,
+            ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self, ThumbnailsCommand.self,
+            DemoCommand.self,
             LinesCommand.self, CSVCommand.self,
         ])
 }

@@ -1,4 +1,6 @@
 #include "CVipsFixtures.h"
+// Empty without the tools' Images trait (no libvips).
+#ifdef SWITCHYARD_IMAGES
 #include <vips/vips.h>
 
 static VipsImage *upright(int width, int height) {
@@ -74,4 +76,38 @@ int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int
     return status;
 }
 
+int syf_photo(int width, int height, unsigned long long seed, int orientation, int alpha, const char *suffix,
+    void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    int bands = alpha ? 4 : 3;
+    int small_width = width / 32 > 2 ? width / 32 : 2, small_height = height / 32 > 2 ? height / 32 : 2;
+    size_t size = (size_t)small_width * small_height * bands;
+    unsigned char *pixels = g_malloc(size);
+    unsigned long long state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (size_t i = 0; i < size; i++) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        pixels[i] = (unsigned char)(state >> 56);
+    }
+    VipsImage *small = vips_image_new_from_memory_copy(pixels, size, small_width, small_height, bands, VIPS_FORMAT_UCHAR);
+    g_free(pixels);
+    if (!small) return -1;
+    VipsImage *big = NULL, *grain = NULL, *sum = NULL, *photo = NULL;
+    int status = vips_resize(small, &big, (double)width / small_width, "vscale", (double)height / small_height, NULL);
+    if (status == 0) status = vips_gaussnoise(&grain, vips_image_get_width(big), vips_image_get_height(big),
+        "sigma", 8.0, "mean", 0.0, "seed", (int)(seed & 0x7fffffff), NULL);
+    if (status == 0) status = vips_add(big, grain, &sum, NULL);
+    if (status == 0) status = vips_cast_uchar(sum, &photo, NULL);
+    if (status == 0) {
+        photo->Type = VIPS_INTERPRETATION_sRGB;
+        if (orientation != 1) vips_image_set_int(photo, VIPS_META_ORIENTATION, orientation);
+        status = vips_image_write_to_buffer(photo, suffix, out, length, NULL);
+    }
+    VipsImage *all[] = {small, big, grain, sum, photo};
+    for (int i = 0; i < 5; i++) if (all[i]) g_object_unref(all[i]);
+    return status;
+}
+
 void syf_free(void *bytes) { g_free(bytes); }
+#endif

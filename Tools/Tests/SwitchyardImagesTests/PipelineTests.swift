@@ -1,5 +1,7 @@
 #if Images
     import Switchyard
+    import SwitchyardHTTP
+    import SwitchyardHTTPTesting
     import SwitchyardImages
     import Testing
 
@@ -68,6 +70,38 @@
             watcher.cancel()
             #expect(peak.withValueBlocking { $0 } <= 2)
             #expect(pipeline.queue.counts.succeeded == 12)
+        }
+
+        @Test("URL sources: 50 callers, one download and one decode; a missing image fails naming its URL")
+        func urlSources() async throws {
+            let server = try await StubServer.start()
+            let session = HTTPSession(configuration: .init(name: "images-http", retry: .never))
+            let pipeline = ImagePipeline(configuration: .init(name: "urls", width: 2, session: session))
+            let gate = StubGate()
+            server.route(
+                "/photo.jpg",
+                StubResponse(body: Fixtures.picture(width: 640, height: 480)).header("etag", "\"v1\"").held(by: gate))
+            let url = server.url("/photo.jpg")
+            let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await pipeline.thumbnail(of: .url(url), ThumbnailOptions(width: 64)) }
+                }
+                await server.waitForOpenRequests(count: 1)
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(thumbnails).count == 1 && thumbnails[0].width == 64)
+            #expect(server.requests(to: "/photo.jpg").count == 1)
+            #expect(pipeline.queue.counts.succeeded == 1)
+            #expect(pipeline.cachedThumbnail(of: .url(url), ThumbnailOptions(width: 64)) == thumbnails[0])
+            let missing = server.url("/missing.jpg")
+            let error = await #expect(throws: ImageError.self) {
+                try await pipeline.thumbnail(of: .url(missing), ThumbnailOptions(width: 64))
+            }
+            #expect(error?.source == missing)
+            #expect(error?.description.contains("404") == true, "\(String(describing: error))")
+            try await session.shutdown()
+            try await server.shutdown()
         }
     }
 #endif

@@ -8,6 +8,12 @@ protocol BenchmarkSuite: Sendable {
 }
 
 /// Every suite, in the order they run by default.
-let allSuites: [any BenchmarkSuite] = [
-    IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(),
-]
+let allSuites: [any BenchmarkSuite] = {
+    var suites: [any BenchmarkSuite] = [
+        IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(),
+    ]
+    #if Images
+        suites.append(ImagesSuite())  // with the tools' Images trait (libvips)
+    #endif
+    return suites
+}()

@@ -1,5 +1,13 @@
 #if Images
+    import CVips
     import Switchyard
+    import SwitchyardHTTP
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 
     /// Makes thumbnails as jobs of a `WorkQueue`, decoding and encoding with libvips on threads of
     /// its own.
@@ -17,6 +25,12 @@
     /// - **Limits** (``ImageLimits``) are checked before any pixel is decoded.
     /// - **Cancellation**: a caller that leaves gets ``ImageError/Reason/cancelled`` at once. A job whose last
     ///   caller left is removed if it has not started; a running decode finishes on its thread and is dropped.
+    /// - **Memory cache**: finished thumbnails stay in a `Cache` of the core (cost: their bytes, at most
+    ///   ``Configuration/memoryCacheCost``), trimmed under memory pressure. It is keyed by the source's identity
+    ///   (a file's path, the bytes' identity) and the options: a file changed in place under the same path is
+    ///   seen once its entries have left the cache (or after ``removeCachedThumbnails()``).
+    /// - **Prefetching**: ``prefetch(_:_:)`` makes thumbnails at background priority into the memory cache; a
+    ///   request for one of them while it is made joins its job and raises it to the request's priority.
     /// - **Errors** name the source and what was wrong (``ImageError``); a failure is not remembered, so the next
     ///   request tries again.
     ///
@@ -29,11 +43,34 @@
             /// The most images processed at once.
             public var width: Int
             public var limits: ImageLimits
+            /// The memory cache's limit: the sum of the cached thumbnails' sizes in bytes (0: no memory cache).
+            public var memoryCacheCost: Int
+            /// Where encoded thumbnails are kept across runs; nil for none. Keyed by the source's identity (a
+            /// file's path, size and modification time; the bytes' identity) and the options.
+            public var diskCache: ThumbnailDiskCache?
+            /// The nice value of the pipeline's threads (Linux; 0–19, 0 leaves them as they are): decoding and
+            /// encoding yield the processors to the process's other threads (a main actor drawing at 60 Hz, a
+            /// server's event loops) whenever those need them, and take all of them otherwise. Default 10. Applied
+            /// on the pipeline's own threads as each image starts; per pipeline, not per request (an unprivileged
+            /// thread cannot lower its nice value again).
+            public var threadNiceness: Int
+            /// Downloads ``ImageSource/url(_:)`` sources; nil: they fail as unreadable. The pipeline does not shut
+            /// it down.
+            public var session: HTTPSession?
 
-            public init(name: String = "images", width: Int = WorkQueue.defaultWidth, limits: ImageLimits = .init()) {
+            public init(
+                name: String = "images", width: Int = WorkQueue.defaultWidth, limits: ImageLimits = .init(),
+                memoryCacheCost: Int = 64 << 20, diskCache: ThumbnailDiskCache? = nil, session: HTTPSession? = nil,
+                threadNiceness: Int = 10
+            ) {
+                precondition((0...19).contains(threadNiceness), "ImagePipeline: threadNiceness must be 0–19")
+                self.threadNiceness = threadNiceness
+                self.diskCache = diskCache
+                self.session = session
                 self.name = name
                 self.width = width
                 self.limits = limits
+                self.memoryCacheCost = memoryCacheCost
             }
         }
 
@@ -42,12 +79,27 @@
         public let queue: WorkQueue
         private let executor: BlockingExecutor
         private let coalescer: Coalescer<Request, Thumbnail>
+        private let memoryCache: Cache<Request, Thumbnail>
 
         /// One coalesced unit of work: a source and what to make of it.
         struct Request: Hashable, Sendable, CustomStringConvertible {
             let source: ImageSource
             let options: ThumbnailOptions
             var description: String { "\(source) \(options)" }
+
+            /// The disk cache's key: the source's identity (a file's path, size and modification time, read now;
+            /// nil if it cannot be read) and the options. Blocking (a `stat`).
+            func diskKey() -> String? {
+                switch source {
+                case .bytes(_, let identity): return "bytes \(identity) \(options)"
+                case .url: return nil  // rendered from its bytes, keyed by the URL and its validator
+                case .file(let path):
+                    var status = stat()
+                    guard stat(path, &status) == 0 else { return nil }
+                    let modified = ThumbnailDiskCache.modificationTime(status)
+                    return "file \(path) \(status.st_size) \(modified.seconds).\(modified.nanoseconds) \(options)"
+                }
+            }
         }
 
         public init(configuration: Configuration = .init()) {
@@ -56,24 +108,67 @@
             queue = WorkQueue(name: configuration.name, width: configuration.width)
             executor = BlockingExecutor(name: configuration.name, maximumThreads: configuration.width)
             coalescer = Coalescer(queue: queue, name: configuration.name)
+            memoryCache = Cache(
+                name: "\(configuration.name) memory", costLimit: configuration.memoryCacheCost, cost: { $0.cost })
         }
 
-        /// A thumbnail of `source` made per `options`, joining an identical request in flight.
-        /// - Parameter priority: the priority this request lends the job; by default the current task's.
+        /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
+        public func cachedThumbnail(of source: ImageSource, _ options: ThumbnailOptions) -> Thumbnail? {
+            memoryCache.value(forKey: Request(source: source, options: options))
+        }
+
+        /// Empties the memory cache.
+        public func removeCachedThumbnails() { memoryCache.removeAll() }
+
+        /// Makes the thumbnails of `sources` at background priority, into the memory cache, at most
+        /// ``Configuration/width`` at a time like any request; failures are dropped (a later request reports
+        /// them). Cancel the returned task to stop: thumbnails no request waits for are then cancelled.
+        @discardableResult
+        public func prefetch(_ sources: [ImageSource], _ options: ThumbnailOptions) -> Task<Void, Never> {
+            Task(priority: .background) {
+                await withTaskGroup(of: Void.self) { group in
+                    for source in sources where cachedThumbnail(of: source, options) == nil {
+                        group.addTask { _ = try? await self.thumbnail(of: source, options, priority: .background) }
+                    }
+                }
+            }
+        }
+
+        /// A thumbnail of `source` made per `options`: from the memory cache, by joining an identical request in
+        /// flight, or made in a new job.
+        /// - Parameters:
+        ///   - source: the image.
+        ///   - options: the thumbnail's box, fit and encoding.
+        ///   - priority: the priority this request lends the job; by default the current task's.
         /// - Throws: ``ImageError`` naming the source: unreadable, not an image, over a limit, undecodable, an
         ///   unavailable format, or cancelled.
         public func thumbnail(
             of source: ImageSource, _ options: ThumbnailOptions, priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail {
             let limits = configuration.limits
-            let executor = executor
+            let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
+            let niceness = configuration.threadNiceness
+            let request = Request(source: source, options: options)
+            if let cached = memoryCache.value(forKey: request) { return cached }
+            if case .url(let url) = source {
+                let thumbnail = try await download(url, options, priority: priority)
+                memoryCache.setValue(thumbnail, forKey: request)
+                return thumbnail
+            }
             do {
-                let thumbnail = try await coalescer.value(
-                    for: Request(source: source, options: options), priority: priority
-                ) { request in
-                    try await executor.run {
-                        try ThumbnailRenderer.render(request.source, request.options, limits: limits)
+                let thumbnail = try await coalescer.value(for: request, priority: priority) { request in
+                    let thumbnail = try await executor.run { () throws(ImageError) -> Thumbnail in
+                        // Each time: a system call, nothing beside an image; a thread-local flag would go stale when
+                        // the executor replaces a thread.
+                        if niceness > 0 { _ = sy_thread_set_niceness(Int32(niceness)) }
+                        let key = diskCache == nil ? nil : request.diskKey()
+                        if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
+                        let thumbnail = try ThumbnailRenderer.render(request.source, request.options, limits: limits)
+                        if let key { diskCache?.store(thumbnail, forKey: key) }
+                        return thumbnail
                     }
+                    memoryCache.setValue(thumbnail, forKey: request)
+                    return thumbnail
                 }
                 // Finished as this caller was cancelled: it gets the cancellation it asked for, never a late value.
                 if Task.isCancelled { throw ImageError(source: source.description, reason: .cancelled) }
@@ -89,6 +184,33 @@
                 }
             } catch {
                 throw ImageError(source: source.description, reason: .unreadable(String(describing: error)))
+            }
+        }
+
+        /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
+        /// from its bytes, whose identity is the URL and its validator. Errors name the URL.
+        private func download(
+            _ url: String, _ options: ThumbnailOptions, priority: JobPriority?
+        ) async throws(ImageError) -> Thumbnail {
+            guard let session = configuration.session else {
+                throw ImageError(
+                    source: url, reason: .unreadable("URL sources need ImagePipeline.Configuration.session"))
+            }
+            let response: HTTPResponse
+            do {
+                var request = HTTPRequest(url: url, priority: priority ?? JobPriority(Task.currentPriority))
+                request.maximumResponseSize = configuration.limits.maximumBytes
+                response = try await session.data(for: request)
+            } catch {
+                if error.isCancelled { throw ImageError(source: url, reason: .cancelled) }
+                throw ImageError(source: url, reason: .unreadable(error.description))
+            }
+            let validator = response.validators.etag ?? response.validators.lastModified ?? ""
+            do {
+                return try await thumbnail(
+                    of: .bytes(response.body, identity: url + " " + validator), options, priority: priority)
+            } catch {
+                throw ImageError(source: url, reason: error.reason)  // named by the URL, not the bytes' identity
             }
         }
 

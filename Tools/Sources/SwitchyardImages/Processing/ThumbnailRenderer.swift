@@ -46,6 +46,8 @@
                 }
                 defer { sy_vips_unref(image) }
                 return try encode(image, options, fail)
+            case .url(let url):  // the pipeline downloads a URL first and renders its bytes
+                throw ImageError(source: url, reason: .unreadable("a URL is rendered from its downloaded bytes"))
             case .bytes(let bytes, _):
                 guard bytes.count <= limits.maximumBytes else {
                     throw fail(.tooManyBytes(size: bytes.count, limit: limits.maximumBytes))

@@ -13,5 +13,11 @@ int syf_picture(int width, int height, int orientation, const char *suffix, void
 /// The pixel at (x, y) of the encoded image, its first three bands (or the first one thrice), and its size.
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height);
 
+/// A photo-like picture for benchmarks: smooth colour fields with fine grain, the same for the same `seed`, with
+/// an alpha band if `alpha`, tagged with EXIF `orientation` (1: none), encoded as `suffix` (which may carry saver
+/// options: ".jpg[Q=90]"). 0 on success; `*out` is freed with `syf_free`.
+int syf_photo(int width, int height, unsigned long long seed, int orientation, int alpha, const char *suffix,
+    void **out, size_t *length);
+
 void syf_free(void *bytes);
 #endif

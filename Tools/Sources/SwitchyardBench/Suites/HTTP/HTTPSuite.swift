@@ -169,7 +169,9 @@ struct HTTPSuite: BenchmarkSuite {
                     let arguments = tool.1.map { $0 == "OUT" ? out : $0 }
                     // Every run starts with the disk's write-back done, so that no tool pays for the one before.
                     sync()
-                    if let measured = Self.timed(arguments, environment: tool.2) { results[index].append(measured) }
+                    if let measured = TimedProcess.run(arguments, environment: tool.2) {
+                        results[index].append(measured)
+                    }
                     if item.memoryGoal {
                         try? FileManager.default.removeItem(atPath: out)
                         sync()
@@ -213,32 +215,6 @@ struct HTTPSuite: BenchmarkSuite {
         }
     }
 
-    /// Runs `arguments` under GNU time, with `environment` added to this process's; its wall seconds and peak
-    /// resident set in KiB, nil if it failed.
-    private static func timed(
-        _ arguments: [String], environment: [String: String]
-    ) -> (seconds: Double, kilobytes: Int)? {
-        let report = NSTemporaryDirectory() + "switchyard-bench-time-\(getpid()).txt"
-        defer { try? FileManager.default.removeItem(atPath: report) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%e %M", "-o", report] + arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let text = try? String(contentsOfFile: report, encoding: .utf8) else {
-            return nil
-        }
-        let fields = text.split(whereSeparator: \.isWhitespace)
-        guard fields.count >= 2, let seconds = Double(fields[fields.count - 2]), let kilobytes = Int(fields.last!)
-        else { return nil }
-        return (seconds, kilobytes)
-    }
-
     /// Writes `size` bytes of a varied pattern (not compressible to nothing, not all zero) in 1 MiB writes.
     private static func writeLarge(_ path: String, size: Int, seed: Int) throws {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -252,17 +228,4 @@ struct HTTPSuite: BenchmarkSuite {
             try handle.write(contentsOf: block)
         }
     }
-}
-
-/// Runs an async body from the benchmark's main thread and waits for it.
-private func blockingRun<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
-    let done = DispatchSemaphore(value: 0)
-    let slot = Mutex<Result<Value, any Error>?>(nil)
-    Task.detached {
-        let result = await Result(catching: body)
-        slot.withLock { $0 = result }
-        done.signal()
-    }
-    done.wait()
-    return try slot.withLock { $0! }.get()
 }

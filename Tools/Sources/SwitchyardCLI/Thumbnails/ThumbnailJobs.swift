@@ -1,0 +1,90 @@
+#if Images
+    import Foundation
+    import SwitchyardImages
+
+    /// What `switchyard thumbnails` makes: one job per source, with the output file it writes.
+    struct ThumbnailJob: Sendable {
+        let source: ImageSource
+        /// How the source is named in progress and errors: the path or URL as given or found.
+        let name: String
+        /// The output's path inside the output folder.
+        let output: String
+    }
+
+    /// The command's sources, expanded: files, folders (recursively: files with an image extension), `http(s)`
+    /// URLs, and list files (`-i`: one path or URL per line, `#` comments). Outputs keep a folder's structure
+    /// below it; two sources that would write one output get `-2`, `-3`… suffixes.
+    enum ThumbnailJobs {
+        struct Failure: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        static let imageExtensions: Set<String> = [
+            "jpg", "jpeg", "png", "webp", "gif", "tif", "tiff", "avif", "heic", "heif", "jxl", "jp2",
+        ]
+
+        static func expand(_ arguments: [String], listFile: String?, format: ImageFormat) throws -> [ThumbnailJob] {
+            var named: [(ImageSource, String, String)] = []  // source, name, output stem (relative)
+            var entries = arguments.map { ($0, "argument") }
+            if let listFile {
+                guard let text = try? String(contentsOfFile: listFile, encoding: .utf8) else {
+                    throw Failure(description: "cannot read the list \(listFile)")
+                }
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let entry = line.trimmingCharacters(in: .whitespaces)
+                    if entry.isEmpty || entry.hasPrefix("#") { continue }
+                    entries.append((entry, "\(listFile):\(number + 1)"))
+                }
+            }
+            for (entry, origin) in entries {
+                if entry.hasPrefix("http://") || entry.hasPrefix("https://") {
+                    let path = URL(string: entry)?.path ?? ""
+                    let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                    named.append((.url(entry), entry, stem.isEmpty ? "image" : stem))
+                    continue
+                }
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: entry, isDirectory: &isFolder) else {
+                    throw Failure(description: "\(origin): \"\(entry)\" is neither a file, a folder nor a URL")
+                }
+                if isFolder.boolValue {
+                    for relative in try imagesBelow(entry) {
+                        named.append((.file(entry + "/" + relative), entry + "/" + relative, stem(relative)))
+                    }
+                } else {
+                    named.append((.file(entry), entry, stem((entry as NSString).lastPathComponent)))
+                }
+            }
+            var used: Set<String> = []
+            return named.map { source, name, stem in
+                var output = stem + "." + format.fileExtension
+                var suffix = 2
+                while !used.insert(output).inserted {
+                    output = stem + "-\(suffix)." + format.fileExtension
+                    suffix += 1
+                }
+                return ThumbnailJob(source: source, name: name, output: output)
+            }
+        }
+
+        /// Image files below `folder`, relative to it, sorted (hidden files and folders skipped).
+        private static func imagesBelow(_ folder: String) throws -> [String] {
+            guard let walker = FileManager.default.enumerator(atPath: folder) else {
+                throw Failure(description: "cannot read the folder \(folder)")
+            }
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                if (relative as NSString).lastPathComponent.hasPrefix(".") {
+                    walker.skipDescendants()
+                    continue
+                }
+                if imageExtensions.contains((relative as NSString).pathExtension.lowercased()) {
+                    found.append(relative)
+                }
+            }
+            return found.sorted()
+        }
+
+        private static func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
+    }
+#endif

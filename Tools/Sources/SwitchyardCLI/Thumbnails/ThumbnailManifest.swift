@@ -1,0 +1,86 @@
+#if Images
+    import Foundation
+    import SwitchyardImages
+
+    /// `OUT/.switchyard-thumbnails.json`: for each output made from a file, the source's size, modification time
+    /// and the options, so that a later run skips the outputs that are up to date.
+    struct ThumbnailManifest: Codable, Sendable {
+        var outputs: [String: String] = [:]
+
+        static let fileName = ".switchyard-thumbnails.json"
+
+        static func load(from folder: String) -> ThumbnailManifest {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + fileName),
+                let manifest = try? JSONDecoder().decode(ThumbnailManifest.self, from: data)
+            else { return ThumbnailManifest() }
+            return manifest
+        }
+
+        func save(to folder: String) throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try Self.writeAtomically(Array(try encoder.encode(self)), to: folder + "/" + Self.fileName)
+        }
+
+        /// What identifies a file source's thumbnail: its path, size, modification time and the options; nil for
+        /// other sources (a URL is fetched each run).
+        static func key(_ source: ImageSource, _ options: ThumbnailOptions) -> String? {
+            guard case .file(let path) = source,
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
+            else { return nil }
+            return "\(path) \(size) \(modified.timeIntervalSince1970) \(options)"
+        }
+
+        func isUpToDate(_ job: ThumbnailJob, _ options: ThumbnailOptions, path: String) -> Bool {
+            guard let recorded = outputs[job.output], recorded == Self.key(job.source, options) else { return false }
+            return FileManager.default.fileExists(atPath: path)
+        }
+
+        /// Writes `bytes` to a temporary file beside `path`, then renames it: `path` holds the old file or the
+        /// whole new one, never a part.
+        static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let temporary = folder + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
+                rename(temporary, path) == 0
+            else {
+                unlink(temporary)
+                throw ImageError(source: path, reason: .unreadable("cannot write: \(String(cString: strerror(errno)))"))
+            }
+        }
+    }
+
+    /// `OUT/index.html`: every thumbnail made or up to date, with its source's name.
+    enum ThumbnailGallery {
+        static func write(_ jobs: [ThumbnailJob], _ outcomes: [ThumbnailsRun.Outcome], to folder: String) throws {
+            var figures: [String] = []
+            for (job, outcome) in zip(jobs, outcomes) {
+                switch outcome {
+                case .made, .upToDate:
+                    figures.append(
+                        "<figure><img src=\"\(escape(job.output))\" loading=\"lazy\" alt=\"\(escape(job.name))\">"
+                            + "<figcaption>\(escape(job.name))</figcaption></figure>")
+                default: continue
+                }
+            }
+            let page = """
+                <!doctype html>
+                <html><head><meta charset="utf-8"><title>Thumbnails</title>
+                <style>body{font-family:sans-serif;display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;max-width:280px}\
+                figcaption{font-size:12px;overflow-wrap:anywhere}</style></head>
+                <body>
+                \(figures.joined(separator: "\n"))
+                </body></html>
+
+                """
+            try ThumbnailManifest.writeAtomically(Array(page.utf8), to: folder + "/index.html")
+        }
+
+        private static func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+    }
+#endif

@@ -1,0 +1,157 @@
+#if Images
+    import ArgumentParser
+    import Foundation
+    import Switchyard
+    import SwitchyardHTTP
+    import SwitchyardImages
+    import Synchronization
+
+    /// One run of `switchyard thumbnails`: expands the sources, skips the up-to-date outputs, makes the others
+    /// through an ``ImagePipeline`` (its width: `--parallel`), writes each output atomically, reports.
+    struct ThumbnailsRun {
+        let command: ThumbnailsCommand
+
+        /// What happened to one source.
+        enum Outcome: Sendable {
+            case made(Thumbnail)
+            case upToDate
+            case failed(String)
+            case stopped
+        }
+
+        func run() async throws {
+            let format: ImageFormat = command.format == "jpg" ? .jpeg : ImageFormat(rawValue: command.format)!
+            guard format.isAvailable else {
+                FileHandle.standardError.write(Data("error: the installed libvips cannot write \(format)\n".utf8))
+                throw ExitCode(2)
+            }
+            let jobs: [ThumbnailJob]
+            do {
+                jobs = try ThumbnailJobs.expand(command.sources, listFile: command.input, format: format)
+            } catch let failure as ThumbnailJobs.Failure {
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                throw ExitCode(2)
+            }
+            let out = command.out
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let options = ThumbnailOptions(
+                width: command.size, fit: ThumbnailOptions.Fit(rawValue: command.fit)!, format: format,
+                quality: command.quality)
+            var manifest = ThumbnailManifest.load(from: out)
+            let session = HTTPSession(configuration: .init(name: "thumbnails"))
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    name: "thumbnails", width: command.parallel ?? WorkQueue.defaultWidth, memoryCacheCost: 0,
+                    session: session))
+            let done = ThumbnailCounter()
+            let known = manifest
+            let work = Task {
+                await Self.make(jobs, options: options, into: out, pipeline: pipeline, manifest: known, done: done)
+            }
+            let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the thumbnails") {
+                work.cancel()
+            }
+            let started = ContinuousClock.now
+            let drawing = Task { await ThumbnailProgress(done: done, total: jobs.count).run() }
+            let outcomes = await work.value
+            drawing.cancel()
+            await drawing.value
+            withExtendedLifetime(interrupts) {}
+            await pipeline.shutdown()
+            try? await session.shutdown()
+            for (job, outcome) in zip(jobs, outcomes) {
+                if case .made = outcome, let key = ThumbnailManifest.key(job.source, options) {
+                    manifest.outputs[job.output] = key
+                }
+            }
+            try? manifest.save(to: out)
+            if command.html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
+            try report(
+                jobs, outcomes, seconds: (ContinuousClock.now - started) / .seconds(1), interrupted: work.isCancelled)
+        }
+
+        /// Makes every job's thumbnail (the pipeline bounds how many at once), results in the jobs' order.
+        private static func make(
+            _ jobs: [ThumbnailJob], options: ThumbnailOptions, into out: String, pipeline: ImagePipeline,
+            manifest: ThumbnailManifest, done: ThumbnailCounter
+        ) async -> [Outcome] {
+            await withTaskGroup(of: (Int, Outcome).self) { group in
+                for (index, job) in jobs.enumerated() {
+                    group.addTask {
+                        defer { done.increment() }
+                        let path = out + "/" + job.output
+                        if manifest.isUpToDate(job, options, path: path) { return (index, .upToDate) }
+                        do throws(ImageError) {
+                            let thumbnail = try await pipeline.thumbnail(of: job.source, options)
+                            if Task.isCancelled { return (index, .stopped) }
+                            try ThumbnailManifest.writeAtomically(thumbnail.bytes, to: path)
+                            return (index, .made(thumbnail))
+                        } catch {
+                            return (index, error.reason == .cancelled ? .stopped : .failed(error.description))
+                        }
+                    }
+                }
+                var outcomes = [Outcome](repeating: .stopped, count: jobs.count)
+                for await (index, outcome) in group { outcomes[index] = outcome }
+                return outcomes
+            }
+        }
+
+        /// The summary on standard output, the failures on standard error; exit 1 if any failed, 130 if stopped.
+        private func report(_ jobs: [ThumbnailJob], _ outcomes: [Outcome], seconds: Double, interrupted: Bool) throws {
+            var made = 0
+            var upToDate = 0
+            var stopped = 0
+            var failures: [String] = []
+            for outcome in outcomes {
+                switch outcome {
+                case .made: made += 1
+                case .upToDate: upToDate += 1
+                case .stopped: stopped += 1
+                case .failed(let why): failures.append(why)
+                }
+            }
+            var line = "made \(made), up to date \(upToDate), failed \(failures.count)"
+            if stopped > 0 { line += ", stopped \(stopped)" }
+            line += String(format: " in %.1f s", seconds)
+            if made > 0, seconds > 0 { line += String(format: " (%.1f images/s)", Double(made) / seconds) }
+            print(line)
+            for failure in failures {
+                FileHandle.standardError.write(Data("failed: \(TerminalText.visible(failure))\n".utf8))
+            }
+            if interrupted { throw ExitCode(130) }
+            if !failures.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    /// Live progress on standard error: one line redrawn on a terminal, a line every 2 s otherwise.
+    /// How many sources are done, counted from any task.
+    final class ThumbnailCounter: Sendable {
+        private let count = Atomic<Int>(0)
+        func increment() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    struct ThumbnailProgress {
+        let done: ThumbnailCounter
+        let total: Int
+
+        func run() async {
+            let isTerminal = isatty(STDERR_FILENO) == 1
+            let interval: Duration = isTerminal ? .milliseconds(200) : .seconds(2)
+            let started = ContinuousClock.now
+            var drawn = false
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let count = done.value
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
+                let line = String(
+                    format: "%d/%d images, %.1f images/s", count, total, Double(count) / max(seconds, 0.001))
+                FileHandle.standardError.write(
+                    Data(((isTerminal ? "\r\u{1B}[2K" : "") + line + (isTerminal ? "" : "\n")).utf8))
+                drawn = isTerminal
+            }
+            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        }
+    }
+#endif
