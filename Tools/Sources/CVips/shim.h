@@ -40,20 +40,33 @@ static inline VipsImage *sy_vips_header_file(const char *path) {
     return vips_image_new_from_file(path, NULL);
 }
 
-/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied, colour managed to sRGB), from bytes or
-/// a file. `size` is a VipsSize, `crop` a VipsInteresting, `fail_on` a VipsFailOn. 0 on success.
+/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied), from bytes or a file; with `to_srgb`,
+/// colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting, `fail_on` a
+/// VipsFailOn. 0 on success.
 static inline int sy_vips_thumbnail_buffer(
-    void *bytes, size_t length, VipsImage **out, int width, int height, int size, int crop, int fail_on) {
+    void *bytes, size_t length, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+    if (to_srgb) {
+        return vips_thumbnail_buffer(
+            bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
+            "export_profile", "srgb", NULL);
+    }
     return vips_thumbnail_buffer(
-        bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
-        "export_profile", "srgb", NULL);
+        bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on, NULL);
 }
 
 static inline int sy_vips_thumbnail_file(
-    const char *path, VipsImage **out, int width, int height, int size, int crop, int fail_on) {
-    return vips_thumbnail(
-        path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
-        "export_profile", "srgb", NULL);
+    const char *path, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+    if (to_srgb) {
+        return vips_thumbnail(
+            path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
+            "export_profile", "srgb", NULL);
+    }
+    return vips_thumbnail(path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on, NULL);
+}
+
+/// Whether the image carries an ICC profile (its thumbnail is then colour managed to sRGB).
+static inline int sy_vips_has_profile(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
 }
 
 /// The image in sRGB, when it is in another colour space (a grey or CMYK source without an ICC profile).

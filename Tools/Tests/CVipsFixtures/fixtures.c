@@ -59,6 +59,19 @@ int syf_picture(int width, int height, int orientation, const char *suffix, void
     return status;
 }
 
+int syf_cmyk_picture(int width, int height, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *picture = upright(width, height);
+    if (!picture) return -1;
+    VipsImage *cmyk = NULL;
+    int status = vips_icc_export(picture, &cmyk, "output_profile", "cmyk", NULL);
+    g_object_unref(picture);
+    if (status) return status;
+    status = vips_image_write_to_buffer(cmyk, ".jpg[Q=95]", out, length, NULL);
+    g_object_unref(cmyk);
+    return status;
+}
+
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);

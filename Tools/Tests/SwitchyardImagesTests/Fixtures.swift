@@ -20,6 +20,18 @@
             return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
         }
 
+        /// The test picture as a CMYK JPEG with an embedded CMYK profile.
+        static func cmykPicture(width: Int = 400, height: Int = 300) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_cmyk_picture(Int32(width), Int32(height), &output, &length) == 0, let output else {
+                fatalError("cannot make a CMYK test picture")
+            }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
         /// The colour at (x, y) of encoded bytes, each band rounded to 0 or 255, and the image's size.
         static func pixel(_ bytes: [UInt8], x: Int, y: Int) -> (rgb: [Int], width: Int, height: Int)? {
             _ = ready

@@ -32,6 +32,20 @@
             }
         }
 
+        @Test("a CMYK JPEG with an embedded profile comes out as sRGB with its colours")
+        func colourManaged() async throws {
+            let source = ImageSource.bytes(Fixtures.cmykPicture(), identity: "cmyk.jpg")
+            for format in [ImageFormat.png, .jpeg] {
+                let thumbnail = try await pipeline.thumbnail(of: source, ThumbnailOptions(width: 100, format: format))
+                #expect((thumbnail.width, thumbnail.height) == (100, 75))
+                // Pure green is outside the CMYK profile's gamut: it comes back yellow-green (about 198, 205, 26),
+                // as libvips' own conversion gives it; the other three colours keep their look.
+                let greenOutOfGamut = [[255, 255, 0], [255, 255, 0], [255, 0, 0], [0, 0, 0]]
+                #expect(Fixtures.quadrants(thumbnail.bytes) == greenOutOfGamut, "\(format)")
+                #expect(Fixtures.pixel(thumbnail.bytes, x: 75, y: 18)?.rgb == [255, 255, 0])
+            }
+        }
+
         @Test("EXIF orientations 1 to 8 come out upright", arguments: 1...8)
         func orientation(_ orientation: Int) async throws {
             let bytes = Fixtures.picture(width: 400, height: 300, orientation: orientation)

@@ -34,7 +34,7 @@
                     vips_error_clear()
                     throw fail(.notAnImage)
                 }
-                try checkPixels(sy_vips_header_file(path), limits, fail)
+                let toSRGB = try checkHeader(sy_vips_header_file(path), limits, fail)
                 if let (head, tail) = ends(of: path, size: Int(status.st_size)),
                     let problem = TruncationCheck.problem(head: head[...], tail: tail[...], length: Int(status.st_size))
                 {
@@ -42,7 +42,8 @@
                 }
                 let image = try make(fail, options) { out, size, crop in
                     sy_vips_thumbnail_file(
-                        path, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn)
+                        path, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,
+                        toSRGB ? 1 : 0)
                 }
                 defer { sy_vips_unref(image) }
                 return try encode(image, options, fail)
@@ -59,7 +60,7 @@
                             vips_error_clear()
                             throw fail(.notAnImage)
                         }
-                        try checkPixels(sy_vips_header_buffer(base, buffer.count), limits, fail)
+                        let toSRGB = try checkHeader(sy_vips_header_buffer(base, buffer.count), limits, fail)
                         if let problem = TruncationCheck.problem(
                             head: bytes.prefix(12), tail: bytes.suffix(64), length: bytes.count)
                         {
@@ -72,7 +73,7 @@
                         let image = try make(fail, options) { out, size, crop in
                             sy_vips_thumbnail_buffer(
                                 mutable, buffer.count, &out, Int32(options.pixelWidth), Int32(options.pixelHeight),
-                                size, crop, failOn)
+                                size, crop, failOn, toSRGB ? 1 : 0)
                         }
                         defer { sy_vips_unref(image) }
                         return try encode(image, options, fail)
@@ -100,18 +101,22 @@
         /// Truncated or corrupt data fails the decode; warnings do not.
         private static let failOn = Int32(VIPS_FAIL_ON_ERROR.rawValue)
 
-        private static func checkPixels(
+        /// Checks the header against the pixel limit; returns whether the image carries an ICC profile (to be
+        /// converted to sRGB: without one, it is taken as sRGB already, and converting would only cost time).
+        private static func checkHeader(
             _ header: UnsafeMutablePointer<VipsImage>?, _ limits: ImageLimits,
             _ fail: (ImageError.Reason) -> ImageError
-        ) throws(ImageError) {
+        ) throws(ImageError) -> Bool {
             guard let header else { throw fail(.undecodable(Vips.takeError())) }
             let width = Int(vips_image_get_width(header))
             let height = Int(vips_image_get_height(header))
+            let hasProfile = sy_vips_has_profile(header) != 0
             sy_vips_unref(header)
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, pixels <= limits.maximumPixels else {
                 throw fail(.tooManyPixels(width: width, height: height, limit: limits.maximumPixels))
             }
+            return hasProfile
         }
 
         /// The thumbnail operation (lazy: pixels are decoded when it is encoded), in sRGB.
