@@ -111,7 +111,8 @@ let package = Package(
         .testTarget(
             name: "SwitchyardCLITests",
             dependencies: [
-                "SwitchyardCLI", "SwitchyardHTTPTesting",
+                "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages",
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),

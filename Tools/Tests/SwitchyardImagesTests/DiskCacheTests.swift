@@ -13,8 +13,8 @@
     @Suite("ThumbnailDiskCache: the size limit after every write, torn files never served")
     struct DiskCacheTests {
         @Test("the limit holds after every one of 2,000 random writes, on disk as in the count")
-        func limitAfterEveryWrite() throws {
-            try withFolder { folder in
+        func limitAfterEveryWrite() {
+            withFolder { folder in
                 var random = SeededRandomNumberGenerator.forTest("DiskCacheTests.limitAfterEveryWrite")
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 256 << 10)
                 for _ in 0..<2_000 {
@@ -30,8 +30,8 @@
         }
 
         @Test("a torn or corrupt entry is never served: it is removed, and a miss reported")
-        func tornEntries() throws {
-            try withFolder { folder in
+        func tornEntries() {
+            withFolder { folder in
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
                 let thumbnail = Thumbnail(bytes: Array(0..<200), format: .webp, width: 20, height: 10)
                 for damage in ["cut", "flip", "empty"] {
@@ -53,8 +53,8 @@
 
         @Test(
             "entries survive the process: a new cache over the folder serves them and counts them; crash leftovers go")
-        func reopen() throws {
-            try withFolder { folder in
+        func reopen() {
+            withFolder { folder in
                 let thumbnail = Thumbnail(bytes: Array(repeating: 9, count: 1000), format: .jpeg, width: 5, height: 4)
                 ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20).store(thumbnail, forKey: "kept")
                 Self.write(folder + "/.tmp-1-2", [1, 2, 3])  // a write a crash interrupted

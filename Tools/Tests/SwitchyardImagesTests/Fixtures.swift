@@ -4,7 +4,9 @@
 
     /// Test pictures (see `CVipsFixtures`): red on the left half, green on the top half, as displayed.
     enum Fixtures {
-        /// libvips started by the library first: its start is not safe to race with the fixtures' own.
+        /// libvips started by the library before any fixture runs: its start must not race with the fixtures' own
+        /// (`vips_init` lets a second caller through while the first is still starting). Every test that uses
+        /// libvips goes through the library's start (a `static let`) first.
         private static let ready: Bool = ImageFormat.jpeg.isAvailable
 
         static func picture(

@@ -46,6 +46,33 @@
             try await holder.value
         }
 
+        @Test("a visible request raises the prefetch it joins: it starts before the prefetches queued ahead of it")
+        func prefetchEscalation() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "prefetch", width: 1))
+            let picture = Fixtures.picture(width: 400, height: 300)
+            let sources = ["a.jpg", "b.jpg", "c.jpg"].map { ImageSource.bytes(picture, identity: $0) }
+            let options = ThumbnailOptions(width: 32)
+            let gate = Gate()
+            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
+            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let events = pipeline.queue.events()
+            let prefetch = pipeline.prefetch(sources, options)
+            await yieldUntil("three prefetches wait") { pipeline.queue.counts.pending == 3 }
+            let visible = Task { try await pipeline.thumbnail(of: sources[2], options, priority: .userInitiated) }
+            await yieldUntil("the visible request joined") { pipeline.callersWaiting(for: sources[2], options) == 2 }
+            gate.open()
+            var started: [String] = []
+            for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {
+                started.append(event.jobName)
+                if started.count == 3 { break }
+            }
+            #expect(started.first?.contains("c.jpg") == true, "\(started)")
+            _ = try await visible.value
+            await prefetch.value
+            try await holder.value
+            #expect(pipeline.cachedThumbnail(of: sources[0], options) != nil, "prefetched into the memory cache")
+        }
+
         @Test("at most `width` images are processed at once")
         func width() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "width", width: 2))

@@ -97,7 +97,8 @@
             }
         }
 
-        /// The summary on standard output, the failures on standard error; exit 1 if any failed, 130 if stopped.
+        /// The summary on standard output, then each failure on a line of its own; exit 1 if any failed, 130 if
+        /// stopped.
         private func report(_ jobs: [ThumbnailJob], _ outcomes: [Outcome], seconds: Double, interrupted: Bool) throws {
             var made = 0
             var upToDate = 0
@@ -116,10 +117,12 @@
             line += String(format: " in %.1f s", seconds)
             if made > 0, seconds > 0 { line += String(format: " (%.1f images/s)", Double(made) / seconds) }
             print(line)
-            for failure in failures {
-                FileHandle.standardError.write(Data("failed: \(TerminalText.visible(failure))\n".utf8))
+            for failure in failures { print("  " + TerminalText.visible(failure)) }
+            if interrupted {
+                FileHandle.standardError.write(
+                    Data("stopped; no partial output is left: run the same command to finish\n".utf8))
+                throw ExitCode(130)
             }
-            if interrupted { throw ExitCode(130) }
             if !failures.isEmpty { throw ExitCode(1) }
         }
     }

@@ -79,7 +79,15 @@
         public let queue: WorkQueue
         private let executor: BlockingExecutor
         private let coalescer: Coalescer<Request, Thumbnail>
-        private let memoryCache: Cache<Request, Thumbnail>
+        /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
+        /// for as long as the thumbnail is cached, beyond the cache's cost.
+        private let memoryCache: Cache<CacheKey, Thumbnail>
+
+        /// What the memory cache keys a thumbnail by.
+        struct CacheKey: Hashable, Sendable {
+            let source: ImageSource.Key
+            let options: ThumbnailOptions
+        }
 
         /// One coalesced unit of work: a source and what to make of it.
         struct Request: Hashable, Sendable, CustomStringConvertible {
@@ -114,7 +122,7 @@
 
         /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
         public func cachedThumbnail(of source: ImageSource, _ options: ThumbnailOptions) -> Thumbnail? {
-            memoryCache.value(forKey: Request(source: source, options: options))
+            memoryCache.value(forKey: CacheKey(source: source.key, options: options))
         }
 
         /// Empties the memory cache.
@@ -149,10 +157,11 @@
             let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
             let niceness = configuration.threadNiceness
             let request = Request(source: source, options: options)
-            if let cached = memoryCache.value(forKey: request) { return cached }
+            let cacheKey = CacheKey(source: source.key, options: options)
+            if let cached = memoryCache.value(forKey: cacheKey) { return cached }
             if case .url(let url) = source {
                 let thumbnail = try await download(url, options, priority: priority)
-                memoryCache.setValue(thumbnail, forKey: request)
+                memoryCache.setValue(thumbnail, forKey: cacheKey)
                 return thumbnail
             }
             do {
@@ -167,7 +176,8 @@
                         if let key { diskCache?.store(thumbnail, forKey: key) }
                         return thumbnail
                     }
-                    memoryCache.setValue(thumbnail, forKey: request)
+                    memoryCache.setValue(
+                        thumbnail, forKey: CacheKey(source: request.source.key, options: request.options))
                     return thumbnail
                 }
                 // Finished as this caller was cancelled: it gets the cancellation it asked for, never a late value.

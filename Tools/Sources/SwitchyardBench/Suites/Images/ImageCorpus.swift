@@ -1,6 +1,7 @@
 #if Images
     import CVipsFixtures
     import Foundation
+    import SwitchyardImages
 
     /// The `images` suite's sources, generated at bench time from fixed seeds: JPEG photos with every EXIF
     /// orientation and PNGs with alpha. Eight JPEG and two PNG pictures are made; the corpus repeats them (every
@@ -13,6 +14,8 @@
         /// a quarter of the size.
         static func make(in folder: String, small: Bool) throws -> ImageCorpus {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // libvips started by the library first: the fixtures' own start must not race it.
+            _ = ImageFormat.jpeg.isAvailable
             let (jpegs, pngs, divisor) = small ? (16, 4, 4) : (200, 50, 1)
             var files: [String] = []
             let jpegPictures = try (1...8).map { orientation in

@@ -1,0 +1,122 @@
+#if Images
+    import CVipsFixtures
+    import Foundation
+    import SwitchyardImages
+    import Testing
+
+    @Suite("switchyard thumbnails: folders, failures named, up-to-date outputs skipped, a gallery, bounded memory")
+    struct ThumbnailsCommandTests {
+        private func scratch(_ name: String = #function) -> String {
+            let path =
+                NSTemporaryDirectory()
+                + "switchyard-thumbnails-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return path
+        }
+
+        /// libvips started by the library before any fixture runs: its start must not race with the fixtures' own
+        /// (`vips_init` lets a second caller through while the first is still starting).
+        private static let ready: Bool = ImageFormat.jpeg.isAvailable
+
+        private static func picture(_ width: Int, _ height: Int, _ suffix: String) -> Data {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_picture(Int32(width), Int32(height), 1, suffix, &output, &length) == 0, let output else {
+                fatalError("cannot make a \(suffix) picture")
+            }
+            defer { syf_free(output) }
+            return Data(bytes: output, count: length)
+        }
+
+        @Test("a folder: thumbnails keep its structure, failures are named, a second run skips what is up to date")
+        func folder() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let photos = folder + "/photos"
+            try FileManager.default.createDirectory(atPath: photos + "/2026", withIntermediateDirectories: true)
+            try Self.picture(800, 600, ".jpg").write(to: URL(fileURLWithPath: photos + "/a.jpg"))
+            try Self.picture(300, 600, ".png").write(to: URL(fileURLWithPath: photos + "/2026/b.png"))
+            let jpeg = Self.picture(640, 480, ".jpg")
+            try jpeg.prefix(jpeg.count / 2).write(to: URL(fileURLWithPath: photos + "/2026/cut.jpg"))
+            try Data("stop_id,stop_name\n".utf8).write(to: URL(fileURLWithPath: photos + "/stops.jpg"))
+            try Data("notes".utf8).write(to: URL(fileURLWithPath: photos + "/notes.txt"))  // not an image name: skipped
+            let out = folder + "/thumbs"
+            let arguments = ["thumbnails", photos, "--size", "100", "--format", "png", "--out", out, "--html"]
+            let first = try await SwitchyardProcess.run(arguments)
+            #expect(first.status == 1)
+            #expect(first.standardOutput.hasPrefix("made 2, up to date 0, failed 2"), "\(first.standardOutput)")
+            #expect(first.standardOutput.contains("\(photos)/2026/cut.jpg is truncated or corrupt"))
+            #expect(first.standardOutput.contains("\(photos)/stops.jpg is not an image"))
+            #expect(FileManager.default.fileExists(atPath: out + "/a.png"))
+            #expect(FileManager.default.fileExists(atPath: out + "/2026/b.png"))
+            let gallery = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+            #expect(gallery.contains("src=\"2026/b.png\"") && gallery.contains("src=\"a.png\""))
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.hasSuffix(".partial") }
+            #expect(leftovers.isEmpty)
+            let second = try await SwitchyardProcess.run(arguments)
+            #expect(second.standardOutput.hasPrefix("made 0, up to date 2, failed 2"), "\(second.standardOutput)")
+            let other = try await SwitchyardProcess.run([
+                "thumbnails", photos + "/a.jpg", "--size", "50", "--format", "png", "--out", out,
+            ])
+            #expect(other.status == 0)
+            #expect(other.standardOutput.hasPrefix("made 1, up to date 0"), "another size is not up to date")
+        }
+
+        @Test("Ctrl-C stops at once with exit 130 and no partial output; the next run makes only the rest")
+        func interrupted() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+            let picture = Self.picture(1600, 1200, ".jpg")
+            for index in 0..<300 { try picture.write(to: URL(fileURLWithPath: folder + "/in/p\(index).jpg")) }
+            let out = folder + "/out"
+            let arguments = ["thumbnails", folder + "/in", "--size", "64", "--out", out, "--parallel", "1"]
+            let child = try SwitchyardProcess.start(arguments)
+            await SwitchyardProcess.waitUntil("a first thumbnail is written") {
+                ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".webp") }
+            }
+            kill(child.pid, SIGINT)
+            let status = await child.exit.value
+            let written = try FileManager.default.contentsOfDirectory(atPath: out)
+            #expect(!written.contains { $0.hasSuffix(".partial") }, "\(written)")
+            let made = written.filter { $0.hasSuffix(".webp") }.count
+            print("ThumbnailsCommandTests.interrupted: exit \(status), \(made) of 300 made before the signal")
+            #expect(status == 130 || made == 300, "exit \(status) with \(made) of 300 made")
+            let rest = try await SwitchyardProcess.run(arguments)
+            #expect(rest.status == 0)
+            #expect(
+                rest.standardOutput.hasPrefix("made \(300 - made), up to date \(made), failed 0"),
+                "\(rest.standardOutput)")
+        }
+
+        @Test("a 20,000 × 20,000 JPEG is thumbnailed in bounded memory (shrink-on-load, decoding in strips)")
+        func hugeJPEG() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            _ = Self.ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_plain_jpeg(20_000, 20_000, &output, &length) == 0, let output else {
+                Issue.record("cannot make the JPEG")
+                return
+            }
+            try Data(bytes: output, count: length).write(to: URL(fileURLWithPath: folder + "/huge.jpg"))
+            syf_free(output)
+            // GNU time reports the child's peak resident set (Debian's `time`, Scripts/install-system-packages.sh).
+            let report = folder + "/time.txt"
+            let run = try await SwitchyardProcess.run(
+                [
+                    "-f", "%M", "-o", report, SwitchyardProcess.executable.path, "thumbnails", folder + "/huge.jpg",
+                    "--size", "256", "--out", folder + "/out",
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/time"))
+            #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+            let kilobytes =
+                Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+                ?? .max
+            print("ThumbnailsCommandTests.hugeJPEG: peak resident set \(kilobytes / 1024) MB for 400 megapixels")
+            #expect(kilobytes < 256 * 1024, "a whole decode would take 1.2 GB")
+        }
+    }
+#endif
