@@ -69,6 +69,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
                 "SwitchyardHTTP",
+                // Its locks (Thread Sanitizer sees them; it does not see the toolchain's Mutex on Linux).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .target(name: "CVips", condition: .when(traits: ["Images"])),
             ]
         ),
@@ -133,6 +135,7 @@ let package = Package(
             name: "SwitchyardImagesTests",
             dependencies: [
                 "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]

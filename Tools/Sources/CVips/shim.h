@@ -8,6 +8,7 @@
 
 #include <vips/vips.h>
 #ifdef __linux__
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -108,6 +109,15 @@ static inline int sy_vips_can_save(const char *suffix) {
 }
 
 static inline void sy_vips_unref(VipsImage *image) { g_object_unref(image); }
+
+/// Limits glibc's malloc arenas to `count` (process-wide; Linux). 1 on success.
+static inline int sy_limit_malloc_arenas(int count) {
+#ifdef __linux__
+    return mallopt(M_ARENA_MAX, count);
+#else
+    return 0;
+#endif
+}
 
 /// Sets the calling thread's nice value (Linux: niceness is per thread). Without privileges it can only be raised
 /// (the thread made less favoured), never lowered back. 0 on success; -1 elsewhere than on Linux.

@@ -72,14 +72,14 @@ int syf_cmyk_picture(int width, int height, void **out, size_t *length) {
     return status;
 }
 
-int syf_plain_jpeg(int width, int height, void **out, size_t *length) {
+int syf_plain_image(int width, int height, const char *suffix, void **out, size_t *length) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *black = NULL, *grey = NULL;
     if (vips_black(&black, width, height, "bands", 3, NULL)) return -1;
     int status = vips_linear1(black, &grey, 1.0, 128.0, "uchar", TRUE, NULL);
     g_object_unref(black);
     if (status) return status;
-    status = vips_image_write_to_buffer(grey, ".jpg[Q=75]", out, length, NULL);
+    status = vips_image_write_to_buffer(grey, suffix, out, length, NULL);
     g_object_unref(grey);
     return status;
 }

@@ -97,7 +97,7 @@
             _ = Self.ready
             var output: UnsafeMutableRawPointer?
             var length = 0
-            guard syf_plain_jpeg(20_000, 20_000, &output, &length) == 0, let output else {
+            guard syf_plain_image(20_000, 20_000, ".jpg", &output, &length) == 0, let output else {
                 Issue.record("cannot make the JPEG")
                 return
             }

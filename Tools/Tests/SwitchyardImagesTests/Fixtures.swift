@@ -22,6 +22,18 @@
             return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
         }
 
+        /// One grey, `width` × `height`, encoded as `suffix`.
+        static func plain(width: Int, height: Int, suffix: String) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_plain_image(Int32(width), Int32(height), suffix, &output, &length) == 0, let output else {
+                fatalError("cannot make a plain \(suffix)")
+            }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
         /// The test picture as a CMYK JPEG with an embedded CMYK profile.
         static func cmykPicture(width: Int = 400, height: Int = 300) -> [UInt8] {
             _ = ready

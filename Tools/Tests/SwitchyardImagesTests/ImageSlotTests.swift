@@ -2,6 +2,7 @@
     import Switchyard
     import SwitchyardImages
     import SwitchyardTesting
+    import NIOConcurrencyHelpers
     import Synchronization
     import Testing
 
@@ -20,10 +21,10 @@
         @Test("the pipeline-backed slot shows the placeholder, then the thumbnail; a reused slot only the new one")
         func pipelineSlot() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "slot", width: 2))
-            let shown = Mutex<[String]>([])
+            let shown = NIOLockedValueBox<[String]>([])
             let delivery = ManualDelivery()
             let slot = ImageSlot(pipeline: pipeline, delivery: delivery.delivery) { content in
-                shown.withLock { $0.append(Self.describe(content)) }
+                shown.withLockedValue { $0.append(Self.describe(content)) }
             }
             let first = ImageSource.bytes(Fixtures.picture(width: 800, height: 600), identity: "first")
             let second = ImageSource.bytes(Fixtures.picture(width: 600, height: 800), identity: "second")
@@ -31,11 +32,11 @@
             slot.load(second, ThumbnailOptions(width: 100))  // the cell is reused before the first one arrives
             await yieldUntil("both loads delivered") { delivery.count == 4 }  // two placeholders, two results
             delivery.runAll()
-            #expect(shown.withLock { $0 } == ["placeholder", "image 75x100"])
+            #expect(shown.withLockedValue { $0 } == ["placeholder", "image 75x100"])
             slot.load(second, ThumbnailOptions(width: 100))  // a memory-cache hit: shown without a placeholder
             slot.load(nil, ThumbnailOptions(width: 100))
             delivery.runAll()
-            #expect(shown.withLock { $0 } == ["placeholder", "image 75x100", "placeholder"])
+            #expect(shown.withLockedValue { $0 } == ["placeholder", "image 75x100", "placeholder"])
         }
 
         static func describe(_ content: ImageSlot.Content) -> String {
@@ -49,22 +50,22 @@
 
     /// A delivery the test runs by hand: in order (a serial queue) or in any order (a concurrent one).
     final class ManualDelivery: Sendable {
-        private let queue = Mutex<[@Sendable () -> Void]>([])
+        private let queue = NIOLockedValueBox<[@Sendable () -> Void]>([])
         private let appended = Atomic<Int>(0)
 
         var delivery: Delivery {
             Delivery { work in
-                self.queue.withLock { $0.append(work) }
+                self.queue.withLockedValue { $0.append(work) }
                 self.appended.add(1, ordering: .sequentiallyConsistent)
             }
         }
 
         /// Deliveries handed over so far (run or not).
         var count: Int { appended.load(ordering: .sequentiallyConsistent) }
-        var pending: Int { queue.withLock { $0.count } }
+        var pending: Int { queue.withLockedValue { $0.count } }
 
         func run(at index: Int) {
-            let work = queue.withLock { $0.remove(at: index) }
+            let work = queue.withLockedValue { $0.remove(at: index) }
             work()
         }
 
@@ -93,8 +94,10 @@
 
         /// The model behind a lock, shared with the slot's closures.
         final class ModelBox: Sendable {
-            private let state = Mutex<Model>(Model())
-            func withLock<Result>(_ body: (inout Model) -> Result) -> Result { state.withLock { body(&$0) } }
+            private let state = NIOLockedValueBox<Model>(Model())
+            func withLockedValue<Result>(_ body: (inout Model) -> Result) -> Result {
+                state.withLockedValue { body(&$0) }
+            }
         }
 
         init(fifo: Bool) {
@@ -107,7 +110,7 @@
                 display: { content in box.life?.check(content) },
                 cached: { source, _ in
                     let id = Int(source.description.dropFirst())!
-                    return model.withLock { $0.cachedRequests.contains(id) } ? Thumbnail.marked(id) : nil
+                    return model.withLockedValue { $0.cachedRequests.contains(id) } ? Thumbnail.marked(id) : nil
                 },
                 make: { source, _, _ async throws(ImageError) -> Thumbnail in
                     try await held.wait(Int(source.description.dropFirst())!)
@@ -118,7 +121,7 @@
         /// Called where a delivery runs: the content must belong to the slot's latest load.
         func check(_ content: ImageSlot.Content) {
             let latest = slot.loads
-            model.withLock { model in
+            model.withLockedValue { model in
                 model.displays += 1
                 let request = model.requestOfLoad[latest] ?? nil
                 switch content {
@@ -150,7 +153,7 @@
                     let id = nextRequest
                     nextRequest += 1
                     let kind = Int.random(in: 0..<6, using: &random)
-                    model.withLock {
+                    model.withLockedValue {
                         $0.requestOfLoad[slot.loads + 1] = .some(kind == 0 ? nil : id)
                         $0.finalShown = false
                         if kind == 1 { $0.cachedRequests.insert(id) }
@@ -159,7 +162,7 @@
                     if kind >= 2 { made += 1 }
                     shownSynchronously += 1  // a placeholder, or the cached thumbnail
                 case 4:
-                    model.withLock { $0.requestOfLoad[slot.loads + 1] = .some(nil) }
+                    model.withLockedValue { $0.requestOfLoad[slot.loads + 1] = .some(nil) }
                     slot.cancel()
                 case 5...7:  // a result arrives
                     if let id = held.waitingIDs.randomElement(using: &random) {
@@ -179,7 +182,7 @@
             while delivery.pending > 0 {
                 delivery.run(at: fifo ? 0 : Int.random(in: 0..<delivery.pending, using: &random))
             }
-            let model = model.withLock { $0 }
+            let model = model.withLockedValue { $0 }
             let latestRequest = model.requestOfLoad[slot.loads] ?? nil
             #expect(model.violations.isEmpty, "\(model.violations)")
             if fifo && latestRequest != nil { #expect(model.finalShown, "load \(slot.loads) never showed its result") }
@@ -203,21 +206,21 @@
 
     /// Thumbnails whose making the test ends: success, failure, or cancellation of the waiting task.
     final class HeldThumbnails: Sendable {
-        private let state = Mutex<
+        private let state = NIOLockedValueBox<
             (waiting: [Int: CheckedContinuation<Result<Thumbnail, ImageError>, Never>], started: Int, ended: Int)
         >(([:], 0, 0))
 
-        var waitingIDs: [Int] { state.withLock { Array($0.waiting.keys).sorted() } }
+        var waitingIDs: [Int] { state.withLockedValue { Array($0.waiting.keys).sorted() } }
         /// Make calls started, ended, and waiting for their result, read together.
         var counts: (started: Int, ended: Int, waiting: Int) {
-            state.withLock { ($0.started, $0.ended, $0.waiting.count) }
+            state.withLockedValue { ($0.started, $0.ended, $0.waiting.count) }
         }
 
         func wait(_ id: Int) async throws(ImageError) -> Thumbnail {
-            state.withLock { $0.started += 1 }
+            state.withLockedValue { $0.started += 1 }
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let cancelled = state.withLock { state -> Bool in
+                    let cancelled = state.withLockedValue { state -> Bool in
                         if Task.isCancelled { return true }
                         state.waiting[id] = continuation
                         return false
@@ -227,15 +230,15 @@
                     }
                 }
             } onCancel: {
-                state.withLock { $0.waiting.removeValue(forKey: id) }?
+                state.withLockedValue { $0.waiting.removeValue(forKey: id) }?
                     .resume(returning: .failure(ImageError(source: "r\(id)", reason: .cancelled)))
             }
-            state.withLock { $0.ended += 1 }
+            state.withLockedValue { $0.ended += 1 }
             return try result.get()
         }
 
         func resolve(_ id: Int, succeeds: Bool) {
-            let waiting = state.withLock { $0.waiting.removeValue(forKey: id) }
+            let waiting = state.withLockedValue { $0.waiting.removeValue(forKey: id) }
             waiting?.resume(
                 returning: succeeds
                     ? .success(.marked(id)) : .failure(ImageError(source: "r\(id)", reason: .notAnImage)))

@@ -1,14 +1,14 @@
 #if Images
-    import Synchronization
+    import NIOConcurrencyHelpers
     import Testing
 
     /// A gate tasks wait at until the test opens it (no sleeps).
     final class Gate: Sendable {
-        private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        private let state = NIOLockedValueBox<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
         func wait() async {
             await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
+                let resumeNow = state.withLockedValue { state -> Bool in
                     if state.isOpen { return true }
                     state.waiters.append(continuation)
                     return false
@@ -18,7 +18,7 @@
         }
 
         func open() {
-            let waiters = state.withLock { state in
+            let waiters = state.withLockedValue { state in
                 state.isOpen = true
                 defer { state.waiters = [] }
                 return state.waiters

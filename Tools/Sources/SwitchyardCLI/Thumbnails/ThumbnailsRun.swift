@@ -20,6 +20,7 @@
         }
 
         func run() async throws {
+            ImagePipeline.limitMallocArenas(to: 2)
             let format: ImageFormat = command.format == "jpg" ? .jpeg : ImageFormat(rawValue: command.format)!
             guard format.isAvailable else {
                 FileHandle.standardError.write(Data("error: the installed libvips cannot write \(format)\n".utf8))

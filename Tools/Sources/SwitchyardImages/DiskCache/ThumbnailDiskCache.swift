@@ -1,6 +1,6 @@
 #if Images
     import Switchyard
-    import Synchronization
+    import NIOConcurrencyHelpers
 
     #if canImport(Glibc)
         import Glibc
@@ -32,7 +32,7 @@
         public let byteLimit: Int
         /// Entry file name → size, least recently used first; evicting an entry removes its file.
         private let index: Cache<String, Int>
-        private let opened = Mutex<Bool>(false)
+        private let opened = NIOLockedValueBox<Bool>(false)
 
         /// - Precondition: `byteLimit >= 0`.
         public init(folder: String, byteLimit: Int) {
@@ -123,7 +123,7 @@
         /// At the first use: creates the folder, removes crash leftovers, counts the entries, oldest first. Callers
         /// meanwhile wait for it (they need the count); it runs once per process and folder.
         private func openIfNeeded() {
-            opened.withLock { isOpen in
+            opened.withLockedValue { isOpen in
                 guard !isOpen else { return }
                 isOpen = true
                 mkdir(folder, 0o755)

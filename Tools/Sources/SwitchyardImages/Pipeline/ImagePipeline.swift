@@ -120,6 +120,14 @@
                 name: "\(configuration.name) memory", costLimit: configuration.memoryCacheCost, cost: { $0.cost })
         }
 
+        /// Limits glibc's malloc arenas to `count` for the whole process (Linux; elsewhere nothing). With one
+        /// arena per thread, libvips' many short-lived buffers fragment the heap; sharp and imaginary recommend 2 for
+        /// images processed in parallel. For programs whose main work is images (`switchyard thumbnails` calls it at
+        /// start); it affects every allocation of the process, so a library should leave it to its program.
+        public static func limitMallocArenas(to count: Int = 2) {
+            _ = sy_limit_malloc_arenas(Int32(count))
+        }
+
         /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
         public func cachedThumbnail(of source: ImageSource, _ options: ThumbnailOptions) -> Thumbnail? {
             memoryCache.value(forKey: CacheKey(source: source.key, options: options))

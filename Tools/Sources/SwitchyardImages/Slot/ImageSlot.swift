@@ -1,6 +1,6 @@
 #if Images
     import Switchyard
-    import Synchronization
+    import NIOConcurrencyHelpers
 
     /// Where one image is shown (a view, a table cell, a socket): each ``load(_:_:priority:)`` replaces the
     /// previous one, and only the latest request's results reach the slot's `display` handler.
@@ -39,7 +39,7 @@
         private let cached: @Sendable (ImageSource, ThumbnailOptions) -> Thumbnail?
         private let make: @Sendable (ImageSource, ThumbnailOptions, JobPriority) async throws(ImageError) -> Thumbnail
         /// The latest load's number, and the task making its thumbnail.
-        private let state = Mutex<(latest: UInt64, task: Task<Void, Never>?)>((0, nil))
+        private let state = NIOLockedValueBox<(latest: UInt64, task: Task<Void, Never>?)>((0, nil))
 
         /// A slot showing thumbnails of `pipeline` through `display`, called through `delivery`.
         public convenience init(
@@ -87,7 +87,7 @@
                 }
                 self.show(content, number)
             }
-            let stale = state.withLock { state -> Bool in
+            let stale = state.withLockedValue { state -> Bool in
                 guard state.latest == number else { return true }
                 state.task = task
                 return false
@@ -100,11 +100,11 @@
 
         /// How many loads and cancels were made: the latest load's number (0 before the first). For tests and
         /// diagnostics.
-        public var loads: UInt64 { state.withLock { $0.latest } }
+        public var loads: UInt64 { state.withLockedValue { $0.latest } }
 
         /// Numbers a new load and cancels the previous one's task; returns the new number.
         private func replace() -> UInt64 {
-            let (number, previous) = state.withLock { state in
+            let (number, previous) = state.withLockedValue { state in
                 state.latest += 1
                 defer { state.task = nil }
                 return (state.latest, state.task)
@@ -116,7 +116,7 @@
         /// The gate: `content` of load `number` reaches `display` only if that load is still the latest then.
         private func show(_ content: Content, _ number: UInt64) {
             delivery.deliver { [self] in
-                guard state.withLock({ $0.latest }) == number else { return }
+                guard state.withLockedValue({ $0.latest }) == number else { return }
                 display(content)
             }
         }

@@ -13,8 +13,9 @@ int syf_picture(int width, int height, int orientation, const char *suffix, void
 /// The test picture converted to CMYK with libvips' built-in CMYK profile embedded, as a JPEG. 0 on success.
 int syf_cmyk_picture(int width, int height, void **out, size_t *length);
 
-/// A JPEG of `width` × `height` of one grey, encoded while it is generated (in fixed memory, whatever the size).
-int syf_plain_jpeg(int width, int height, void **out, size_t *length);
+/// An image of `width` × `height` of one grey, encoded as `suffix` (".jpg", ".png") while it is generated (in
+/// fixed memory, whatever the size).
+int syf_plain_image(int width, int height, const char *suffix, void **out, size_t *length);
 
 /// The pixel at (x, y) of the encoded image, its first three bands (or the first one thrice), and its size.
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height);
