@@ -94,18 +94,21 @@ static inline int sy_vips_avif(VipsImage *in, void **out, size_t *length, int qu
         in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
 }
 
-/// The last error message libvips recorded, copied (free with g_free), and cleared.
-static inline char *sy_vips_take_error(void) {
-    char *message = g_strdup(vips_error_buffer());
-    vips_error_clear();
-    return message;
-}
+/// The error messages libvips recorded, copied and cleared in one step under its lock (free with g_free).
+static inline char *sy_vips_take_error(void) { return vips_error_buffer_copy(); }
 
-/// Whether the installed libvips has an encoder for files named `*.suffix` (".avif").
+/// Whether the installed libvips can encode `suffix` (".avif"): a 1 × 1 image is encoded (a saver can exist while
+/// its codec's plugin is missing).
 static inline int sy_vips_can_save(const char *suffix) {
-    const char *saver = vips_foreign_find_save_buffer(suffix);
-    vips_error_clear();
-    return saver != NULL;
+    VipsImage *pixel = NULL;
+    if (vips_black(&pixel, 1, 1, "bands", 3, NULL)) return 0;
+    void *bytes = NULL;
+    size_t length = 0;
+    int status = vips_image_write_to_buffer(pixel, suffix, &bytes, &length, NULL);
+    g_object_unref(pixel);
+    g_free(bytes);
+    if (status) g_free(vips_error_buffer_copy());
+    return status == 0;
 }
 
 static inline void sy_vips_unref(VipsImage *image) { g_object_unref(image); }

@@ -56,6 +56,14 @@
             #expect(leftovers.isEmpty)
             let second = try await SwitchyardProcess.run(arguments)
             #expect(second.standardOutput.hasPrefix("made 0, up to date 2, failed 2"), "\(second.standardOutput)")
+            let list = folder + "/list.txt"
+            try Data("# two photos, Windows line endings\r\n\(photos)/a.jpg\r\n\(photos)/2026/b.png\r\n".utf8)
+                .write(to: URL(fileURLWithPath: list))
+            let listed = try await SwitchyardProcess.run([
+                "thumbnails", "-i", list, "--size", "80", "--out", folder + "/listed",
+            ])
+            #expect(listed.status == 0, "\(listed.standardOutput)\(listed.standardError)")
+            #expect(listed.standardOutput.hasPrefix("made 2,"), "\(listed.standardOutput)")
             let other = try await SwitchyardProcess.run([
                 "thumbnails", photos + "/a.jpg", "--size", "50", "--format", "png", "--out", out,
             ])

@@ -57,11 +57,12 @@
             withFolder { folder in
                 let thumbnail = Thumbnail(bytes: Array(repeating: 9, count: 1000), format: .jpeg, width: 5, height: 4)
                 ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20).store(thumbnail, forKey: "kept")
-                Self.write(folder + "/.tmp-1-2", [1, 2, 3])  // a write a crash interrupted
+                // A crashed process's write (no process has that id: it is above any pid_max).
+                Self.write(folder + "/.tmp-2147483647-2", [1, 2, 3])
                 let reopened = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
                 #expect(reopened.thumbnail(forKey: "kept") == thumbnail)
                 #expect(reopened.totalBytes == Self.bytesOnDisk(folder))
-                #expect(access(folder + "/.tmp-1-2", F_OK) != 0)
+                #expect(access(folder + "/.tmp-2147483647-2", F_OK) != 0)
                 #expect(reopened.thumbnail(forKey: "other") == nil)
             }
         }

@@ -125,6 +125,15 @@
             #expect(thumbnail.width == 64)
         }
 
+        @Test("bytes after the end marker (a phone's trailer, a motion photo's video) are tolerated")
+        func trailingBytes() async throws {
+            let jpeg = Fixtures.picture(width: 400, height: 300)
+            let trailer = [UInt8](repeating: 0x5A, count: 300_000)
+            let thumbnail = try await pipeline.thumbnail(
+                of: .bytes(jpeg + trailer, identity: "motion.jpg"), ThumbnailOptions(width: 40, format: .png))
+            #expect(Fixtures.quadrants(thumbnail.bytes) == Fixtures.upright)
+        }
+
         @Test("a file source is read by path")
         func fileSource() async throws {
             let path = "/tmp/switchyard-images-\(UInt64.random(in: 0...UInt64.max)).webp"

@@ -57,7 +57,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     var html = false
 
     func validate() throws {
-        guard size >= 1 else { throw ValidationError("--size must be at least 1, got \(size)") }
+        guard (1...100_000).contains(size) else { throw ValidationError("--size must be 1–100000, got \(size)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }
         guard ["inside", "cover", "exact"].contains(fit) else {
             throw ValidationError("--fit must be inside, cover or exact, got \"\(fit)\"")

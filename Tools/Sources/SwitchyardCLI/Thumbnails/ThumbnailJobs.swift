@@ -30,8 +30,11 @@
                 guard let text = try? String(contentsOfFile: listFile, encoding: .utf8) else {
                     throw Failure(description: "cannot read the list \(listFile)")
                 }
-                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    let entry = line.trimmingCharacters(in: .whitespaces)
+                // Any line ending ("\r\n" is one Character, which a split on "\n" would not see).
+                for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+                    .enumerated()
+                {
+                    let entry = line.trimmingCharacters(in: .whitespacesAndNewlines)
                     if entry.isEmpty || entry.hasPrefix("#") { continue }
                     entries.append((entry, "\(listFile):\(number + 1)"))
                 }

@@ -43,11 +43,16 @@
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let temporary = folder + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)),
-                rename(temporary, path) == 0
-            else {
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            } catch {
                 unlink(temporary)
-                throw ImageError(source: path, reason: .unreadable("cannot write: \(String(cString: strerror(errno)))"))
+                throw ImageError(source: path, reason: .unwritable(error.localizedDescription))
+            }
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw ImageError(source: path, reason: .unwritable(reason))
             }
         }
     }
@@ -60,7 +65,7 @@
                 switch outcome {
                 case .made, .upToDate:
                     figures.append(
-                        "<figure><img src=\"\(escape(job.output))\" loading=\"lazy\" alt=\"\(escape(job.name))\">"
+                        "<figure><img src=\"\(escape(Self.relativeURL(job.output)))\" loading=\"lazy\" alt=\"\(escape(job.name))\">"
                             + "<figcaption>\(escape(job.name))</figcaption></figure>")
                 default: continue
                 }
@@ -76,6 +81,14 @@
 
                 """
             try ThumbnailManifest.writeAtomically(Array(page.utf8), to: folder + "/index.html")
+        }
+
+        /// A relative path as a URL: each component percent-encoded (a name with `#`, `?` or `%` stays a path).
+        static func relativeURL(_ path: String) -> String {
+            path.split(separator: "/", omittingEmptySubsequences: false).map {
+                String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+                    ?? String($0)
+            }.joined(separator: "/")
         }
 
         private static func escape(_ text: String) -> String {

@@ -125,10 +125,10 @@
         private func openIfNeeded() {
             opened.withLockedValue { isOpen in
                 guard !isOpen else { return }
-                isOpen = true
-                mkdir(folder, 0o755)
+                Self.makeFolders(folder)
                 var entries: [(name: String, size: Int, modified: Int)] = []
-                guard let directory = opendir(folder) else { return }
+                guard let directory = opendir(folder) else { return }  // tried again at the next use
+                isOpen = true
                 while let entry = readdir(directory) {
                     let name = withUnsafeBytes(of: entry.pointee.d_name) {
                         String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
@@ -137,7 +137,7 @@
                     guard stat(folder + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
                         continue
                     }
-                    if name.hasPrefix(".tmp-") {
+                    if name.hasPrefix(".tmp-"), !Self.isRunning(temporaryName: name) {  // a crash's leftover
                         unlink(folder + "/" + name)
                     } else if name.hasSuffix(".thumb") {
                         entries.append((name, Int(status.st_size), Self.modificationTime(status).seconds))
@@ -148,6 +148,22 @@
                     index.setValue(entry.size, forKey: entry.name)
                 }
             }
+        }
+
+        /// Creates `folder` and its missing parents.
+        private static func makeFolders(_ folder: String) {
+            var path = folder.hasPrefix("/") ? "" : "."
+            for component in folder.split(separator: "/") {
+                path += "/" + component
+                mkdir(path, 0o755)  // an existing folder fails with EEXIST, which is what is wanted
+            }
+        }
+
+        /// Whether the process that named a temporary file `.tmp-<pid>-…` still runs (its write may be under way).
+        private static func isRunning(temporaryName name: String) -> Bool {
+            let fields = name.split(separator: "-")
+            guard fields.count >= 3, let pid = Int32(fields[1]) else { return false }
+            return kill(pid, 0) == 0 || errno != ESRCH
         }
 
         static func readFile(_ path: String) -> [UInt8]? {

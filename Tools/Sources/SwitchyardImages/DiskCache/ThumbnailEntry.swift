@@ -39,8 +39,9 @@
             guard formatIndex < ImageFormat.allCases.count else { return nil }
             let width = Int(read(bytes, &offset, width: 4))
             let height = Int(read(bytes, &offset, width: 4))
-            let length = Int(read(bytes, &offset, width: 8))
-            guard offset + length + 8 == bytes.count else { return nil }
+            guard let length = Int(exactly: read(bytes, &offset, width: 8)), length == bytes.count - offset - 8 else {
+                return nil  // a crafted entry with a valid checksum must not crash the reader
+            }
             return Thumbnail(
                 bytes: Array(bytes[offset..<(offset + length)]), format: ImageFormat.allCases[formatIndex],
                 width: width, height: height)

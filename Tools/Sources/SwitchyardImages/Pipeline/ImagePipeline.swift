@@ -223,7 +223,11 @@
                 if error.isCancelled { throw ImageError(source: url, reason: .cancelled) }
                 throw ImageError(source: url, reason: .unreadable(error.description))
             }
-            let validator = response.validators.etag ?? response.validators.lastModified ?? ""
+            // Without a validator the bytes themselves identify the image (a hash of them): a changed image at the
+            // same URL must not be served from the disk cache.
+            let validator =
+                response.validators.etag ?? response.validators.lastModified
+                ?? "fnv:\(ThumbnailEntry.hashes(response.body).0)"
             do {
                 return try await thumbnail(
                     of: .bytes(response.body, identity: url + " " + validator), options, priority: priority)

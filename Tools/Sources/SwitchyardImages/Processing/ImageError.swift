@@ -17,6 +17,8 @@
             case formatUnavailable(ImageFormat)
             /// The encoder failed.
             case encodingFailed(String)
+            /// The thumbnail could not be written where it was asked for (a full disk, no permission).
+            case unwritable(String)
             /// The caller's task was cancelled, or the pipeline's queue cancelled the work.
             case cancelled
 
@@ -31,6 +33,7 @@
                 case .formatUnavailable(let format):
                     return "cannot be written as \(format): this libvips has no encoder"
                 case .encodingFailed(let why): return "could not be encoded: \(why)"
+                case .unwritable(let why): return "cannot be written: \(why)"
                 case .cancelled: return "was cancelled"
                 }
             }

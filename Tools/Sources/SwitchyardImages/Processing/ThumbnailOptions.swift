@@ -27,13 +27,20 @@
         /// sRGB output is removed too: sRGB is what viewers assume).
         public var keepsMetadata: Bool
 
-        /// - Precondition: `width`, `height` and `scale` are at least 1; `quality` is 1–100.
+        /// The largest box side in pixels (libvips' limit for a thumbnail).
+        public static let maximumPixelSide = 10_000_000
+
+        /// - Precondition: `width`, `height` and `scale` are at least 1, the box in pixels (points × scale) at most
+        ///   ``maximumPixelSide`` a side; `quality` is 1–100.
         public init(
             width: Int, height: Int? = nil, scale: Int = 1, fit: Fit = .inside, format: ImageFormat = .jpeg,
             quality: Int = 80, allowsUpscaling: Bool = false, keepsMetadata: Bool = false
         ) {
             precondition(width >= 1 && (height ?? width) >= 1, "ThumbnailOptions: the box must be at least 1 × 1")
             precondition(scale >= 1, "ThumbnailOptions: scale must be at least 1")
+            precondition(
+                max(width, height ?? width) <= ThumbnailOptions.maximumPixelSide / scale,
+                "ThumbnailOptions: the box in pixels must be at most \(ThumbnailOptions.maximumPixelSide) a side")
             precondition((1...100).contains(quality), "ThumbnailOptions: quality must be 1–100")
             self.width = width
             self.height = height ?? width

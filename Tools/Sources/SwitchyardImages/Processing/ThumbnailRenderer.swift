@@ -31,12 +31,14 @@
                     throw fail(.tooManyBytes(size: Int(status.st_size), limit: limits.maximumBytes))
                 }
                 guard vips_foreign_find_load(path) != nil else {
-                    vips_error_clear()
+                    g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                     throw fail(.notAnImage)
                 }
                 let toSRGB = try checkHeader(sy_vips_header_file(path), limits, fail)
-                if let (head, tail) = ends(of: path, size: Int(status.st_size)),
-                    let problem = TruncationCheck.problem(head: head[...], tail: tail[...], length: Int(status.st_size))
+                if let (head, tail) = ends(of: path, size: Int(status.st_size), tailLength: 1 << 20),
+                    let problem = TruncationCheck.problem(
+                        head: head[...], tail: tail[...], length: Int(status.st_size),
+                        tailIsWhole: tail.count + head.count >= Int(status.st_size))
                 {
                     throw fail(.undecodable(problem))
                 }
@@ -57,12 +59,12 @@
                     Result { () throws(ImageError) -> Thumbnail in
                         guard let base = buffer.baseAddress, vips_foreign_find_load_buffer(base, buffer.count) != nil
                         else {
-                            vips_error_clear()
+                            g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                             throw fail(.notAnImage)
                         }
                         let toSRGB = try checkHeader(sy_vips_header_buffer(base, buffer.count), limits, fail)
                         if let problem = TruncationCheck.problem(
-                            head: bytes.prefix(12), tail: bytes.suffix(64), length: bytes.count)
+                            head: bytes.prefix(12), tail: bytes[...], length: bytes.count)
                         {
                             throw fail(.undecodable(problem))
                         }
@@ -83,13 +85,14 @@
             }
         }
 
-        /// The first 12 and the last 64 bytes of a file (nil if they cannot be read: the decoder then says why).
-        private static func ends(of path: String, size: Int) -> ([UInt8], [UInt8])? {
+        /// The first 12 and the last `tailLength` bytes of a file (nil if they cannot be read: the decoder then says
+        /// why).
+        private static func ends(of path: String, size: Int, tailLength: Int) -> ([UInt8], [UInt8])? {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             defer { close(descriptor) }
             var head = [UInt8](repeating: 0, count: min(12, size))
-            var tail = [UInt8](repeating: 0, count: min(64, size))
+            var tail = [UInt8](repeating: 0, count: min(tailLength, size))
             let headRead = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
             let tailRead = tail.withUnsafeMutableBytes {
                 pread(descriptor, $0.baseAddress, $0.count, off_t(size - $0.count))
