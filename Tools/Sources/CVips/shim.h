@@ -2,17 +2,22 @@
 //
 // Swift cannot call C's variadic functions, and most of libvips' operations take their options as a NULL-ended
 // list of name/value pairs: each operation SwitchyardImages uses is wrapped below in a fixed-argument inline
-// function. They only forward; every decision (limits, formats, options) is made in Swift.
+// function. They only forward; every decision (limits, formats, options) is made in Swift. One more piece is
+// written here because libvips calls it back on its own threads: the source a decode reads through, which fails
+// its next read once the render is cancelled.
 #ifndef SWITCHYARD_CVIPS_SHIM_H
 #define SWITCHYARD_CVIPS_SHIM_H
 
+#include <errno.h>
+#include <string.h>
 #include <vips/vips.h>
 #ifdef __linux__
 #include <malloc.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 #endif
+#include <unistd.h>
 
 /// `vips_init`, then the settings for many images processed in parallel, each by one thread: `concurrency`
 /// threads per image, libvips' operation cache off (the pipeline caches results itself), and the loaders libvips
@@ -41,28 +46,66 @@ static inline VipsImage *sy_vips_header_file(const char *path) {
     return vips_image_new_from_file(path, NULL);
 }
 
-/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied), from bytes or a file; with `to_srgb`,
-/// colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting, `fail_on` a
-/// VipsFailOn. 0 on success.
-static inline int sy_vips_thumbnail_buffer(
-    void *bytes, size_t length, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
-    if (to_srgb) {
-        return vips_thumbnail_buffer(
-            bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
-            "export_profile", "srgb", NULL);
+/// A flag for cancelling a render: set by any thread, read by the decoding thread. Free with `g_free`.
+static inline int *sy_flag_new(void) { return g_new0(int, 1); }
+static inline void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+static inline int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
+/// What a decode reads: a file's descriptor (`descriptor` >= 0) or bytes in memory, `length` bytes long, read
+/// from `offset`; each read first checks `cancelled`. Used by one decode at a time (libvips reads a source from
+/// one thread at a time).
+typedef struct {
+    int descriptor;
+    const unsigned char *bytes;
+    gint64 length;
+    gint64 offset;
+    const int *cancelled;
+} SYReader;
+
+/// A read fails once the render is cancelled: the decode stops at its next read (every few KiB of the encoded
+/// image) instead of running to the end.
+static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
+    if (sy_flag_is_set(reader->cancelled)) return -1;
+    gint64 count = reader->length - reader->offset;
+    if (count > length) count = length;
+    if (count <= 0) return 0;
+    if (reader->descriptor >= 0) {
+        ssize_t done;
+        do { done = pread(reader->descriptor, buffer, (size_t)count, (off_t)reader->offset); } while (done < 0 && errno == EINTR);
+        if (done < 0) return -1;
+        count = done;
+    } else {
+        memcpy(buffer, reader->bytes + reader->offset, (size_t)count);
     }
-    return vips_thumbnail_buffer(
-        bytes, length, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on, NULL);
+    reader->offset += count;
+    return count;
 }
 
-static inline int sy_vips_thumbnail_file(
-    const char *path, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
-    if (to_srgb) {
-        return vips_thumbnail(
-            path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on,
-            "export_profile", "srgb", NULL);
-    }
-    return vips_thumbnail(path, out, width, "height", height, "size", size, "crop", crop, "fail_on", fail_on, NULL);
+static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
+    gint64 base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? reader->offset : reader->length;
+    gint64 target = base + offset;
+    if (target < 0 || target > reader->length) return -1;
+    reader->offset = target;
+    return target;
+}
+
+/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied) of the image `reader` reads; with
+/// `to_srgb`, colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting,
+/// `fail_on` a VipsFailOn. The image is lazy and reads from `reader` until it is unreferenced: `reader` must
+/// outlive it. 0 on success.
+static inline int sy_vips_thumbnail_reader(
+    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+    VipsSourceCustom *source = vips_source_custom_new();
+    if (!source) return -1;
+    g_signal_connect(source, "read", G_CALLBACK(sy_reader_read), reader);
+    g_signal_connect(source, "seek", G_CALLBACK(sy_reader_seek), reader);
+    int status = to_srgb
+        ? vips_thumbnail_source(VIPS_SOURCE(source), out, width, "height", height, "size", size, "crop", crop,
+              "fail_on", fail_on, "export_profile", "srgb", NULL)
+        : vips_thumbnail_source(VIPS_SOURCE(source), out, width, "height", height, "size", size, "crop", crop,
+              "fail_on", fail_on, NULL);
+    g_object_unref(source);  // the image holds its own reference while it needs it
+    return status;
 }
 
 /// Whether the image carries an ICC profile (its thumbnail is then colour managed to sRGB).
@@ -108,6 +151,9 @@ static inline int sy_vips_can_save(const char *suffix) {
     g_object_unref(pixel);
     g_free(bytes);
     if (status) g_free(vips_error_buffer_copy());
+    // The encode started libvips' worker threads from this thread, with its scheduling; the pipeline's images
+    // must run on workers started from its own (lowered) threads, so idle ones are not kept for reuse.
+    g_thread_pool_stop_unused_threads();
     return status == 0;
 }
 
@@ -122,10 +168,16 @@ static inline int sy_limit_malloc_arenas(int count) {
 #endif
 }
 
-/// Sets the calling thread's nice value (Linux: niceness is per thread). Without privileges it can only be raised
-/// (the thread made less favoured), never lowered back. 0 on success; -1 elsewhere than on Linux.
-static inline int sy_thread_set_niceness(int niceness) {
+/// Lowers the calling thread's scheduling (Linux: both are per thread): with `idle`, to `SCHED_IDLE` (it runs only
+/// when no other thread wants the processor, and a waking thread of any other policy preempts it at once);
+/// otherwise to nice value `niceness`. Threads the calling thread creates inherit it. Without privileges a thread
+/// can only be made less favoured, never more again. 0 on success; -1 elsewhere than on Linux.
+static inline int sy_thread_lower_scheduling(int idle, int niceness) {
 #ifdef __linux__
+    if (idle) {
+        struct sched_param parameters = {0};
+        return sched_setscheduler(0, 5 /* SCHED_IDLE, defined by glibc only under _GNU_SOURCE */, &parameters);
+    }
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 #else
     return -1;

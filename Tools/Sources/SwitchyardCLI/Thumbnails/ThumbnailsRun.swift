@@ -43,7 +43,9 @@
             let pipeline = ImagePipeline(
                 configuration: .init(
                     name: "thumbnails", width: command.parallel ?? WorkQueue.defaultWidth, memoryCacheCost: 0,
-                    session: session))
+                    // A batch command: it yields to interactive processes (as `nice` would) without waiting for an
+                    // idle machine, as the library's background default does.
+                    session: session, threadScheduling: .niced(10)))
             let done = ThumbnailCounter()
             let known = manifest
             let work = Task {

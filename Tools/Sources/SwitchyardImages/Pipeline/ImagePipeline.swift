@@ -21,10 +21,12 @@
     ///   decode), reference-counted: it is cancelled only when its last caller leaves. The job's priority is the
     ///   highest of its callers', so a visible request raises a prefetch it joins.
     /// - **Concurrency**: at most ``Configuration/width`` images at once (default: the active processors), each
-    ///   decoded and encoded on one thread of the pipeline's `BlockingExecutor` (never the cooperative pool).
+    ///   decoded and encoded on one thread of the pipeline's `BlockingExecutor` (never the cooperative pool), at
+    ///   ``Configuration/threadScheduling`` (by default `SCHED_IDLE` on Linux: the process's other threads first).
     /// - **Limits** (``ImageLimits``) are checked before any pixel is decoded.
     /// - **Cancellation**: a caller that leaves gets ``ImageError/Reason/cancelled`` at once. A job whose last
-    ///   caller left is removed if it has not started; a running decode finishes on its thread and is dropped.
+    ///   caller left is removed if it has not started; a running one stops at its decode's next read of the source
+    ///   (every few KiB), freeing its thread.
     /// - **Memory cache**: finished thumbnails stay in a `Cache` of the core (cost: their bytes, at most
     ///   ``Configuration/memoryCacheCost``), trimmed under memory pressure. It is keyed by the source's identity
     ///   (a file's path, the bytes' identity) and the options: a file changed in place under the same path is
@@ -48,12 +50,10 @@
             /// Where encoded thumbnails are kept across runs; nil for none. Keyed by the source's identity (a
             /// file's path, size and modification time; the bytes' identity) and the options.
             public var diskCache: ThumbnailDiskCache?
-            /// The nice value of the pipeline's threads (Linux; 0–19, 0 leaves them as they are): decoding and
-            /// encoding yield the processors to the process's other threads (a main actor drawing at 60 Hz, a
-            /// server's event loops) whenever those need them, and take all of them otherwise. Default 10. Applied
-            /// on the pipeline's own threads as each image starts; per pipeline, not per request (an unprivileged
-            /// thread cannot lower its nice value again).
-            public var threadNiceness: Int
+            /// How the threads that decode and encode are scheduled (Linux). Default
+            /// ``ThreadScheduling/background``: a main actor drawing at 60 Hz or a server's event loops take the
+            /// processors the moment they need them, and the pipeline has all of them otherwise.
+            public var threadScheduling: ThreadScheduling
             /// Downloads ``ImageSource/url(_:)`` sources; nil: they fail as unreadable. The pipeline does not shut
             /// it down.
             public var session: HTTPSession?
@@ -61,10 +61,9 @@
             public init(
                 name: String = "images", width: Int = WorkQueue.defaultWidth, limits: ImageLimits = .init(),
                 memoryCacheCost: Int = 64 << 20, diskCache: ThumbnailDiskCache? = nil, session: HTTPSession? = nil,
-                threadNiceness: Int = 10
+                threadScheduling: ThreadScheduling = .background
             ) {
-                precondition((0...19).contains(threadNiceness), "ImagePipeline: threadNiceness must be 0–19")
-                self.threadNiceness = threadNiceness
+                self.threadScheduling = threadScheduling
                 self.diskCache = diskCache
                 self.session = session
                 self.name = name
@@ -163,7 +162,7 @@
         ) async throws(ImageError) -> Thumbnail {
             let limits = configuration.limits
             let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
-            let niceness = configuration.threadNiceness
+            let scheduling = configuration.threadScheduling
             let request = Request(source: source, options: options)
             let cacheKey = CacheKey(source: source.key, options: options)
             if let cached = memoryCache.value(forKey: cacheKey) { return cached }
@@ -174,15 +173,22 @@
             }
             do {
                 let thumbnail = try await coalescer.value(for: request, priority: priority) { request in
-                    let thumbnail = try await executor.run { () throws(ImageError) -> Thumbnail in
-                        // Each time: a system call, nothing beside an image; a thread-local flag would go stale when
-                        // the executor replaces a thread.
-                        if niceness > 0 { _ = sy_thread_set_niceness(Int32(niceness)) }
-                        let key = diskCache == nil ? nil : request.diskKey()
-                        if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
-                        let thumbnail = try ThumbnailRenderer.render(request.source, request.options, limits: limits)
-                        if let key { diskCache?.store(thumbnail, forKey: key) }
-                        return thumbnail
+                    // The job is cancelled when its last caller leaves: the decode then stops at its next read.
+                    let cancellation = RenderCancellation()
+                    let thumbnail = try await withTaskCancellationHandler {
+                        try await executor.run { () throws(ImageError) -> Thumbnail in
+                            // Each time: a system call, nothing beside an image; a thread-local flag would go stale
+                            // when the executor replaces a thread.
+                            scheduling.applyToCurrentThread()
+                            let key = diskCache == nil ? nil : request.diskKey()
+                            if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
+                            let thumbnail = try ThumbnailRenderer.render(
+                                request.source, request.options, limits: limits, cancellation: cancellation)
+                            if let key { diskCache?.store(thumbnail, forKey: key) }
+                            return thumbnail
+                        }
+                    } onCancel: {
+                        cancellation.cancel()
                     }
                     memoryCache.setValue(
                         thumbnail, forKey: CacheKey(source: request.source.key, options: request.options))

@@ -14,8 +14,12 @@
         /// The steps, each refusing what is wrong before the next costs more: the byte limit (size only), the
         /// format (the first bytes), the pixel limit (the header), then decoding with shrink-on-load, EXIF
         /// orientation and colour management to sRGB, then encoding.
+        ///
+        /// Once `cancellation` is cancelled, the decode stops at its next read of the source and the render throws
+        /// ``ImageError/Reason/cancelled``.
         static func render(
-            _ source: ImageSource, _ options: ThumbnailOptions, limits: ImageLimits
+            _ source: ImageSource, _ options: ThumbnailOptions, limits: ImageLimits,
+            cancellation: RenderCancellation = RenderCancellation()
         ) throws(ImageError) -> Thumbnail {
             Vips.start()
             let name = source.description
@@ -35,20 +39,20 @@
                     throw fail(.notAnImage)
                 }
                 let toSRGB = try checkHeader(sy_vips_header_file(path), limits, fail)
-                if let (head, tail) = ends(of: path, size: Int(status.st_size), tailLength: 1 << 20),
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+                defer { close(descriptor) }
+                if let (head, tail) = ends(of: descriptor, size: Int(status.st_size), tailLength: 1 << 20),
                     let problem = TruncationCheck.problem(
                         head: head[...], tail: tail[...], length: Int(status.st_size),
                         tailIsWhole: tail.count + head.count >= Int(status.st_size))
                 {
                     throw fail(.undecodable(problem))
                 }
-                let image = try make(fail, options) { out, size, crop in
-                    sy_vips_thumbnail_file(
-                        path, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,
-                        toSRGB ? 1 : 0)
-                }
-                defer { sy_vips_unref(image) }
-                return try encode(image, options, fail)
+                let reader = SYReader(
+                    descriptor: descriptor, bytes: nil, length: gint64(status.st_size), offset: 0,
+                    cancelled: cancellation.flag)
+                return try thumbnail(reading: reader, toSRGB: toSRGB, options, cancellation, fail)
             case .url(let url):  // the pipeline downloads a URL first and renders its bytes
                 throw ImageError(source: url, reason: .unreadable("a URL is rendered from its downloaded bytes"))
             case .bytes(let bytes, _):
@@ -68,29 +72,43 @@
                         {
                             throw fail(.undecodable(problem))
                         }
-                        // libvips only reads the buffer (the parameter is not `const` for historical reasons). The
-                        // image is lazy: its pixels are read from the buffer while it is encoded, so that happens
-                        // here, inside the closure, and the image is released before it returns.
-                        let mutable = UnsafeMutableRawPointer(mutating: base)
-                        let image = try make(fail, options) { out, size, crop in
-                            sy_vips_thumbnail_buffer(
-                                mutable, buffer.count, &out, Int32(options.pixelWidth), Int32(options.pixelHeight),
-                                size, crop, failOn, toSRGB ? 1 : 0)
-                        }
-                        defer { sy_vips_unref(image) }
-                        return try encode(image, options, fail)
+                        let reader = SYReader(
+                            descriptor: -1, bytes: base.assumingMemoryBound(to: UInt8.self),
+                            length: gint64(buffer.count),
+                            offset: 0, cancelled: cancellation.flag)
+                        return try thumbnail(reading: reader, toSRGB: toSRGB, options, cancellation, fail)
                     }
                 }
                 return try made.get()
             }
         }
 
-        /// The first 12 and the last `tailLength` bytes of a file (nil if they cannot be read: the decoder then says
-        /// why).
-        private static func ends(of path: String, size: Int, tailLength: Int) -> ([UInt8], [UInt8])? {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
+        /// Decodes through `reader` (shrink-on-load, orientation, sRGB) and encodes. The image is lazy: its pixels are
+        /// read and decoded while it is encoded, so both happen before the reader is released.
+        private static func thumbnail(
+            reading reader: SYReader, toSRGB: Bool, _ options: ThumbnailOptions, _ cancellation: RenderCancellation,
+            _ fail: (ImageError.Reason) -> ImageError
+        ) throws(ImageError) -> Thumbnail {
+            let state = UnsafeMutablePointer<SYReader>.allocate(capacity: 1)
+            state.initialize(to: reader)
+            defer { state.deallocate() }
+            do {
+                let image = try make(fail, options) { out, size, crop in
+                    sy_vips_thumbnail_reader(
+                        state, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,
+                        toSRGB ? 1 : 0)
+                }
+                defer { sy_vips_unref(image) }
+                return try encode(image, options, fail)
+            } catch {
+                // The reader's refusal surfaces as a read or decode error: name it for what it is.
+                throw cancellation.isCancelled ? fail(.cancelled) : error
+            }
+        }
+
+        /// The first 12 and the last `tailLength` bytes of an open file (nil if they cannot be read: the decoder
+        /// then says why).
+        private static func ends(of descriptor: Int32, size: Int, tailLength: Int) -> ([UInt8], [UInt8])? {
             var head = [UInt8](repeating: 0, count: min(12, size))
             var tail = [UInt8](repeating: 0, count: min(tailLength, size))
             let headRead = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
