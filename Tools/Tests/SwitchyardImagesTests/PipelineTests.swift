@@ -121,12 +121,42 @@
             #expect(server.requests(to: "/photo.jpg").count == 1)
             #expect(pipeline.queue.counts.succeeded == 1)
             #expect(pipeline.cachedThumbnail(of: .url(url), ThumbnailOptions(width: 64)) == thumbnails[0])
+            // Kept once, under its URL: not also under the downloaded bytes' identity.
+            let body = ImageSource.bytes(Fixtures.picture(width: 640, height: 480), identity: "\(url) \"v1\"")
+            #expect(pipeline.cachedThumbnail(of: body, ThumbnailOptions(width: 64)) == nil)
             let missing = server.url("/missing.jpg")
             let error = await #expect(throws: ImageError.self) {
                 try await pipeline.thumbnail(of: .url(missing), ThumbnailOptions(width: 64))
             }
             #expect(error?.source == missing)
             #expect(error?.description.contains("404") == true, "\(String(describing: error))")
+            try await session.shutdown()
+            try await server.shutdown()
+        }
+
+        @Test("at most downloadWidth URL sources are in flight: the rest wait in the download queue, not in memory")
+        func downloadWidth() async throws {
+            let server = try await StubServer.start()
+            let session = HTTPSession(configuration: .init(name: "images-width", retry: .never))
+            let pipeline = ImagePipeline(
+                configuration: .init(name: "download-width", width: 1, session: session, downloadWidth: 2))
+            let gate = StubGate()
+            let picture = Fixtures.picture(width: 64, height: 48)
+            let urls = (0..<5).map { server.url("/\($0).jpg") }
+            for index in 0..<5 { server.route("/\(index).jpg", StubResponse(body: picture).held(by: gate)) }
+            let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
+                for url in urls {
+                    group.addTask { try await pipeline.thumbnail(of: .url(url), ThumbnailOptions(width: 16)) }
+                }
+                await server.waitForOpenRequests(count: 2)
+                await yieldUntil("three wait") { pipeline.downloadQueue.counts.pending == 3 }
+                #expect(pipeline.downloadQueue.counts.running == 2)
+                #expect((0..<5).map { server.requests(to: "/\($0).jpg").count }.reduce(0, +) == 2)
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(thumbnails.count == 5 && thumbnails.allSatisfy { $0.width == 16 })
+            #expect(pipeline.downloadQueue.counts.succeeded == 5)
             try await session.shutdown()
             try await server.shutdown()
         }

@@ -13,7 +13,8 @@
 
         /// What happened to one source.
         enum Outcome: Sendable {
-            case made(Thumbnail)
+            /// Made and written; `key` is the manifest's record of its source, read before it was decoded.
+            case made(key: String?)
             case upToDate
             case failed(String)
             case stopped
@@ -49,7 +50,9 @@
             let done = ThumbnailCounter()
             let known = manifest
             let work = Task {
-                await Self.make(jobs, options: options, into: out, pipeline: pipeline, manifest: known, done: done)
+                await Self.make(
+                    jobs, options: options, into: out, pipeline: pipeline, manifest: known, done: done,
+                    window: 2 * pipeline.configuration.width)
             }
             let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the thumbnails") {
                 work.cancel()
@@ -63,9 +66,7 @@
             await pipeline.shutdown()
             try? await session.shutdown()
             for (job, outcome) in zip(jobs, outcomes) {
-                if case .made = outcome, let key = ThumbnailManifest.key(job.source, options) {
-                    manifest.outputs[job.output] = key
-                }
+                if case .made(let key?) = outcome { manifest.outputs[job.output] = key }
             }
             try? manifest.save(to: out)
             if command.html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
@@ -73,30 +74,43 @@
                 jobs, outcomes, seconds: (ContinuousClock.now - started) / .seconds(1), interrupted: work.isCancelled)
         }
 
-        /// Makes every job's thumbnail (the pipeline bounds how many at once), results in the jobs' order.
+        /// Makes every job's thumbnail, results in the jobs' order. At most `window` sources are in flight at once
+        /// (the pipeline's width renders, the rest downloaded or waiting), so memory does not grow with the number
+        /// of sources: a list of a million URLs holds `window` downloaded images at most, not all of them.
         private static func make(
             _ jobs: [ThumbnailJob], options: ThumbnailOptions, into out: String, pipeline: ImagePipeline,
-            manifest: ThumbnailManifest, done: ThumbnailCounter
+            manifest: ThumbnailManifest, done: ThumbnailCounter, window: Int
         ) async -> [Outcome] {
             await withTaskGroup(of: (Int, Outcome).self) { group in
+                var outcomes = [Outcome](repeating: .stopped, count: jobs.count)
                 for (index, job) in jobs.enumerated() {
+                    if index >= window, let (finished, outcome) = await group.next() { outcomes[finished] = outcome }
+                    if Task.isCancelled { break }  // the rest stay `.stopped`
                     group.addTask {
                         defer { done.increment() }
-                        let path = out + "/" + job.output
-                        if manifest.isUpToDate(job, options, path: path) { return (index, .upToDate) }
-                        do throws(ImageError) {
-                            let thumbnail = try await pipeline.thumbnail(of: job.source, options)
-                            if Task.isCancelled { return (index, .stopped) }
-                            try ThumbnailManifest.writeAtomically(thumbnail.bytes, to: path)
-                            return (index, .made(thumbnail))
-                        } catch {
-                            return (index, error.reason == .cancelled ? .stopped : .failed(error.description))
-                        }
+                        return (index, await make(job, options: options, into: out, pipeline: pipeline, manifest))
                     }
                 }
-                var outcomes = [Outcome](repeating: .stopped, count: jobs.count)
                 for await (index, outcome) in group { outcomes[index] = outcome }
                 return outcomes
+            }
+        }
+
+        private static func make(
+            _ job: ThumbnailJob, options: ThumbnailOptions, into out: String, pipeline: ImagePipeline,
+            _ manifest: ThumbnailManifest
+        ) async -> Outcome {
+            let path = out + "/" + job.output
+            if manifest.isUpToDate(job, options, path: path) { return .upToDate }
+            // Read before decoding: a source changed during the render is then seen as changed by the next run.
+            let key = ThumbnailManifest.key(job.source, options)
+            do throws(ImageError) {
+                let thumbnail = try await pipeline.thumbnail(of: job.source, options)
+                if Task.isCancelled { return .stopped }
+                try ThumbnailManifest.writeAtomically(thumbnail.bytes, to: path)
+                return .made(key: key)
+            } catch {
+                return error.reason == .cancelled ? .stopped : .failed(error.description)
             }
         }
 

@@ -36,7 +36,11 @@
     /// - **Errors** name the source and what was wrong (``ImageError``); a failure is not remembered, so the next
     ///   request tries again.
     ///
-    /// Thread-safe. The queue (``queue``) is named after the pipeline: its snapshots show the jobs, named
+    /// - **URL sources** are jobs of ``downloadQueue``: download (through ``Configuration/session``), then a render
+    ///   job of ``queue`` joined like any other. At most ``Configuration/downloadWidth`` are in flight, so a caller
+    ///   asking for thousands of URLs at once holds that many downloaded images, not thousands.
+    ///
+    /// Thread-safe. The queues are named after the pipeline: their snapshots show the jobs, named
     /// `"<name> <source> <options>"`, with their waiting reasons.
     public final class ImagePipeline: Sendable {
         public struct Configuration: Sendable {
@@ -57,12 +61,17 @@
             /// Downloads ``ImageSource/url(_:)`` sources; nil: they fail as unreadable. The pipeline does not shut
             /// it down.
             public var session: HTTPSession?
+            /// The most URL sources in flight at once, from the start of their download to the end of their render
+            /// (each holds its downloaded bytes meanwhile, so this bounds that memory); nil: 4 × ``width``. The
+            /// session's per-host limits apply within it.
+            public var downloadWidth: Int?
 
             public init(
                 name: String = "images", width: Int = WorkQueue.defaultWidth, limits: ImageLimits = .init(),
                 memoryCacheCost: Int = 64 << 20, diskCache: ThumbnailDiskCache? = nil, session: HTTPSession? = nil,
-                threadScheduling: ThreadScheduling = .background
+                threadScheduling: ThreadScheduling = .background, downloadWidth: Int? = nil
             ) {
+                self.downloadWidth = downloadWidth
                 self.threadScheduling = threadScheduling
                 self.diskCache = diskCache
                 self.session = session
@@ -76,8 +85,12 @@
         public let configuration: Configuration
         /// The queue the thumbnails' jobs run on.
         public let queue: WorkQueue
+        /// The queue of URL sources' jobs (download, then render on ``queue``), named `"<name> downloads"`.
+        public let downloadQueue: WorkQueue
         private let executor: BlockingExecutor
         private let coalescer: Coalescer<Request, Thumbnail>
+        /// URL sources: download and render, one job per URL and options, in a queue of their own.
+        private let downloads: Coalescer<Request, Thumbnail>
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
         private let memoryCache: Cache<CacheKey, Thumbnail>
@@ -115,6 +128,10 @@
             queue = WorkQueue(name: configuration.name, width: configuration.width)
             executor = BlockingExecutor(name: configuration.name, maximumThreads: configuration.width)
             coalescer = Coalescer(queue: queue, name: configuration.name)
+            let downloadWidth = configuration.downloadWidth ?? 4 * configuration.width
+            precondition(downloadWidth >= 1, "ImagePipeline: downloadWidth must be at least 1")
+            downloadQueue = WorkQueue(name: "\(configuration.name) downloads", width: downloadWidth)
+            downloads = Coalescer(queue: downloadQueue, name: "\(configuration.name) downloads")
             memoryCache = Cache(
                 name: "\(configuration.name) memory", costLimit: configuration.memoryCacheCost, cost: { $0.cost })
         }
@@ -160,40 +177,60 @@
         public func thumbnail(
             of source: ImageSource, _ options: ThumbnailOptions, priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail {
-            let limits = configuration.limits
-            let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
-            let scheduling = configuration.threadScheduling
-            let request = Request(source: source, options: options)
             let cacheKey = CacheKey(source: source.key, options: options)
             if let cached = memoryCache.value(forKey: cacheKey) { return cached }
-            if case .url(let url) = source {
-                let thumbnail = try await download(url, options, priority: priority)
+            guard case .url(let url) = source else {
+                return try await render(
+                    Request(source: source, options: options), caching: cacheKey, priority: priority)
+            }
+            let memoryCache = memoryCache
+            return try await joined(downloads, Request(source: source, options: options), priority: priority) { _ in
+                let thumbnail = try await self.download(url, options)
                 memoryCache.setValue(thumbnail, forKey: cacheKey)
                 return thumbnail
             }
-            do {
-                let thumbnail = try await coalescer.value(for: request, priority: priority) { request in
-                    // The job is cancelled when its last caller leaves: the decode then stops at its next read.
-                    let cancellation = RenderCancellation()
-                    let thumbnail = try await withTaskCancellationHandler {
-                        try await executor.run { () throws(ImageError) -> Thumbnail in
-                            // Each time: a system call, nothing beside an image; a thread-local flag would go stale
-                            // when the executor replaces a thread.
-                            scheduling.applyToCurrentThread()
-                            let key = diskCache == nil ? nil : request.diskKey()
-                            if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
-                            let thumbnail = try ThumbnailRenderer.render(
-                                request.source, request.options, limits: limits, cancellation: cancellation)
-                            if let key { diskCache?.store(thumbnail, forKey: key) }
-                            return thumbnail
-                        }
-                    } onCancel: {
-                        cancellation.cancel()
+        }
+
+        /// The thumbnail `request` asks for, by joining an identical request in flight or in a new job, which
+        /// stores it in the memory cache under `caching` (nil: not stored).
+        private func render(
+            _ request: Request, caching cacheKey: CacheKey?, priority: JobPriority?
+        ) async throws(ImageError) -> Thumbnail {
+            let limits = configuration.limits
+            let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
+            let scheduling = configuration.threadScheduling
+            return try await joined(coalescer, request, priority: priority) { request in
+                // The job is cancelled when its last caller leaves: the decode then stops at its next read.
+                let cancellation = RenderCancellation()
+                let thumbnail = try await withTaskCancellationHandler {
+                    try await executor.run { () throws(ImageError) -> Thumbnail in
+                        // Each time: a system call, nothing beside an image; a thread-local flag would go stale
+                        // when the executor replaces a thread.
+                        scheduling.applyToCurrentThread()
+                        let key = diskCache == nil ? nil : request.diskKey()
+                        if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
+                        let thumbnail = try ThumbnailRenderer.render(
+                            request.source, request.options, limits: limits, cancellation: cancellation)
+                        if let key { diskCache?.store(thumbnail, forKey: key) }
+                        return thumbnail
                     }
-                    memoryCache.setValue(
-                        thumbnail, forKey: CacheKey(source: request.source.key, options: request.options))
-                    return thumbnail
+                } onCancel: {
+                    cancellation.cancel()
                 }
+                if let cacheKey { memoryCache.setValue(thumbnail, forKey: cacheKey) }
+                return thumbnail
+            }
+        }
+
+        /// `request`'s thumbnail from `coalescer`: by joining its job in flight, or from a new one running `make`.
+        /// Errors name the request's source.
+        private func joined(
+            _ coalescer: Coalescer<Request, Thumbnail>, _ request: Request, priority: JobPriority?,
+            make: @escaping @Sendable (Request) async throws -> Thumbnail
+        ) async throws(ImageError) -> Thumbnail {
+            let source = request.source
+            do {
+                let thumbnail = try await coalescer.value(for: request, priority: priority, load: make)
                 // Finished as this caller was cancelled: it gets the cancellation it asked for, never a late value.
                 if Task.isCancelled { throw ImageError(source: source.description, reason: .cancelled) }
                 return thumbnail
@@ -212,17 +249,17 @@
         }
 
         /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
-        /// from its bytes, whose identity is the URL and its validator. Errors name the URL.
-        private func download(
-            _ url: String, _ options: ThumbnailOptions, priority: JobPriority?
-        ) async throws(ImageError) -> Thumbnail {
+        /// from its bytes, whose identity is the URL and its validator. Errors name the URL. Runs as a job of
+        /// `downloads`, at its priority.
+        private func download(_ url: String, _ options: ThumbnailOptions) async throws(ImageError) -> Thumbnail {
+            let priority = JobPriority(Task.currentPriority)
             guard let session = configuration.session else {
                 throw ImageError(
                     source: url, reason: .unreadable("URL sources need ImagePipeline.Configuration.session"))
             }
             let response: HTTPResponse
             do {
-                var request = HTTPRequest(url: url, priority: priority ?? JobPriority(Task.currentPriority))
+                var request = HTTPRequest(url: url, priority: priority)
                 request.maximumResponseSize = configuration.limits.maximumBytes
                 response = try await session.data(for: request)
             } catch {
@@ -235,8 +272,9 @@
                 response.validators.etag ?? response.validators.lastModified
                 ?? "fnv:\(ThumbnailEntry.hashes(response.body).0)"
             do {
-                return try await thumbnail(
-                    of: .bytes(response.body, identity: url + " " + validator), options, priority: priority)
+                // Cached in memory by the caller, under the URL: not under the bytes' identity as well.
+                let request = Request(source: .bytes(response.body, identity: url + " " + validator), options: options)
+                return try await render(request, caching: nil, priority: priority)
             } catch {
                 throw ImageError(source: url, reason: error.reason)  // named by the URL, not the bytes' identity
             }
@@ -245,12 +283,15 @@
         /// Callers waiting for the job `source` and `options` would join; 0 when none is in flight. For
         /// diagnostics and tests. - Complexity: O(1).
         public func callersWaiting(for source: ImageSource, _ options: ThumbnailOptions) -> Int {
-            coalescer.waiterCount(for: Request(source: source, options: options))
+            let request = Request(source: source, options: options)
+            if case .url = source { return downloads.waiterCount(for: request) }
+            return coalescer.waiterCount(for: request)
         }
 
         /// Cancels the queued and running jobs, and lets the pipeline's threads exit. Requests made afterwards
         /// still run (on threads started for them).
         public func shutdown() async {
+            downloadQueue.cancelAll()
             queue.cancelAll()
             await executor.shutdown()
         }
