@@ -137,6 +137,11 @@ static inline int sy_vips_avif(VipsImage *in, void **out, size_t *length, int qu
         in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
 }
 
+static inline int sy_vips_heic(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_heifsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+}
+
 /// The error messages libvips recorded, copied and cleared in one step under its lock (free with g_free).
 static inline char *sy_vips_take_error(void) { return vips_error_buffer_copy(); }
 

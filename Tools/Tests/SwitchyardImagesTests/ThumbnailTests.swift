@@ -15,7 +15,9 @@
 
         @Test("every format round-trips: each loadable source becomes each writable format, upright")
         func formats() async throws {
-            let sources = [".jpg", ".png", ".webp", ".tif", ".gif"] + (ImageFormat.avif.isAvailable ? [".avif"] : [])
+            let sources =
+                [".jpg", ".png", ".webp", ".tif", ".gif"] + (ImageFormat.avif.isAvailable ? [".avif"] : [])
+                + (ImageFormat.heic.isAvailable ? [".heic"] : [])
             let outputs = ImageFormat.allCases.filter(\.isAvailable)
             #expect(outputs.contains(.jpeg) && outputs.contains(.png) && outputs.contains(.webp))
             for suffix in sources {

@@ -41,10 +41,11 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     @Option(help: "How an image fits the box: inside (aspect kept), cover (cropped to fill), exact (stretched).")
     var fit = "inside"
 
-    @Option(help: "The output format: jpeg, png, webp or avif (when the installed libvips writes it).")
+    @Option(
+        help: "The output format: jpeg, png, webp, avif or heic (the last two when the installed libvips writes them).")
     var format = "webp"
 
-    @Option(help: "Encoder quality, 1–100 (jpeg, webp, avif).")
+    @Option(help: "Encoder quality, 1–100 (jpeg, webp, avif, heic).")
     var quality = 80
 
     @Option(help: "The folder to write to (created if missing).")
@@ -62,8 +63,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         guard ["inside", "cover", "exact"].contains(fit) else {
             throw ValidationError("--fit must be inside, cover or exact, got \"\(fit)\"")
         }
-        guard ["jpeg", "jpg", "png", "webp", "avif"].contains(format) else {
-            throw ValidationError("--format must be jpeg, png, webp or avif, got \"\(format)\"")
+        guard ["jpeg", "jpg", "png", "webp", "avif", "heic"].contains(format) else {
+            throw ValidationError("--format must be jpeg, png, webp, avif or heic, got \"\(format)\"")
         }
         if let parallel, parallel < 1 { throw ValidationError("--parallel must be at least 1, got \(parallel)") }
         guard !sources.isEmpty || input != nil else { throw ValidationError("name sources, or a list with -i") }

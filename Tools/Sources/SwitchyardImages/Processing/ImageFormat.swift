@@ -8,6 +8,9 @@
         case webp
         /// AV1 in HEIF, when the installed libvips has libheif with an AV1 encoder (``isAvailable``).
         case avif
+        /// HEVC in HEIF (as phones write), when the installed libvips has libheif with an HEVC encoder
+        /// (``isAvailable``; Debian's `libheif1` includes x265).
+        case heic
 
         /// The usual file name extension, without the dot.
         public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }

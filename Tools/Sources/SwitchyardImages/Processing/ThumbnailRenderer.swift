@@ -179,6 +179,7 @@
             case .png: status = sy_vips_png(image, &output, &length, strip)
             case .webp: status = sy_vips_webp(image, &output, &length, quality, strip)
             case .avif: status = sy_vips_avif(image, &output, &length, quality, strip)
+            case .heic: status = sy_vips_heic(image, &output, &length, quality, strip)
             }
             guard status == 0, let output else {
                 let message = Vips.takeError()
