@@ -46,6 +46,18 @@ static inline VipsImage *sy_vips_header_file(const char *path) {
     return vips_image_new_from_file(path, NULL);
 }
 
+/// The nickname of the loader class `name` (as `vips_foreign_find_load` returns it) if libvips marks it untrusted
+/// (blocked at start: ImageMagick's, PDF's, SVG's...), else NULL. The string lives as long as the process.
+static inline const char *sy_vips_untrusted_loader(const char *name) {
+    GType type = g_type_from_name(name);
+    if (!type || !g_type_is_a(type, VIPS_TYPE_OPERATION)) return NULL;
+    gpointer class = g_type_class_ref(type);
+    const char *nickname = (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_UNTRUSTED)
+        ? VIPS_OBJECT_CLASS(class)->nickname : NULL;
+    g_type_class_unref(class);  // classes are static once created: the nickname stays valid
+    return nickname;
+}
+
 /// A flag for cancelling a render: set by any thread, read by the decoding thread. Free with `g_free`.
 static inline int *sy_flag_new(void) { return g_new0(int, 1); }
 static inline void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
@@ -116,6 +128,20 @@ static inline int sy_vips_has_profile(VipsImage *image) {
 /// The image in sRGB, when it is in another colour space (a grey or CMYK source without an ICC profile).
 static inline int sy_vips_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+/// The image without its alpha channel, laid on a background of `grey` (one band and alpha) or `red`, `green`,
+/// `blue` (three bands and alpha), each 0–255 and scaled to the image's depth (`max_alpha` 255 or 65535).
+static inline int sy_vips_flatten(VipsImage *in, VipsImage **out, double red, double green, double blue, double grey) {
+    int colour_bands = vips_image_get_bands(in) - 1;
+    double max_alpha = vips_image_get_format(in) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
+    double scale = max_alpha / 255.0;
+    VipsArrayDouble *background = colour_bands == 1
+        ? vips_array_double_newv(1, grey * scale)
+        : vips_array_double_newv(3, red * scale, green * scale, blue * scale);
+    int status = vips_flatten(in, out, "background", background, "max_alpha", max_alpha, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
 }
 
 /// Encoders: the bytes go to `*out` (free with g_free), `*length` bytes long. 0 on success.

@@ -134,5 +134,35 @@ int syf_photo(int width, int height, unsigned long long seed, int orientation, i
     return status;
 }
 
+double syf_alpha(const void *bytes, size_t length, int x, int y) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);
+    if (!image) return -1;
+    double *vector = NULL, alpha = -1;
+    int n = 0;
+    if (vips_image_hasalpha(image) && vips_getpoint(image, &vector, &n, x, y, NULL) == 0) {
+        alpha = vector[n - 1];
+        g_free(vector);
+    }
+    g_object_unref(image);
+    return alpha;
+}
+
+int syf_transparent(int width, int height, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    // Red, wholly transparent: a decoder that drops the alpha instead of laying the image on a background shows red.
+    VipsImage *black = NULL, *red = NULL;
+    double colour[] = {255, 0, 0, 0};
+    int status = vips_black(&black, width, height, "bands", 4, NULL);
+    if (status == 0) status = vips_linear(black, &red, (double[]){1, 1, 1, 1}, colour, 4, "uchar", TRUE, NULL);
+    if (status == 0) {
+        red->Type = VIPS_INTERPRETATION_sRGB;
+        status = vips_image_write_to_buffer(red, ".png", out, length, NULL);
+    }
+    if (black) g_object_unref(black);
+    if (red) g_object_unref(red);
+    return status;
+}
+
 void syf_free(void *bytes) { g_free(bytes); }
 #endif

@@ -46,6 +46,31 @@
             return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
         }
 
+        /// A PNG, red and wholly transparent.
+        static func transparent(width: Int = 64, height: Int = 48) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_transparent(Int32(width), Int32(height), &output, &length) == 0, let output else {
+                fatalError("cannot make a transparent PNG")
+            }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
+        /// The alpha at (x, y) of encoded bytes; nil if the image has none.
+        static func alpha(_ bytes: [UInt8], x: Int, y: Int) -> Double? {
+            _ = ready
+            let alpha = bytes.withUnsafeBytes { syf_alpha($0.baseAddress, $0.count, Int32(x), Int32(y)) }
+            return alpha < 0 ? nil : alpha
+        }
+
+        /// A 1 × 1 BMP (24 bits a pixel): a format libvips reads only through ImageMagick.
+        static let bmp: [UInt8] =
+            Array("BM".utf8) + [58, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0]  // file header: size, reserved, pixel offset
+            + [40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 24, 0] + [UInt8](repeating: 0, count: 24)  // info header
+            + [0, 0, 255, 0]  // one red pixel (BGR), padded to 4 bytes
+
         /// The colour at (x, y) of encoded bytes, each band rounded to 0 or 255, and the image's size.
         static func pixel(_ bytes: [UInt8], x: Int, y: Int) -> (rgb: [Int], width: Int, height: Int)? {
             _ = ready

@@ -16,6 +16,7 @@
             let whole = try await clock.measure {
                 _ = try await pipeline.thumbnail(of: .bytes(bytes, identity: "whole"), options)
             }
+            let next = ImageSource.bytes(Fixtures.picture(), identity: "next")
             let caller = Task { try await pipeline.thumbnail(of: .bytes(bytes, identity: "left"), options) }
             await yieldUntil("the decode runs") { pipeline.queue.counts.running == 1 }
             let cancelled = clock.now
@@ -24,7 +25,7 @@
             #expect(error?.reason == .cancelled)
             // The pipeline's one thread is free again: a small image right after does not wait for the big one's
             // decode, which would hold the thread for the rest of `whole` had it been left to run.
-            _ = try await pipeline.thumbnail(of: .bytes(Fixtures.picture(), identity: "next"), options)
+            _ = try await pipeline.thumbnail(of: next, options)
             let stopped = clock.now - cancelled
             #expect(
                 stopped < whole / 2,

@@ -127,6 +127,33 @@
             #expect(thumbnail.width == 64)
         }
 
+        @Test("transparency: laid on white for JPEG, or on the background asked for; kept by PNG")
+        func transparency() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "transparency", memoryCacheCost: 0))
+            let source = ImageSource.bytes(Fixtures.transparent(), identity: "transparent.png")
+            let onWhite = try await pipeline.thumbnail(of: source, ThumbnailOptions(width: 32, format: .jpeg))
+            #expect(Fixtures.pixel(onWhite.bytes, x: 2, y: 2)?.rgb == [255, 255, 255])
+            let blue = ThumbnailOptions.Color(red: 0, green: 0, blue: 255)
+            let onBlue = try await pipeline.thumbnail(
+                of: source, ThumbnailOptions(width: 32, format: .jpeg, background: blue))
+            #expect(Fixtures.pixel(onBlue.bytes, x: 2, y: 2)?.rgb == [0, 0, 255])
+            #expect(ThumbnailOptions(width: 32, background: blue).description.hasSuffix("on #0000ff"))
+            let png = try await pipeline.thumbnail(of: source, ThumbnailOptions(width: 32, format: .png))
+            #expect(Fixtures.alpha(png.bytes, x: 2, y: 2) == 0)
+        }
+
+        @Test("BMP and SVG, which libvips reads only through loaders it marks untrusted, are named as such")
+        func untrustedFormats() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "untrusted", memoryCacheCost: 0))
+            let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>"#.utf8)
+            for (bytes, name, loader) in [(Fixtures.bmp, "a.bmp", "magickload"), (svg, "a.svg", "svgload")] {
+                let error = await #expect(throws: ImageError.self) {
+                    try await pipeline.thumbnail(of: .bytes(bytes, identity: name), ThumbnailOptions(width: 8))
+                }
+                #expect(error?.reason == .untrustedFormat(loader: loader), "\(name): \(String(describing: error))")
+            }
+        }
+
         @Test("bytes after the end marker (a phone's trailer, a motion photo's video) are tolerated")
         func trailingBytes() async throws {
             let jpeg = Fixtures.picture(width: 400, height: 300)

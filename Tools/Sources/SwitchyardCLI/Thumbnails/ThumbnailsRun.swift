@@ -44,9 +44,7 @@
             let pipeline = ImagePipeline(
                 configuration: .init(
                     name: "thumbnails", width: command.parallel ?? WorkQueue.defaultWidth, memoryCacheCost: 0,
-                    // A batch command: it yields to interactive processes (as `nice` would) without waiting for an
-                    // idle machine, as the library's background default does.
-                    session: session, threadScheduling: .niced(10)))
+                    session: session))
             let done = ThumbnailCounter()
             let known = manifest
             let work = Task {

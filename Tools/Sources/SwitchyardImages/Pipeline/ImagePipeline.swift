@@ -19,10 +19,13 @@
     ///
     /// - **Coalescing**: requests for the same source and options while one is in flight share its job (one
     ///   decode), reference-counted: it is cancelled only when its last caller leaves. The job's priority is the
-    ///   highest of its callers', so a visible request raises a prefetch it joins.
+    ///   highest of its callers', so a visible request raises a prefetch it joins. The same source at two sizes is
+    ///   decoded twice, by design: shrink-on-load makes the decode depend on the size (a JPEG is decoded at 1/8
+    ///   scale for a small thumbnail), and a shared full-size decode would usually cost more than two scaled
+    ///   ones. A URL's download is shared across sizes (the session coalesces identical requests in flight).
     /// - **Concurrency**: at most ``Configuration/width`` images at once (default: the active processors), each
     ///   decoded and encoded on one thread of the pipeline's `BlockingExecutor` (never the cooperative pool), at
-    ///   ``Configuration/threadScheduling`` (by default `SCHED_IDLE` on Linux: the process's other threads first).
+    ///   ``Configuration/threadScheduling`` (by default nice 10 on Linux: the process's other threads first).
     /// - **Limits** (``ImageLimits``) are checked before any pixel is decoded.
     /// - **Cancellation**: a caller that leaves gets ``ImageError/Reason/cancelled`` at once. A job whose last
     ///   caller left is removed if it has not started; a running one stops at its decode's next read of the source
@@ -54,9 +57,9 @@
             /// Where encoded thumbnails are kept across runs; nil for none. Keyed by the source's identity (a
             /// file's path, size and modification time; the bytes' identity) and the options.
             public var diskCache: ThumbnailDiskCache?
-            /// How the threads that decode and encode are scheduled (Linux). Default
-            /// ``ThreadScheduling/background``: a main actor drawing at 60 Hz or a server's event loops take the
-            /// processors the moment they need them, and the pipeline has all of them otherwise.
+            /// How the threads that decode and encode are scheduled (Linux). Default `.niced(10)`: the process's
+            /// other threads (a main actor drawing at 60 Hz, a server's event loops) and other processes get the
+            /// processors first when they want them, and the pipeline has them otherwise.
             public var threadScheduling: ThreadScheduling
             /// Downloads ``ImageSource/url(_:)`` sources; nil: they fail as unreadable. The pipeline does not shut
             /// it down.
@@ -69,7 +72,7 @@
             public init(
                 name: String = "images", width: Int = WorkQueue.defaultWidth, limits: ImageLimits = .init(),
                 memoryCacheCost: Int = 64 << 20, diskCache: ThumbnailDiskCache? = nil, session: HTTPSession? = nil,
-                threadScheduling: ThreadScheduling = .background, downloadWidth: Int? = nil
+                threadScheduling: ThreadScheduling = .niced(10), downloadWidth: Int? = nil
             ) {
                 self.downloadWidth = downloadWidth
                 self.threadScheduling = threadScheduling

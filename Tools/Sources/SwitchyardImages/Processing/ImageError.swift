@@ -7,6 +7,9 @@
             /// No installed decoder recognizes the bytes (the loaders libvips marks untrusted, such as ImageMagick's
             /// and PDF's, are blocked).
             case notAnImage
+            /// The format is one libvips reads only through a loader it marks untrusted (`magickload` for BMP and
+            /// ICO, `svgload`, `pdfload`...), which parses whatever it is given and stays blocked.
+            case untrustedFormat(loader: String)
             /// The decoder recognized the format and then failed: truncated or corrupt data.
             case undecodable(String)
             /// The image declares more pixels than the limit: refused before any pixel is decoded.
@@ -26,6 +29,8 @@
                 switch self {
                 case .unreadable(let why): return "cannot be read: \(why)"
                 case .notAnImage: return "is not an image in a format the installed libvips loads"
+                case .untrustedFormat(let loader):
+                    return "is in a format libvips reads only with \(loader), which is blocked as untrusted"
                 case .undecodable(let why): return "is truncated or corrupt: \(why)"
                 case .tooManyPixels(let width, let height, let limit):
                     return "is \(width) × \(height) pixels, over the limit of \(limit)"

@@ -12,6 +12,24 @@
             case exact
         }
 
+        /// An opaque colour, 8 bits a channel.
+        public struct Color: Sendable, Hashable, CustomStringConvertible {
+            public var red: UInt8
+            public var green: UInt8
+            public var blue: UInt8
+            public init(red: UInt8, green: UInt8, blue: UInt8) {
+                self.red = red
+                self.green = green
+                self.blue = blue
+            }
+            public static let white = Color(red: 255, green: 255, blue: 255)
+            public static let black = Color(red: 0, green: 0, blue: 0)
+            /// `#rrggbb`.
+            public var description: String {
+                "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            }
+        }
+
         /// The box's width and height in points; pixels are points × ``scale``.
         public var width: Int
         public var height: Int
@@ -26,6 +44,9 @@
         /// Whether EXIF, XMP and other metadata are kept; by default they are removed (the ICC profile of the
         /// sRGB output is removed too: sRGB is what viewers assume).
         public var keepsMetadata: Bool
+        /// What transparent parts of the image are laid on when the format has no transparency (JPEG); white by
+        /// default, as a web page shows them. Formats with transparency (PNG, WebP, AVIF, HEIC) keep it.
+        public var background: Color
 
         /// The largest box side in pixels (libvips' limit for a thumbnail).
         public static let maximumPixelSide = 10_000_000
@@ -34,7 +55,7 @@
         ///   ``maximumPixelSide`` a side; `quality` is 1–100.
         public init(
             width: Int, height: Int? = nil, scale: Int = 1, fit: Fit = .inside, format: ImageFormat = .jpeg,
-            quality: Int = 80, allowsUpscaling: Bool = false, keepsMetadata: Bool = false
+            quality: Int = 80, allowsUpscaling: Bool = false, keepsMetadata: Bool = false, background: Color = .white
         ) {
             precondition(width >= 1 && (height ?? width) >= 1, "ThumbnailOptions: the box must be at least 1 × 1")
             precondition(scale >= 1, "ThumbnailOptions: scale must be at least 1")
@@ -50,6 +71,7 @@
             self.quality = quality
             self.allowsUpscaling = allowsUpscaling
             self.keepsMetadata = keepsMetadata
+            self.background = background
         }
 
         /// The box in pixels.
@@ -61,6 +83,7 @@
             var text = "\(width)x\(height)\(scale == 1 ? "" : "@\(scale)") \(fit.rawValue) \(format) q\(quality)"
             if allowsUpscaling { text += " up" }
             if keepsMetadata { text += " meta" }
+            if background != .white { text += " on \(background)" }
             return text
         }
     }

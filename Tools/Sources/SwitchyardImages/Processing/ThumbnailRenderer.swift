@@ -34,9 +34,12 @@
                 guard Int(status.st_size) <= limits.maximumBytes else {
                     throw fail(.tooManyBytes(size: Int(status.st_size), limit: limits.maximumBytes))
                 }
-                guard vips_foreign_find_load(path) != nil else {
+                guard let loader = vips_foreign_find_load(path) else {
                     g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                     throw fail(.notAnImage)
+                }
+                if let untrusted = sy_vips_untrusted_loader(loader) {
+                    throw fail(.untrustedFormat(loader: loaderName(untrusted)))
                 }
                 let toSRGB = try checkHeader(sy_vips_header_file(path), limits, fail)
                 let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -61,10 +64,14 @@
                 }
                 let made = bytes.withUnsafeBytes { buffer -> Result<Thumbnail, ImageError> in
                     Result { () throws(ImageError) -> Thumbnail in
-                        guard let base = buffer.baseAddress, vips_foreign_find_load_buffer(base, buffer.count) != nil
+                        guard let base = buffer.baseAddress,
+                            let loader = vips_foreign_find_load_buffer(base, buffer.count)
                         else {
                             g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                             throw fail(.notAnImage)
+                        }
+                        if let untrusted = sy_vips_untrusted_loader(loader) {
+                            throw fail(.untrustedFormat(loader: loaderName(untrusted)))
                         }
                         let toSRGB = try checkHeader(sy_vips_header_buffer(base, buffer.count), limits, fail)
                         if let problem = TruncationCheck.problem(
@@ -99,11 +106,25 @@
                         toSRGB ? 1 : 0)
                 }
                 defer { sy_vips_unref(image) }
-                return try encode(image, options, fail)
+                guard options.format == .jpeg, vips_image_hasalpha(image) != 0 else {
+                    return try encode(image, options, fail)
+                }
+                let flat = try flattened(image, on: options.background, fail)
+                defer { sy_vips_unref(flat) }
+                return try encode(flat, options, fail)
             } catch {
                 // The reader's refusal surfaces as a read or decode error: name it for what it is.
                 throw cancellation.isCancelled ? fail(.cancelled) : error
             }
+        }
+
+        /// A loader's nickname without the variant suffix (`magickload_buffer` is `magickload`).
+        private static func loaderName(_ nickname: UnsafePointer<CChar>) -> String {
+            let name = String(cString: nickname)
+            for suffix in ["_buffer", "_source"] where name.hasSuffix(suffix) {
+                return String(name.dropLast(suffix.count))
+            }
+            return name
         }
 
         /// The first 12 and the last `tailLength` bytes of an open file (nil if they cannot be read: the decoder
@@ -162,6 +183,21 @@
                 throw fail(.undecodable(Vips.takeError()))
             }
             return converted
+        }
+
+        /// `image` laid on `background`, its alpha removed (for a format without transparency).
+        private static func flattened(
+            _ image: UnsafeMutablePointer<VipsImage>, on background: ThumbnailOptions.Color,
+            _ fail: (ImageError.Reason) -> ImageError
+        ) throws(ImageError) -> UnsafeMutablePointer<VipsImage> {
+            let (red, green, blue) = (Double(background.red), Double(background.green), Double(background.blue))
+            var flat: UnsafeMutablePointer<VipsImage>?
+            // Rec. 601 luma for a grey image's background, as libvips converts sRGB to grey.
+            let grey = 0.299 * red + 0.587 * green + 0.114 * blue
+            guard sy_vips_flatten(image, &flat, red, green, blue, grey) == 0, let flat else {
+                throw fail(.undecodable(Vips.takeError()))
+            }
+            return flat
         }
 
         /// Encodes `image`: this is when its pixels are decoded, so a truncated source fails here.

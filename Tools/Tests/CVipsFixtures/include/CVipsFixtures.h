@@ -26,5 +26,11 @@ int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int
 int syf_photo(int width, int height, unsigned long long seed, int orientation, int alpha, const char *suffix,
     void **out, size_t *length);
 
+/// The alpha at (x, y) of the encoded image; -1 if it has no alpha band (or cannot be decoded).
+double syf_alpha(const void *bytes, size_t length, int x, int y);
+
+/// A PNG of `width` × `height`, red and wholly transparent. 0 on success; `*out` is freed with `syf_free`.
+int syf_transparent(int width, int height, void **out, size_t *length);
+
 void syf_free(void *bytes);
 #endif
