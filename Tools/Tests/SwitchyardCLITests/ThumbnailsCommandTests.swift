@@ -1,6 +1,7 @@
 #if Images
     import CVipsFixtures
     import Foundation
+    import SwitchyardHTTPTesting
     import SwitchyardImages
     import Testing
 
@@ -69,6 +70,24 @@
             ])
             #expect(other.status == 0)
             #expect(other.standardOutput.hasPrefix("made 1, up to date 0"), "another size is not up to date")
+        }
+
+        @Test("URL sources: a second run asks the server, and a 304 is up to date; a changed image is made again")
+        func urls() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let server = try await StubServer.start()
+            server.route("/a.jpg", StubResponse(body: Array(Self.picture(800, 600, ".jpg"))).header("etag", "\"1\""))
+            let arguments = ["thumbnails", server.url("/a.jpg"), "--size", "64", "--out", folder + "/out"]
+            let first = try await SwitchyardProcess.run(arguments)
+            #expect(first.standardOutput.hasPrefix("made 1, up to date 0, failed 0"), "\(first.standardOutput)")
+            let second = try await SwitchyardProcess.run(arguments)
+            #expect(second.standardOutput.hasPrefix("made 0, up to date 1, failed 0"), "\(second.standardOutput)")
+            #expect(server.requests(to: "/a.jpg").last?.header("if-none-match") == "\"1\"")
+            server.route("/a.jpg", StubResponse(body: Array(Self.picture(600, 800, ".jpg"))).header("etag", "\"2\""))
+            let third = try await SwitchyardProcess.run(arguments)
+            #expect(third.standardOutput.hasPrefix("made 1, up to date 0, failed 0"), "\(third.standardOutput)")
+            try await server.shutdown()
         }
 
         @Test("Ctrl-C stops at once with exit 130 and no partial output; the next run makes only the rest")

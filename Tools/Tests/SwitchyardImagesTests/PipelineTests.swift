@@ -160,5 +160,34 @@
             try await session.shutdown()
             try await server.shutdown()
         }
+
+        @Test("a URL asked again unless still its version: a 304 gives nil, a new version a new thumbnail")
+        func urlVersions() async throws {
+            let server = try await StubServer.start()
+            let session = HTTPSession(configuration: .init(name: "images-versions", retry: .never))
+            let pipeline = ImagePipeline(configuration: .init(name: "versions", session: session))
+            let options = ThumbnailOptions(width: 64)
+            let (wide, tall) = (Fixtures.picture(width: 640, height: 480), Fixtures.picture(width: 480, height: 640))
+            server.route("/tagged.jpg", StubResponse(body: wide).header("etag", "\"v1\""))
+            let url = server.url("/tagged.jpg")
+            let first = try await pipeline.thumbnail(of: .url(url), options)
+            let version = try #require(first.sourceVersion)
+            #expect(version.validators.etag == "\"v1\"")
+            #expect(try await pipeline.thumbnail(ofURL: url, options, unlessStill: version) == nil)
+            #expect(server.requests(to: "/tagged.jpg").last?.header("if-none-match") == "\"v1\"")
+            server.route("/tagged.jpg", StubResponse(body: tall).header("etag", "\"v2\""))
+            let changed = try #require(try await pipeline.thumbnail(ofURL: url, options, unlessStill: version))
+            #expect(changed.sourceVersion?.validators.etag == "\"v2\"" && changed.width == 48)
+            // No validator: the bytes' hash is the version; the same bytes are unchanged, other bytes are not.
+            server.route("/plain.jpg", StubResponse(body: wide))
+            let plainURL = server.url("/plain.jpg")
+            let plain = try #require(try await pipeline.thumbnail(of: .url(plainURL), options).sourceVersion)
+            #expect(plain.contentHash != nil && plain.validators.isEmpty)
+            #expect(try await pipeline.thumbnail(ofURL: plainURL, options, unlessStill: plain) == nil)
+            server.route("/plain.jpg", StubResponse(body: tall))
+            #expect(try await pipeline.thumbnail(ofURL: plainURL, options, unlessStill: plain)?.width == 48)
+            try await session.shutdown()
+            try await server.shutdown()
+        }
     }
 #endif

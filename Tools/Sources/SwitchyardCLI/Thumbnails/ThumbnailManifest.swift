@@ -5,7 +5,11 @@
     /// `OUT/.switchyard-thumbnails.json`: for each output made from a file, the source's size, modification time
     /// and the options, so that a later run skips the outputs that are up to date.
     struct ThumbnailManifest: Codable, Sendable {
+        /// Each output's source key (``key(_:_:)``).
         var outputs: [String: String] = [:]
+        /// The version each URL source's output was made from, by output (optional: manifests of earlier versions
+        /// have none).
+        var versions: [String: ImageVersion]? = [:]
 
         static let fileName = ".switchyard-thumbnails.json"
 
@@ -22,9 +26,11 @@
             try Self.writeAtomically(Array(try encoder.encode(self)), to: folder + "/" + Self.fileName)
         }
 
-        /// What identifies a file source's thumbnail: its path, size, modification time and the options; nil for
-        /// other sources (a URL is fetched each run).
+        /// What identifies a source's thumbnail: a file's path, size and modification time, or a URL (whose
+        /// version is kept in ``versions`` and checked with the server), and the options; nil for a file that
+        /// cannot be read.
         static func key(_ source: ImageSource, _ options: ThumbnailOptions) -> String? {
+            if case .url(let url) = source { return "url \(url) \(options)" }
             guard case .file(let path) = source,
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                 let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
@@ -32,9 +38,19 @@
             return "\(path) \(size) \(modified.timeIntervalSince1970) \(options)"
         }
 
+        /// Whether a file source's output is up to date (a URL source's is asked of its server: ``version(of:)``).
         func isUpToDate(_ job: ThumbnailJob, _ options: ThumbnailOptions, path: String) -> Bool {
+            if case .url = job.source { return false }
             guard let recorded = outputs[job.output], recorded == Self.key(job.source, options) else { return false }
             return FileManager.default.fileExists(atPath: path)
+        }
+
+        /// The version a URL source's output was made from, if the output is there and was made with `options`.
+        func version(of job: ThumbnailJob, _ options: ThumbnailOptions, path: String) -> ImageVersion? {
+            guard case .url = job.source, outputs[job.output] == Self.key(job.source, options),
+                let version = versions?[job.output], FileManager.default.fileExists(atPath: path)
+            else { return nil }
+            return version
         }
 
         /// Writes `bytes` to a temporary file beside `path`, then renames it: `path` holds the old file or the

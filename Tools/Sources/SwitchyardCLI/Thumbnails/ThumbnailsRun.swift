@@ -13,8 +13,9 @@
 
         /// What happened to one source.
         enum Outcome: Sendable {
-            /// Made and written; `key` is the manifest's record of its source, read before it was decoded.
-            case made(key: String?)
+            /// Made and written; `key` is the manifest's record of its source, read before it was decoded, and
+            /// `version` a URL source's version.
+            case made(key: String?, version: ImageVersion?)
             case upToDate
             case failed(String)
             case stopped
@@ -64,7 +65,11 @@
             await pipeline.shutdown()
             try? await session.shutdown()
             for (job, outcome) in zip(jobs, outcomes) {
-                if case .made(let key?) = outcome { manifest.outputs[job.output] = key }
+                if case .made(let key?, let version) = outcome {
+                    manifest.outputs[job.output] = key
+                    manifest.versions = manifest.versions ?? [:]
+                    manifest.versions?[job.output] = version
+                }
             }
             try? manifest.save(to: out)
             if command.html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
@@ -103,10 +108,19 @@
             // Read before decoding: a source changed during the render is then seen as changed by the next run.
             let key = ThumbnailManifest.key(job.source, options)
             do throws(ImageError) {
-                let thumbnail = try await pipeline.thumbnail(of: job.source, options)
+                let thumbnail: Thumbnail
+                if case .url(let url) = job.source, let version = manifest.version(of: job, options, path: path) {
+                    // Asked of the server: a 304 (or the same bytes, when it sends no validator) is up to date.
+                    guard let changed = try await pipeline.thumbnail(ofURL: url, options, unlessStill: version) else {
+                        return .upToDate
+                    }
+                    thumbnail = changed
+                } else {
+                    thumbnail = try await pipeline.thumbnail(of: job.source, options)
+                }
                 if Task.isCancelled { return .stopped }
                 try ThumbnailManifest.writeAtomically(thumbnail.bytes, to: path)
-                return .made(key: key)
+                return .made(key: key, version: thumbnail.sourceVersion)
             } catch {
                 return error.reason == .cancelled ? .stopped : .failed(error.description)
             }

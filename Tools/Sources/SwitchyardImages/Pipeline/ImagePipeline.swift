@@ -93,7 +93,7 @@
         private let executor: BlockingExecutor
         private let coalescer: Coalescer<Request, Thumbnail>
         /// URL sources: download and render, one job per URL and options, in a queue of their own.
-        private let downloads: Coalescer<Request, Thumbnail>
+        private let downloads: Coalescer<Request, Thumbnail?>
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
         private let memoryCache: Cache<CacheKey, Thumbnail>
@@ -108,7 +108,9 @@
         struct Request: Hashable, Sendable, CustomStringConvertible {
             let source: ImageSource
             let options: ThumbnailOptions
-            var description: String { "\(source) \(options)" }
+            /// For a URL source: the version the caller has, asked about with a conditional request.
+            var unlessStill: ImageVersion? = nil
+            var description: String { "\(source) \(options)" + (unlessStill.map { " unless still \($0)" } ?? "") }
 
             /// The disk cache's key: the source's identity (a file's path, size and modification time, read now;
             /// nil if it cannot be read) and the options. Blocking (a `stat`).
@@ -186,10 +188,38 @@
                 return try await render(
                     Request(source: source, options: options), caching: cacheKey, priority: priority)
             }
+            guard let thumbnail = try await download(url, options, unlessStill: nil, priority: priority) else {
+                throw ImageError(source: url, reason: .unreadable("no image"))  // unconditional: never nil
+            }
+            return thumbnail
+        }
+
+        /// The thumbnail of the image at `url`, unless the image is still `version` (the ``Thumbnail/sourceVersion``
+        /// of an earlier thumbnail of it): then nil.
+        ///
+        /// The request is conditional (`if-none-match` / `if-modified-since`), so an unchanged image costs a
+        /// `304 Not Modified` and no download; when `version` has no validator (the server sent none), the image is
+        /// downloaded and its hash compared. The memory cache is not consulted (the point is to ask the server),
+        /// and a new thumbnail is stored in it.
+        /// - Throws: as ``thumbnail(of:_:priority:)``.
+        public func thumbnail(
+            ofURL url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion,
+            priority: JobPriority? = nil
+        ) async throws(ImageError) -> Thumbnail? {
+            try await download(url, options, unlessStill: version, priority: priority)
+        }
+
+        /// A URL source's thumbnail as a job of ``downloadQueue`` (joined by identical requests), stored in the
+        /// memory cache; nil if the image is still `version`.
+        private func download(
+            _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?, priority: JobPriority?
+        ) async throws(ImageError) -> Thumbnail? {
             let memoryCache = memoryCache
-            return try await joined(downloads, Request(source: source, options: options), priority: priority) { _ in
-                let thumbnail = try await self.download(url, options)
-                memoryCache.setValue(thumbnail, forKey: cacheKey)
+            let cacheKey = CacheKey(source: .url(url), options: options)
+            let request = Request(source: .url(url), options: options, unlessStill: version)
+            return try await joined(downloads, request, priority: priority) { _ in
+                let thumbnail = try await self.fetch(url, options, unlessStill: version)
+                if let thumbnail { memoryCache.setValue(thumbnail, forKey: cacheKey) }
                 return thumbnail
             }
         }
@@ -227,10 +257,10 @@
 
         /// `request`'s thumbnail from `coalescer`: by joining its job in flight, or from a new one running `make`.
         /// Errors name the request's source.
-        private func joined(
-            _ coalescer: Coalescer<Request, Thumbnail>, _ request: Request, priority: JobPriority?,
-            make: @escaping @Sendable (Request) async throws -> Thumbnail
-        ) async throws(ImageError) -> Thumbnail {
+        private func joined<Value: Sendable>(
+            _ coalescer: Coalescer<Request, Value>, _ request: Request, priority: JobPriority?,
+            make: @escaping @Sendable (Request) async throws -> Value
+        ) async throws(ImageError) -> Value {
             let source = request.source
             do {
                 let thumbnail = try await coalescer.value(for: request, priority: priority, load: make)
@@ -252,32 +282,46 @@
         }
 
         /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
-        /// from its bytes, whose identity is the URL and its validator. Errors name the URL. Runs as a job of
-        /// `downloads`, at its priority.
-        private func download(_ url: String, _ options: ThumbnailOptions) async throws(ImageError) -> Thumbnail {
-            let priority = JobPriority(Task.currentPriority)
+        /// from its bytes, whose identity is the URL and its version; nil if the image is still `version`. Errors
+        /// name the URL. Runs as a job of ``downloadQueue``, at its priority.
+        private func fetch(
+            _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?
+        ) async throws(ImageError) -> Thumbnail? {
             guard let session = configuration.session else {
                 throw ImageError(
                     source: url, reason: .unreadable("URL sources need ImagePipeline.Configuration.session"))
             }
             let response: HTTPResponse
             do {
-                var request = HTTPRequest(url: url, priority: priority)
+                var request = HTTPRequest(url: url, priority: JobPriority(Task.currentPriority))
                 request.maximumResponseSize = configuration.limits.maximumBytes
+                if let validators = version?.validators, !validators.isEmpty {
+                    if let etag = validators.etag { request.headers.add(name: "if-none-match", value: etag) }
+                    if let date = validators.lastModified {
+                        request.headers.add(name: "if-modified-since", value: date)
+                    }
+                    request.requiresSuccessStatus = false  // a 304 is an answer, not a failure
+                }
                 response = try await session.data(for: request)
             } catch {
                 if error.isCancelled { throw ImageError(source: url, reason: .cancelled) }
                 throw ImageError(source: url, reason: .unreadable(error.description))
             }
+            if response.status == 304, version != nil { return nil }
+            guard (200..<300).contains(response.status) else {
+                throw ImageError(source: url, reason: .unreadable(HTTPError.Reason.status(response.status).description))
+            }
             // Without a validator the bytes themselves identify the image (a hash of them): a changed image at the
             // same URL must not be served from the disk cache.
-            let validator =
-                response.validators.etag ?? response.validators.lastModified
-                ?? "fnv:\(ThumbnailEntry.hashes(response.body).0)"
+            let current = ImageVersion(response)
+            if let version, version == current { return nil }
             do {
                 // Cached in memory by the caller, under the URL: not under the bytes' identity as well.
-                let request = Request(source: .bytes(response.body, identity: url + " " + validator), options: options)
-                return try await render(request, caching: nil, priority: priority)
+                let request = Request(
+                    source: .bytes(response.body, identity: "\(url) \(current)"), options: options)
+                var thumbnail = try await render(request, caching: nil, priority: nil)
+                thumbnail.sourceVersion = current
+                return thumbnail
             } catch {
                 throw ImageError(source: url, reason: error.reason)  // named by the URL, not the bytes' identity
             }
