@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL server for development and tests, on 127.0.0.1 only.
+#
+#   Scripts/postgres-dev.sh start   installs Debian's server if it is missing, creates a cluster in a temporary
+#                                   folder, starts it on a free port, and prints its URL as the last line:
+#                                   postgres://switchyard:PASSWORD@127.0.0.1:PORT/switchyard
+#                                   (already running: prints the URL again)
+#   Scripts/postgres-dev.sh stop    stops it and removes its files
+#   Scripts/postgres-dev.sh url     prints the URL of the running server (exit 1 if none)
+#
+# The cluster lives in $SWITCHYARD_POSTGRES_DIR (default: $TMPDIR/switchyard-postgres, /tmp when TMPDIR is unset).
+# PostgreSQL refuses to run as root: started by root, the server runs as the `postgres` user the Debian package
+# creates. Connections over TCP need the password (SCRAM-SHA-256), so a wrong one fails as it would in production.
+set -euo pipefail
+
+folder="${SWITCHYARD_POSTGRES_DIR:-${TMPDIR:-/tmp}/switchyard-postgres}"
+data="$folder/data"
+url_file="$folder/url"
+
+# Runs a server program as the cluster's owner.
+as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+server_bin() {
+    local found
+    found=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+    if [ -z "$found" ] || [ ! -x "$found/initdb" ]; then return 1; fi
+    echo "$found"
+}
+
+running() {
+    local bin
+    bin=$(server_bin) || return 1
+    [ -f "$url_file" ] && [ -d "$data" ] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1
+}
+
+start() {
+    if running; then
+        cat "$url_file"
+        return
+    fi
+    if ! server_bin >/dev/null; then
+        echo "installing PostgreSQL (Debian's postgresql package)" >&2
+        sudo=""
+        if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >&2
+    fi
+    local bin port password
+    bin=$(server_bin)
+    rm -rf "$folder"
+    mkdir -p "$folder"
+    chmod 700 "$folder"
+    if [ "$(id -u)" -eq 0 ]; then chown postgres "$folder"; fi
+    password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    printf '%s\n' "$password" > "$folder/password"
+    if [ "$(id -u)" -eq 0 ]; then chown postgres "$folder/password"; fi
+    as_owner "$bin/initdb" -D "$data" --username=switchyard --pwfile="$folder/password" \
+        --auth-host=scram-sha-256 --auth-local=trust --encoding=UTF8 --locale=C.UTF-8 >"$folder/initdb.log" 2>&1 || {
+        cat "$folder/initdb.log" >&2
+        exit 1
+    }
+    rm -f "$folder/password"
+    # Loopback only; the socket in the cluster's folder (not /var/run/postgresql, which needs root); settings for a
+    # throwaway server: no fsync (a crash loses the cluster, which nothing keeps anyway).
+    as_owner "$bin/pg_ctl" -D "$data" -l "$folder/server.log" -w -t 30 start \
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        >/dev/null || {
+        cat "$folder/server.log" >&2
+        exit 1
+    }
+    as_owner "$bin/createdb" -h "$folder" -p "$port" -U switchyard switchyard
+    (umask 077 && echo "postgres://switchyard:$password@127.0.0.1:$port/switchyard" > "$url_file")
+    echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port, cluster in $folder" >&2
+    cat "$url_file"
+}
+
+stop() {
+    local bin
+    if bin=$(server_bin) && [ -d "$data" ]; then
+        as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$folder"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+url)
+    running || { echo "no server: run $0 start" >&2; exit 1; }
+    cat "$url_file"
+    ;;
+*)
+    echo "usage: $0 start|stop|url" >&2
+    exit 2
+    ;;
+esac
