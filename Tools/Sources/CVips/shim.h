@@ -9,6 +9,7 @@
 #define SWITCHYARD_CVIPS_SHIM_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
 #ifdef __linux__
@@ -94,7 +95,13 @@ static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 leng
 }
 
 static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
-    gint64 base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? reader->offset : reader->length;
+    gint64 base;
+    switch (whence) {
+    case SEEK_SET: base = 0; break;
+    case SEEK_CUR: base = reader->offset; break;
+    case SEEK_END: base = reader->length; break;
+    default: return -1;
+    }
     gint64 target = base + offset;
     if (target < 0 || target > reader->length) return -1;
     reader->offset = target;
@@ -105,16 +112,42 @@ static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence
 /// `to_srgb`, colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting,
 /// `fail_on` a VipsFailOn. The image is lazy and reads from `reader` until it is unreferenced: `reader` must
 /// outlive it. 0 on success.
-static inline int sy_vips_thumbnail_reader(
-    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+/// A libvips source that reads through `reader` (which must outlive it). NULL on failure.
+static inline VipsSource *sy_source_new(SYReader *reader) {
     VipsSourceCustom *source = vips_source_custom_new();
-    if (!source) return -1;
+    if (!source) return NULL;
     g_signal_connect(source, "read", G_CALLBACK(sy_reader_read), reader);
     g_signal_connect(source, "seek", G_CALLBACK(sy_reader_seek), reader);
+    return VIPS_SOURCE(source);
+}
+
+/// The name of the loader class for what `reader` reads (sniffed from its first bytes), or NULL.
+static inline const char *sy_vips_find_load_reader(SYReader *reader) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return NULL;
+    const char *name = vips_foreign_find_load_source(source);
+    g_object_unref(source);
+    return name;
+}
+
+/// The header of the image `reader` reads, without decoding its pixels. NULL on failure; the image reads from
+/// `reader` until it is unreferenced.
+static inline VipsImage *sy_vips_header_reader(SYReader *reader) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return NULL;
+    VipsImage *image = vips_image_new_from_source(source, "", NULL);
+    g_object_unref(source);  // the image holds its own reference while it needs it
+    return image;
+}
+
+static inline int sy_vips_thumbnail_reader(
+    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return -1;
     int status = to_srgb
-        ? vips_thumbnail_source(VIPS_SOURCE(source), out, width, "height", height, "size", size, "crop", crop,
+        ? vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
               "fail_on", fail_on, "export_profile", "srgb", NULL)
-        : vips_thumbnail_source(VIPS_SOURCE(source), out, width, "height", height, "size", size, "crop", crop,
+        : vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
               "fail_on", fail_on, NULL);
     g_object_unref(source);  // the image holds its own reference while it needs it
     return status;
@@ -136,9 +169,14 @@ static inline int sy_vips_flatten(VipsImage *in, VipsImage **out, double red, do
     int colour_bands = vips_image_get_bands(in) - 1;
     double max_alpha = vips_image_get_format(in) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
     double scale = max_alpha / 255.0;
-    VipsArrayDouble *background = colour_bands == 1
-        ? vips_array_double_newv(1, grey * scale)
-        : vips_array_double_newv(3, red * scale, green * scale, blue * scale);
+    double values[16];
+    if (colour_bands < 1 || colour_bands > 16) return -1;
+    for (int band = 0; band < colour_bands; band++) {
+        // Grey for one band; red, green, blue for three or more (extra bands beyond them take blue's value).
+        double value = colour_bands < 3 ? grey : band == 0 ? red : band == 1 ? green : blue;
+        values[band] = value * scale;
+    }
+    VipsArrayDouble *background = vips_array_double_new(values, colour_bands);
     int status = vips_flatten(in, out, "background", background, "max_alpha", max_alpha, NULL);
     vips_area_unref(VIPS_AREA(background));
     return status;
@@ -182,10 +220,32 @@ static inline int sy_vips_can_save(const char *suffix) {
     g_object_unref(pixel);
     g_free(bytes);
     if (status) g_free(vips_error_buffer_copy());
-    // The encode started libvips' worker threads from this thread, with its scheduling; the pipeline's images
-    // must run on workers started from its own (lowered) threads, so idle ones are not kept for reuse.
-    g_thread_pool_stop_unused_threads();
     return status == 0;
+}
+
+typedef struct {
+    const char *suffix;
+    int niceness;
+    int result;
+} SYProbe;
+
+static void *sy_probe_main(void *argument) {
+    SYProbe *probe = argument;
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), probe->niceness);
+#endif
+    probe->result = sy_vips_can_save(probe->suffix);
+    return NULL;
+}
+
+/// `sy_vips_can_save` on a thread of its own at nice value `niceness`: libvips keeps the worker threads an encode
+/// starts, for every later image, and they keep the scheduling of the thread that started them.
+static inline int sy_vips_can_save_niced(const char *suffix, int niceness) {
+    SYProbe probe = {suffix, niceness, 0};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, sy_probe_main, &probe) != 0) return sy_vips_can_save(suffix);
+    pthread_join(thread, NULL);
+    return probe.result;
 }
 
 static inline void sy_vips_unref(VipsImage *image) { g_object_unref(image); }

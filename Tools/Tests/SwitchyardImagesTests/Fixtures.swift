@@ -46,6 +46,17 @@
             return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
         }
 
+        /// A photo-like JPEG (smooth colour fields with fine grain, Q 90): costly to decode, like a camera's.
+        static func photo(width: Int, height: Int) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard syf_photo(Int32(width), Int32(height), 1, 1, 0, ".jpg[Q=90]", &output, &length) == 0, let output
+            else { fatalError("cannot make a photo") }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
         /// A PNG, red and wholly transparent.
         static func transparent(width: Int = 64, height: Int = 48) -> [UInt8] {
             _ = ready

@@ -12,7 +12,8 @@
     /// - Applied to a pipeline thread as each image starts. libvips' worker threads, which do most of the
     ///   decoding, are started by the pipeline's threads and inherit their scheduling; they are shared by the
     ///   whole process and keep the scheduling of the thread that started them, so give every pipeline of a
-    ///   process the same scheduling.
+    ///   process the same scheduling. (``ImageFormat/isAvailable`` probes the encoders on a thread of its own at
+    ///   nice 10, the default, whichever thread asks.)
     /// - One way: an unprivileged thread can be made less favoured but never more favoured again, so a
     ///   pipeline's scheduling is fixed for its lifetime rather than following each job's priority.
     public enum ThreadScheduling: Sendable, Hashable {

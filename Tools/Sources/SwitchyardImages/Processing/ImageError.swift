@@ -4,8 +4,8 @@
         public enum Reason: Sendable, Equatable, CustomStringConvertible {
             /// The source could not be read (a missing file, no permission, a download that failed).
             case unreadable(String)
-            /// No installed decoder recognizes the bytes (the loaders libvips marks untrusted, such as ImageMagick's
-            /// and PDF's, are blocked).
+            /// No installed decoder recognizes the bytes (formats read only by a loader libvips marks untrusted are
+            /// ``untrustedFormat(loader:)``).
             case notAnImage
             /// The format is one libvips reads only through a loader it marks untrusted (`magickload` for BMP and
             /// ICO, `svgload`, `pdfload`...), which parses whatever it is given and stays blocked.

@@ -27,7 +27,10 @@
 
         private static let available: [ImageFormat: Bool] = {
             Vips.start()
-            return Dictionary(uniqueKeysWithValues: allCases.map { ($0, sy_vips_can_save("." + $0.rawValue) != 0) })
+            // Each probe encodes on a thread of its own at the pipeline's default nice value: libvips keeps the
+            // worker threads it starts, with that thread's scheduling, for every later image.
+            return Dictionary(
+                uniqueKeysWithValues: allCases.map { ($0, sy_vips_can_save_niced("." + $0.rawValue, 10) != 0) })
         }()
 
         public var description: String { rawValue }

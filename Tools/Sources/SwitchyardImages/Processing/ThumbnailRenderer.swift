@@ -27,34 +27,42 @@
             guard options.format.isAvailable else { throw fail(.formatUnavailable(options.format)) }
             switch source {
             case .file(let path):
+                // One descriptor for every step: the file checked is the file decoded, even if the path is replaced
+                // meanwhile.
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+                defer { close(descriptor) }
                 var status = stat()
-                guard stat(path, &status) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+                guard fstat(descriptor, &status) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
                 guard (status.st_mode & S_IFMT) == S_IFREG else { throw fail(.unreadable("not a regular file")) }
-                guard access(path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
-                guard Int(status.st_size) <= limits.maximumBytes else {
-                    throw fail(.tooManyBytes(size: Int(status.st_size), limit: limits.maximumBytes))
+                let size = Int(status.st_size)
+                guard size <= limits.maximumBytes else {
+                    throw fail(.tooManyBytes(size: size, limit: limits.maximumBytes))
                 }
-                guard let loader = vips_foreign_find_load(path) else {
+                let reader = SYReader(
+                    descriptor: descriptor, bytes: nil, length: gint64(size), offset: 0, cancelled: cancellation.flag)
+                let loader = try withReader(reader) { sy_vips_find_load_reader($0) }
+                guard let loader else {
                     g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
+                    // libvips' ImageMagick loader reads files and buffers only: ask by path to name it.
+                    if let byPath = vips_foreign_find_load(path), let untrusted = sy_vips_untrusted_loader(byPath) {
+                        throw fail(.untrustedFormat(loader: loaderName(untrusted)))
+                    }
+                    g_free(sy_vips_take_error())
                     throw fail(.notAnImage)
                 }
                 if let untrusted = sy_vips_untrusted_loader(loader) {
                     throw fail(.untrustedFormat(loader: loaderName(untrusted)))
                 }
-                let toSRGB = try checkHeader(sy_vips_header_file(path), limits, fail)
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
-                defer { close(descriptor) }
-                if let (head, tail) = ends(of: descriptor, size: Int(status.st_size), tailLength: 1 << 20),
+                let toSRGB = try withReader(reader) { (state) throws(ImageError) -> Bool in
+                    try checkHeader(sy_vips_header_reader(state), limits, fail)
+                }
+                if let (head, tail) = ends(of: descriptor, size: size, tailLength: 1 << 20),
                     let problem = TruncationCheck.problem(
-                        head: head[...], tail: tail[...], length: Int(status.st_size),
-                        tailIsWhole: tail.count + head.count >= Int(status.st_size))
+                        head: head[...], tail: tail[...], length: size, tailIsWhole: tail.count + head.count >= size)
                 {
                     throw fail(.undecodable(problem))
                 }
-                let reader = SYReader(
-                    descriptor: descriptor, bytes: nil, length: gint64(status.st_size), offset: 0,
-                    cancelled: cancellation.flag)
                 return try thumbnail(reading: reader, toSRGB: toSRGB, options, cancellation, fail)
             case .url(let url):  // the pipeline downloads a URL first and renders its bytes
                 throw ImageError(source: url, reason: .unreadable("a URL is rendered from its downloaded bytes"))
@@ -96,26 +104,40 @@
             reading reader: SYReader, toSRGB: Bool, _ options: ThumbnailOptions, _ cancellation: RenderCancellation,
             _ fail: (ImageError.Reason) -> ImageError
         ) throws(ImageError) -> Thumbnail {
-            let state = UnsafeMutablePointer<SYReader>.allocate(capacity: 1)
-            state.initialize(to: reader)
-            defer { state.deallocate() }
-            do {
-                let image = try make(fail, options) { out, size, crop in
-                    sy_vips_thumbnail_reader(
-                        state, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,
-                        toSRGB ? 1 : 0)
+            do throws(ImageError) {
+                let thumbnail = try withReader(reader) { state throws(ImageError) -> Thumbnail in
+                    let image = try make(fail, options) { out, size, crop in
+                        sy_vips_thumbnail_reader(
+                            state, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,
+                            toSRGB ? 1 : 0)
+                    }
+                    defer { sy_vips_unref(image) }
+                    guard options.format == .jpeg, vips_image_hasalpha(image) != 0 else {
+                        return try encode(image, options, fail)
+                    }
+                    let flat = try flattened(image, on: options.background, fail)
+                    defer { sy_vips_unref(flat) }
+                    return try encode(flat, options, fail)
                 }
-                defer { sy_vips_unref(image) }
-                guard options.format == .jpeg, vips_image_hasalpha(image) != 0 else {
-                    return try encode(image, options, fail)
-                }
-                let flat = try flattened(image, on: options.background, fail)
-                defer { sy_vips_unref(flat) }
-                return try encode(flat, options, fail)
+                // A loader may take the refused read for the end of the data and finish with a partial image: once
+                // cancelled, nothing made is returned (nor cached).
+                if cancellation.isCancelled { throw fail(.cancelled) }
+                return thumbnail
             } catch {
                 // The reader's refusal surfaces as a read or decode error: name it for what it is.
                 throw cancellation.isCancelled ? fail(.cancelled) : error
             }
+        }
+
+        /// Runs `body` with a copy of `reader` at a stable address, for libvips to read through; everything that
+        /// reads from it (a header, a lazy image) must be released before `body` returns.
+        private static func withReader<Result>(
+            _ reader: SYReader, _ body: (UnsafeMutablePointer<SYReader>) throws(ImageError) -> Result
+        ) throws(ImageError) -> Result {
+            let state = UnsafeMutablePointer<SYReader>.allocate(capacity: 1)
+            state.initialize(to: reader)
+            defer { state.deallocate() }
+            return try body(state)
         }
 
         /// A loader's nickname without the variant suffix (`magickload_buffer` is `magickload`).
