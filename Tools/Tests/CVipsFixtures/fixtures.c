@@ -134,6 +134,41 @@ int syf_photo(int width, int height, unsigned long long seed, int orientation, i
     return status;
 }
 
+int syf_deep_picture(int width, int height, const char *suffix, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *picture = upright(width, height), *scaled = NULL, *deep = NULL;
+    if (!picture) return -1;
+    int status = vips_linear1(picture, &scaled, 257.0, 0.0, NULL);
+    if (status == 0) status = vips_cast_ushort(scaled, &deep, NULL);
+    if (status == 0) {
+        deep->Type = VIPS_INTERPRETATION_RGB16;
+        status = vips_image_write_to_buffer(deep, suffix, out, length, NULL);
+    }
+    VipsImage *all[] = {picture, scaled, deep};
+    for (int i = 0; i < 3; i++) if (all[i]) g_object_unref(all[i]);
+    return status;
+}
+
+int syf_animated_picture(int width, int height, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *first = upright(width, height), *second = NULL, *second_rgb = NULL, *pages = NULL, *copy = NULL;
+    if (!first) return -1;
+    int status = vips_black(&second, width, height, "bands", 3, NULL);
+    if (status == 0) status = vips_cast_uchar(second, &second_rgb, NULL);
+    if (status == 0) status = vips_join(first, second_rgb, &pages, VIPS_DIRECTION_VERTICAL, NULL);
+    if (status == 0) status = vips_copy(pages, &copy, NULL);
+    if (status == 0) {
+        copy->Type = VIPS_INTERPRETATION_sRGB;
+        vips_image_set_int(copy, "page-height", height);
+        int delays[2] = {100, 100};
+        vips_image_set_array_int(copy, "delay", delays, 2);
+        status = vips_image_write_to_buffer(copy, ".gif", out, length, NULL);
+    }
+    VipsImage *all[] = {first, second, second_rgb, pages, copy};
+    for (int i = 0; i < 5; i++) if (all[i]) g_object_unref(all[i]);
+    return status;
+}
+
 double syf_alpha(const void *bytes, size_t length, int x, int y) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);

@@ -57,6 +57,27 @@
             return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
         }
 
+        /// The test picture at 16 bits a channel, encoded as `suffix`.
+        static func deepPicture(width: Int = 400, height: Int = 300, suffix: String) -> [UInt8] {
+            encoded("a 16-bit \(suffix)") { syf_deep_picture(Int32(width), Int32(height), suffix, &$0, &$1) }
+        }
+
+        /// A two-frame GIF: the test picture, then black.
+        static func animatedPicture(width: Int = 400, height: Int = 300) -> [UInt8] {
+            encoded("an animated GIF") { syf_animated_picture(Int32(width), Int32(height), &$0, &$1) }
+        }
+
+        private static func encoded(
+            _ what: String, _ make: (inout UnsafeMutableRawPointer?, inout Int) -> Int32
+        ) -> [UInt8] {
+            _ = ready
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            guard make(&output, &length) == 0, let output else { fatalError("cannot make \(what)") }
+            defer { syf_free(output) }
+            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+        }
+
         /// A PNG, red and wholly transparent.
         static func transparent(width: Int = 64, height: Int = 48) -> [UInt8] {
             _ = ready

@@ -34,6 +34,23 @@
             }
         }
 
+        @Test("shapes from the wild: progressive JPEG, palette PNG, 16-bit PNG and TIFF, an animated GIF's first frame")
+        func shapes() async throws {
+            let cases: [(name: String, bytes: [UInt8])] = [
+                ("progressive.jpg", Fixtures.picture(suffix: ".jpg[interlace]")),
+                ("palette.png", Fixtures.picture(suffix: ".png[palette]")),
+                ("deep.png", Fixtures.deepPicture(suffix: ".png")),
+                ("deep.tif", Fixtures.deepPicture(suffix: ".tif")),
+                ("animated.gif", Fixtures.animatedPicture()),
+            ]
+            for (name, bytes) in cases {
+                let thumbnail = try await pipeline.thumbnail(
+                    of: .bytes(bytes, identity: name), ThumbnailOptions(width: 100, format: .png))
+                #expect((thumbnail.width, thumbnail.height) == (100, 75), "\(name)")
+                #expect(Fixtures.quadrants(thumbnail.bytes) == Fixtures.upright, "\(name)")
+            }
+        }
+
         @Test("a CMYK JPEG with an embedded profile comes out as sRGB with its colours")
         func colourManaged() async throws {
             let source = ImageSource.bytes(Fixtures.cmykPicture(), identity: "cmyk.jpg")

@@ -26,6 +26,12 @@ int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int
 int syf_photo(int width, int height, unsigned long long seed, int orientation, int alpha, const char *suffix,
     void **out, size_t *length);
 
+/// The test picture (see `syf_picture`) at 16 bits a channel, encoded as `suffix` (".png", ".tif").
+int syf_deep_picture(int width, int height, const char *suffix, void **out, size_t *length);
+
+/// A two-frame GIF: the test picture, then black. 0 on success; `*out` is freed with `syf_free`.
+int syf_animated_picture(int width, int height, void **out, size_t *length);
+
 /// The alpha at (x, y) of the encoded image; -1 if it has no alpha band (or cannot be decoded).
 double syf_alpha(const void *bytes, size_t length, int x, int y);
 
