@@ -36,6 +36,30 @@ struct DownloadTests {
         }
     }
 
+    @Test("a small file is linked in whole: a new one, one replacing an older file, and stale partial files removed")
+    func smallFiles() async throws {
+        try await withServer { server, session in
+            let (first, second) = (patternBytes(20_000), Array(patternBytes(20_001).reversed()))
+            server.route("/a.txt", StubResponse(body: first))
+            try await withTemporaryFolder { folder in
+                let path = folder + "/a.txt"
+                // A partial file and its validators from an earlier download that was never resumed.
+                try FileSystem.write(Array("stale".utf8), to: path + ".partial")
+                try FileSystem.write(Array("\"old\"\n\nurl\n".utf8), to: path + ".partial.validators")
+                _ = try await session.download(HTTPRequest(url: server.url("/a.txt")), to: path)
+                #expect(try FileSystem.read(path) == first)
+                #expect(!FileSystem.exists(path + ".partial") && !FileSystem.exists(path + ".partial.validators"))
+                server.route("/a.txt", StubResponse(body: second))
+                _ = try await session.download(HTTPRequest(url: server.url("/a.txt")), to: path)
+                #expect(try FileSystem.read(path) == second)  // an existing file is replaced (through a partial file)
+                #expect(!FileSystem.exists(path + ".partial"))
+                server.route("/empty", StubResponse(body: []))
+                _ = try await session.download(HTTPRequest(url: server.url("/empty")), to: folder + "/empty")
+                #expect(try FileSystem.read(folder + "/empty").isEmpty)
+            }
+        }
+    }
+
     @Test("a connection dropped mid-download is resumed with Range and If-Range, and the bytes are identical")
     func resumeAfterDrop() async throws {
         try await withServer(Self.retrying) { server, session in

@@ -12,7 +12,9 @@ import Switchyard
 /// A download's file while it is written: `<destination>.partial`, with the validators it was started with in
 /// `<destination>.partial.validators` once it holds ``resumableSize`` bytes (a smaller partial file is cheaper to
 /// download again than to keep a second file for), renamed to the destination only when complete (so no reader ever sees a half
-/// file under the final name, and a crash leaves only the partial, which a later download resumes).
+/// file under the final name, and a crash leaves only the partial, which a later download resumes). A file whose
+/// whole body arrives before the first write (at most ``bufferSize``) skips the partial file on Linux: it is
+/// written unnamed and linked in whole (`linkWhole`).
 ///
 /// Opening, writing, flushing, renaming and removing run on ``BlockingExecutor/shared``, never on the cooperative
 /// pool (closing a descriptor, which does not wait for the disk, runs where the owner is). Not `Sendable`: one
@@ -115,6 +117,16 @@ final class PartialFile {
         let digest: String?
         do {
             digest = try await blocking { () throws(HTTPError) -> String? in
+                // The whole file in memory and nothing on disk yet (a small file): one change to the folder.
+                if work.descriptor < 0, !work.resuming, work.validators == nil, checksum == nil,
+                    try Self.linkWhole(work.bytes, at: destination, sync: sync)
+                {
+                    // Left by an earlier download of this destination that was not resumed: stale now.
+                    var status = stat()
+                    if lstat(partial, &status) == 0 { unlink(partial) }
+                    if hasValidatorsFile || lstat(sidecar, &status) == 0 { unlink(sidecar) }
+                    return nil
+                }
                 let descriptor: Int32
                 do throws(HTTPError) {
                     descriptor = try work.perform()
@@ -150,6 +162,40 @@ final class PartialFile {
         descriptor = -1
         buffered.removeAll()
         return digest
+    }
+
+    /// Writes `bytes` as a new file at `destination` without a partial file: into an unnamed file in its folder
+    /// (`O_TMPFILE`), linked in under the final name once whole and flushed if `sync` (readers never see a part of
+    /// it; a crash leaves nothing). One change to the folder, where a partial file costs its creation and its
+    /// rename. False, with nothing left behind, where that cannot be done: not Linux, a file system without unnamed
+    /// files, no `/proc`, or a destination that exists (a link never replaces a file); the caller then writes a
+    /// partial file. Blocking.
+    private static func linkWhole(_ bytes: [UInt8], at destination: String, sync: Bool) throws(HTTPError) -> Bool {
+        #if os(Linux)
+            let folder = destination.lastIndex(of: "/").map { String(destination[..<$0]) } ?? "."
+            // O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`, the same on x86-64 and arm64), which Glibc's module leaves out.
+            let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
+            let descriptor = open(folder.isEmpty ? "/" : folder, temporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw error("cannot write", destination)
+                }
+                offset += written
+            }
+            if sync, fsync(descriptor) != 0 { throw error("cannot flush", destination) }
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0 else {
+                return false
+            }
+            if sync { syncFolder(of: destination) }
+            return true
+        #else
+            return false
+        #endif
     }
 
     /// The SHA-256 of the file at `path`, read in 1 MiB pieces. Blocking.
