@@ -8,7 +8,8 @@
 /// - The first request for a key submits a job (named `"<name> <key>"`) to the queue; requests for the same key
 ///   while it is unfinished wait for that job instead of starting another.
 /// - The job's effective priority is the maximum of its waiters' (each waiter lends its task's priority, or the
-///   one it passes).
+///   one it passes, and more if its task is escalated while it waits: a job's body that waits here passes on the
+///   escalation of its own job).
 /// - A waiter whose task is cancelled leaves at once with ``JobError/cancelled``; the job goes on for the others,
 ///   and is cancelled only when the last waiter leaves.
 /// - When the job finishes, the key is forgotten: failures are not cached, and the next request starts a new job.

@@ -23,7 +23,8 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
 
     /// The job's value, once it has finished.
     ///
-    /// While it waits, the awaiting task lends its priority to the job (escalation). Awaiting does not respond to
+    /// While it waits, the awaiting task lends its priority to the job (escalation); awaited from another job's body,
+    /// it lends that job's later escalations too (priority inheritance through waits). Awaiting does not respond to
     /// the awaiting task's cancellation (like `Task.value`); cancel the job instead. Called from inside another job
     /// whose queue's or domain's slot the awaited job needs, while the jobs waiting that way fill that width, it
     /// throws ``JobError/wouldDeadlock(_:)`` instead of hanging: at once, or when that becomes so later (a width

@@ -50,6 +50,34 @@ struct EscalationTests {
         #expect(try await waiter.value == 3)
     }
 
+    @Test("a job raised while it waits for a job of another queue raises that job too (inheritance through waits)")
+    func escalationThroughWait() async throws {
+        let inner = WorkQueue(name: "inner", width: 1)
+        let outer = WorkQueue(name: "outer", width: 1)
+        inner.suspend()
+        let awaited = try inner.trySubmit("awaited", priority: .background) { 7 }
+        let waiting = try outer.trySubmit("waiting", priority: .utility) { () async throws(JobError<Never>) -> Int in
+            try await awaited.value
+        }
+        // The wait has begun once it lends the awaited job its level (the waiting job's worker runs at utility).
+        var rounds = 0
+        while awaited.effectivePriority == .background, rounds < 1_000_000 {
+            rounds += 1
+            await Task.yield()
+        }
+        #expect(awaited.effectivePriority == .utility)
+        let visible = Task(priority: .high) { try await waiting.value }
+        rounds = 0
+        while awaited.effectivePriority == .utility, rounds < 1_000_000 {
+            rounds += 1
+            await Task.yield()
+        }
+        #expect(waiting.effectivePriority == .userInitiated)
+        #expect(awaited.effectivePriority == .userInitiated)
+        inner.resume()
+        #expect(try await visible.value == 7)
+    }
+
     @Test("awaiting a job that needs the awaiting job's slot reports a deadlock naming both")
     func deadlockReported() async throws {
         let queue = WorkQueue(name: "serial", width: 1)

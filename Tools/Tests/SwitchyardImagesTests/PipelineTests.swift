@@ -189,5 +189,40 @@
             try await session.shutdown()
             try await server.shutdown()
         }
+
+        @Test("a visible request raises a URL prefetch whose render already waits: it renders before medium work")
+        func urlPrefetchEscalation() async throws {
+            let server = try await StubServer.start()
+            let session = HTTPSession(configuration: .init(name: "images-escalation", retry: .never))
+            let pipeline = ImagePipeline(configuration: .init(name: "url-escalation", width: 1, session: session))
+            let picture = Fixtures.picture(width: 400, height: 300)
+            server.route("/p.jpg", StubResponse(body: picture))
+            let url = server.url("/p.jpg")
+            let options = ThumbnailOptions(width: 32)
+            let gate = Gate()
+            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
+            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let events = pipeline.queue.events()
+            let prefetch = pipeline.prefetch([.url(url)], options)
+            await yieldUntil("the prefetch's render waits") { pipeline.queue.counts.pending == 1 }
+            let medium = ImageSource.bytes(picture, identity: "medium.jpg")
+            let other = Task { try await pipeline.thumbnail(of: medium, options, priority: .medium) }
+            await yieldUntil("the medium render waits") { pipeline.queue.counts.pending == 2 }
+            let visible = Task { try await pipeline.thumbnail(of: .url(url), options, priority: .userInitiated) }
+            await yieldUntil("the visible request joined") { pipeline.callersWaiting(for: .url(url), options) == 2 }
+            gate.open()
+            var started: [String] = []
+            for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {
+                started.append(event.jobName)
+                if started.count == 2 { break }
+            }
+            #expect(started.first?.contains("medium.jpg") == false, "\(started)")
+            _ = try await visible.value
+            _ = try await other.value
+            await prefetch.value
+            try await holder.value
+            try await session.shutdown()
+            try await server.shutdown()
+        }
     }
 #endif

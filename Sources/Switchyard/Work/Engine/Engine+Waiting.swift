@@ -18,12 +18,14 @@ extension Engine {
     ) async -> WaitEnd {
         // A wait from a job of another scheduler tree can never deadlock on a slot (see ``BlockedJobs``) and touches
         // only the awaited job: that job's region's lock is all it takes, and the waiter's state is not read.
-        let waiter = JobContext.current.flatMap { context in
+        let context = JobContext.current
+        let waiter = context.flatMap { context in
             context.node.queue.scheduler.unretainedRoot.toOpaque() == job.queue.scheduler.unretainedRoot.toOpaque()
                 ? context.node : nil
         }
-        // A wait made inside a job (the only kind that can deadlock) always has a slot: its report is put there.
-        let slot = cancellable || waiter != nil ? AwaiterSlot() : nil
+        // A wait made inside a job (the only kind that can deadlock) always has a slot: its report is put there, and
+        // through it the wait lends the job a higher level when the engine escalates the waiting job's worker.
+        let slot = cancellable || context != nil ? AwaiterSlot() : nil
         func begin(_ continuation: CheckedContinuation<Bool, Never>) {
             perform(in: job.queue.region) { transaction in
                 register(
@@ -33,11 +35,19 @@ extension Engine {
             }
         }
         let finished: Bool
-        if cancellable, let slot {
-            finished = await withTaskCancellationHandler {
-                await withCheckedContinuation { begin($0) }
-            } onCancel: {
-                perform(in: job.queue.region) { transaction in leave(job, slot: slot, &transaction) }
+        if let slot {
+            finished = await withTaskPriorityEscalationHandler {
+                guard cancellable else { return await withCheckedContinuation { begin($0) } }
+                return await withTaskCancellationHandler {
+                    await withCheckedContinuation { begin($0) }
+                } onCancel: {
+                    perform(in: job.queue.region) { transaction in leave(job, slot: slot, &transaction) }
+                }
+            } onPriorityEscalated: { _, escalated in
+                // The waiting task was escalated (the worker of a job that was raised, or a task awaited by a
+                // higher one): its wait lends the job the new level, as a wait begun at it would.
+                let level = JobPriority(escalated).level
+                perform(in: job.queue.region) { transaction in raise(job, slot: slot, to: level, &transaction) }
             }
         } else {
             finished = await withCheckedContinuation { begin($0) }
@@ -85,6 +95,18 @@ extension Engine {
         }
         slot?.index = job.awaiters.count
         job.awaiters.append(awaiter)
+        job.inherited[level] += 1
+        updateEffectivePriority(of: job, &transaction)
+    }
+
+    /// A waiting task was escalated to `level`: its wait lends the job that level from now on (a lower one changes
+    /// nothing; nor does a wait that already ended). Lock held. - Complexity: O(1) plus escalation.
+    static func raise(_ job: JobNode, slot: AwaiterSlot, to level: Int, _ transaction: inout Transaction) {
+        guard slot.index >= 0 else { return }
+        let old = job.awaiters[slot.index].level
+        guard old < level else { return }
+        job.awaiters[slot.index].level = level
+        job.inherited[old] -= 1
         job.inherited[level] += 1
         updateEffectivePriority(of: job, &transaction)
     }

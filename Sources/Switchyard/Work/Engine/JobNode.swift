@@ -52,8 +52,9 @@ struct JobAwaiter {
     /// Where the wait finds itself in the job's `awaiters` to leave in O(1), and where a deadlock found after it
     /// began is reported; nil for a wait from outside any job that is not cancellable.
     let slot: AwaiterSlot?
-    /// The priority level the waiter contributes to the job's effective priority.
-    let level: Int
+    /// The priority level the waiter contributes to the job's effective priority; raised when the waiting task is
+    /// escalated.
+    var level: Int
     let continuation: CheckedContinuation<Bool, Never>
     /// The running job whose body waits, if any.
     let waiter: JobNode?
