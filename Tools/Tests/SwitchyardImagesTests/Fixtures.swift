@@ -12,49 +12,24 @@
         static func picture(
             width: Int = 400, height: Int = 300, orientation: Int = 1, suffix: String = ".jpg"
         ) -> [UInt8] {
-            _ = ready
-            var output: UnsafeMutableRawPointer?
-            var length = 0
-            guard syf_picture(Int32(width), Int32(height), Int32(orientation), suffix, &output, &length) == 0,
-                let output
-            else { fatalError("cannot make a \(suffix) test picture") }
-            defer { syf_free(output) }
-            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            encoded("a \(suffix) test picture") {
+                syf_picture(Int32(width), Int32(height), Int32(orientation), suffix, &$0, &$1)
+            }
         }
 
         /// One grey, `width` × `height`, encoded as `suffix`.
         static func plain(width: Int, height: Int, suffix: String) -> [UInt8] {
-            _ = ready
-            var output: UnsafeMutableRawPointer?
-            var length = 0
-            guard syf_plain_image(Int32(width), Int32(height), suffix, &output, &length) == 0, let output else {
-                fatalError("cannot make a plain \(suffix)")
-            }
-            defer { syf_free(output) }
-            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            encoded("a plain \(suffix)") { syf_plain_image(Int32(width), Int32(height), suffix, &$0, &$1) }
         }
 
         /// The test picture as a CMYK JPEG with an embedded CMYK profile.
         static func cmykPicture(width: Int = 400, height: Int = 300) -> [UInt8] {
-            _ = ready
-            var output: UnsafeMutableRawPointer?
-            var length = 0
-            guard syf_cmyk_picture(Int32(width), Int32(height), &output, &length) == 0, let output else {
-                fatalError("cannot make a CMYK test picture")
-            }
-            defer { syf_free(output) }
-            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            encoded("a CMYK test picture") { syf_cmyk_picture(Int32(width), Int32(height), &$0, &$1) }
         }
 
         /// A photo-like JPEG (smooth colour fields with fine grain, Q 90): costly to decode, like a camera's.
         static func photo(width: Int, height: Int) -> [UInt8] {
-            _ = ready
-            var output: UnsafeMutableRawPointer?
-            var length = 0
-            guard syf_photo(Int32(width), Int32(height), 1, 1, 0, ".jpg[Q=90]", &output, &length) == 0, let output
-            else { fatalError("cannot make a photo") }
-            defer { syf_free(output) }
-            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            encoded("a photo") { syf_photo(Int32(width), Int32(height), 1, 1, 0, ".jpg[Q=90]", &$0, &$1) }
         }
 
         /// The test picture at 16 bits a channel, encoded as `suffix`.
@@ -80,14 +55,7 @@
 
         /// A PNG, red and wholly transparent.
         static func transparent(width: Int = 64, height: Int = 48) -> [UInt8] {
-            _ = ready
-            var output: UnsafeMutableRawPointer?
-            var length = 0
-            guard syf_transparent(Int32(width), Int32(height), &output, &length) == 0, let output else {
-                fatalError("cannot make a transparent PNG")
-            }
-            defer { syf_free(output) }
-            return [UInt8](UnsafeRawBufferPointer(start: output, count: length))
+            encoded("a transparent PNG") { syf_transparent(Int32(width), Int32(height), &$0, &$1) }
         }
 
         /// The alpha at (x, y) of encoded bytes; nil if the image has none.
