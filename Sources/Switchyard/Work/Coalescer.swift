@@ -73,7 +73,8 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         // lends the same level, its own request drops to the lowest, so the job's priority is the highest of the
         // callers still waiting, and falls back when a high-priority caller leaves.
         let end = await Engine.wait(
-            for: node, level: level, cancellable: true, thenRequest: created ? .background : nil)
+            for: node, level: level, cancellable: true, thenRequest: created ? .background : nil,
+            followsTask: priority == nil)
         switch end {
         case .finished:
             let done = node.isDone.load(ordering: .acquiring)  // publishes the result without the lock

@@ -60,7 +60,7 @@ public struct Job<Success: Sendable, Failure: Error>: Sendable, Hashable, Custom
     /// Waits until the job has finished; returns an error only for a wait that could never end.
     private func waitForFinish() async -> JobError<Failure>? {
         let level = JobPriority(Task.currentPriority).level
-        switch await Engine.wait(for: node, level: level, cancellable: false) {
+        switch await Engine.wait(for: node, level: level, cancellable: false, followsTask: true) {
         case .finished:
             // The acquiring load pairs with the releasing store in `Engine.finish`: the outcome and typed result
             // written before it are visible here without the lock.

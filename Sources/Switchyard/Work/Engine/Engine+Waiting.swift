@@ -13,8 +13,11 @@ extension Engine {
     /// A `cancellable` wait ends with `.left` when the waiting task is cancelled (the job is not cancelled).
     /// With `thenRequest`, the job's own requested priority becomes that in the same lock hold that registers the
     /// wait (the coalescer hands its first caller's priority over to the wait this way).
+    /// With `followsTask`, `level` is the waiting task's own priority, and the wait registers at that task's
+    /// priority when it registers (an escalation between the caller's reading and the escalation handler's
+    /// installation would otherwise be lost).
     static func wait(
-        for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil
+        for job: JobNode, level: Int, cancellable: Bool, thenRequest: JobPriority? = nil, followsTask: Bool = false
     ) async -> WaitEnd {
         // A wait from a job of another scheduler tree can never deadlock on a slot (see ``BlockedJobs``) and touches
         // only the awaited job: that job's region's lock is all it takes, and the waiter's state is not read.
@@ -27,6 +30,9 @@ extension Engine {
         // through it the wait lends the job a higher level when the engine escalates the waiting job's worker.
         let slot = cancellable || context != nil ? AwaiterSlot() : nil
         func begin(_ continuation: CheckedContinuation<Bool, Never>) {
+            // Read in the waiting task, after the escalation handler is installed: an escalation from here on
+            // either is seen here or reaches `raise` once the wait is registered (it waits for this lock).
+            let level = followsTask ? max(level, JobPriority(Task.currentPriority).level) : level
             perform(in: job.queue.region) { transaction in
                 register(
                     continuation, slot: slot, on: job, level: level, waiter: waiter, cancellable: cancellable,
