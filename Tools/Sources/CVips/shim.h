@@ -43,10 +43,6 @@ static inline VipsImage *sy_vips_header_buffer(const void *bytes, size_t length)
     return vips_image_new_from_buffer(bytes, length, "", NULL);
 }
 
-static inline VipsImage *sy_vips_header_file(const char *path) {
-    return vips_image_new_from_file(path, NULL);
-}
-
 /// The nickname of the loader class `name` (as `vips_foreign_find_load` returns it) if libvips marks it untrusted
 /// (blocked at start: ImageMagick's, PDF's, SVG's...), else NULL. The string lives as long as the process.
 static inline const char *sy_vips_untrusted_loader(const char *name) {

@@ -45,15 +45,11 @@
                 guard let loader else {
                     g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                     // libvips' ImageMagick loader reads files and buffers only: ask by path to name it.
-                    if let byPath = vips_foreign_find_load(path), let untrusted = sy_vips_untrusted_loader(byPath) {
-                        throw fail(.untrustedFormat(loader: loaderName(untrusted)))
-                    }
+                    if let byPath = vips_foreign_find_load(path) { try refuseUntrusted(byPath, fail) }
                     g_free(sy_vips_take_error())
                     throw fail(.notAnImage)
                 }
-                if let untrusted = sy_vips_untrusted_loader(loader) {
-                    throw fail(.untrustedFormat(loader: loaderName(untrusted)))
-                }
+                try refuseUntrusted(loader, fail)
                 let toSRGB = try withReader(reader) { (state) throws(ImageError) -> Bool in
                     try checkHeader(sy_vips_header_reader(state), limits, fail)
                 }
@@ -78,9 +74,7 @@
                             g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                             throw fail(.notAnImage)
                         }
-                        if let untrusted = sy_vips_untrusted_loader(loader) {
-                            throw fail(.untrustedFormat(loader: loaderName(untrusted)))
-                        }
+                        try refuseUntrusted(loader, fail)
                         let toSRGB = try checkHeader(sy_vips_header_buffer(base, buffer.count), limits, fail)
                         if let problem = TruncationCheck.problem(
                             head: bytes.prefix(12), tail: bytes[...], length: bytes.count)
@@ -140,13 +134,15 @@
             return try body(state)
         }
 
-        /// A loader's nickname without the variant suffix (`magickload_buffer` is `magickload`).
-        private static func loaderName(_ nickname: UnsafePointer<CChar>) -> String {
-            let name = String(cString: nickname)
-            for suffix in ["_buffer", "_source"] where name.hasSuffix(suffix) {
-                return String(name.dropLast(suffix.count))
-            }
-            return name
+        /// Refuses a format whose loader (a class name, as libvips' sniffers return it) libvips marks untrusted,
+        /// naming the loader by its nickname without the variant suffix (`magickload_buffer` is `magickload`).
+        private static func refuseUntrusted(
+            _ loader: UnsafePointer<CChar>, _ fail: (ImageError.Reason) -> ImageError
+        ) throws(ImageError) {
+            guard let untrusted = sy_vips_untrusted_loader(loader) else { return }
+            var name = String(cString: untrusted)
+            for suffix in ["_buffer", "_source"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+            throw fail(.untrustedFormat(loader: name))
         }
 
         /// The first 12 and the last `tailLength` bytes of an open file (nil if they cannot be read: the decoder
