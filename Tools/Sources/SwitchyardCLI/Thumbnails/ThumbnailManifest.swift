@@ -38,16 +38,17 @@
             return "\(path) \(size) \(modified.timeIntervalSince1970) \(options)"
         }
 
-        /// Whether a file source's output is up to date (a URL source's is asked of its server: ``version(of:)``).
-        func isUpToDate(_ job: ThumbnailJob, _ options: ThumbnailOptions, path: String) -> Bool {
+        /// Whether a file source's output, at `path`, is up to date: recorded under `key` (the source's
+        /// ``key(_:_:)`` now). A URL source's is asked of its server instead (``version(of:key:path:)``).
+        func isUpToDate(_ job: ThumbnailJob, key: String?, path: String) -> Bool {
             if case .url = job.source { return false }
-            guard let recorded = outputs[job.output], recorded == Self.key(job.source, options) else { return false }
+            guard let key, outputs[job.output] == key else { return false }
             return FileManager.default.fileExists(atPath: path)
         }
 
-        /// The version a URL source's output was made from, if the output is there and was made with `options`.
-        func version(of job: ThumbnailJob, _ options: ThumbnailOptions, path: String) -> ImageVersion? {
-            guard case .url = job.source, outputs[job.output] == Self.key(job.source, options),
+        /// The version a URL source's output, at `path`, was made from, if it is there and recorded under `key`.
+        func version(of job: ThumbnailJob, key: String?, path: String) -> ImageVersion? {
+            guard case .url = job.source, let key, outputs[job.output] == key,
                 let version = versions?[job.output], FileManager.default.fileExists(atPath: path)
             else { return nil }
             return version

@@ -104,12 +104,12 @@
             _ manifest: ThumbnailManifest
         ) async -> Outcome {
             let path = out + "/" + job.output
-            if manifest.isUpToDate(job, options, path: path) { return .upToDate }
             // Read before decoding: a source changed during the render is then seen as changed by the next run.
             let key = ThumbnailManifest.key(job.source, options)
+            if manifest.isUpToDate(job, key: key, path: path) { return .upToDate }
             do throws(ImageError) {
                 let thumbnail: Thumbnail
-                if case .url(let url) = job.source, let version = manifest.version(of: job, options, path: path) {
+                if case .url(let url) = job.source, let version = manifest.version(of: job, key: key, path: path) {
                     // Asked of the server: a 304 (or the same bytes, when it sends no validator) is up to date.
                     guard let changed = try await pipeline.thumbnail(ofURL: url, options, unlessStill: version) else {
                         return .upToDate
