@@ -1,7 +1,7 @@
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Sample feed generator")
 struct SampleFeedTests {

@@ -134,7 +134,8 @@ public struct GTFSFeed: Sendable {
     }
 
     /// A digest of the imported files' names, sizes and stamps: equal for an unchanged feed (resume checks it).
-    var fingerprint: String {
+    @_spi(ImportDestinations)
+    public var fingerprint: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) {
             for byte in bytes {

@@ -3,16 +3,16 @@ import Switchyard
 // The import's last steps, after every file is loaded: indexes and checks, as a graph of jobs.
 
 extension GTFSImporter {
-    /// Indexes, checks, and the `complete` state, as a small job graph: the small tables' indexes first; then
-    /// the `stop_times` index (the writer) and the checks that do not need it (a WAL reader) at the same time;
+    /// Indexes, checks, and the `complete` state, as a small job graph of the destination's steps: the small
+    /// tables' indexes first; then the `stop_times` index and the checks that do not need it at the same time;
     /// then the checks that read the `stop_times` index; then the results, recorded with the `complete` state.
     ///
-    /// Cancelling the calling task cancels the graph: jobs not started never run, and the index and check
-    /// statements running stop at their next cancellation check (``SQLiteConnection/stoppingWhenTaskIsCancelled()``),
-    /// rolled back. Building an index is one statement, so an interrupted index is built again on `--resume`.
+    /// Cancelling the calling task cancels the graph: jobs not started never run, and the steps running stop as the
+    /// destination allows (SQLite's statements within 1,000 instructions, rolled back). Building an index is one
+    /// statement, so an interrupted index is built again on `--resume`.
     func finishLoad() async throws {
         let present = Set(feed.files.keys)
-        let database = databasePath
+        let destination = destination
         let board = board
         let queue = queue
         #if SWITCHYARD_TEST_HOOKS
@@ -22,30 +22,22 @@ extension GTFSImporter {
         #endif
         board.setPhase(.indexing)
         try await withTaskCancellationHandler {
-            let small = try await queue.submitBlocking("index small tables") {
-                let connection = try FeedWriter.openDatabase(database).stoppingWhenTaskIsCancelled()
-                try ImportRecord.setState(connection, .indexing)
-                try FeedChecks.createIndexes(FeedChecks.smallIndexes, connection, present: present)
+            let small = try await queue.submit("index small tables") {
+                try await destination.index(.smallTables, present: present)
             }
-            let large = try await queue.submitBlocking("index stop_times", options: JobOptions().after(small)) {
-                let connection = try FeedWriter.openDatabase(database).stoppingWhenTaskIsCancelled()
+            let large = try await queue.submit("index stop_times", options: JobOptions().after(small)) {
                 beforeLargeIndexes?()
-                try FeedChecks.createIndexes(FeedChecks.largeIndexes, connection, present: present)
-                try FeedChecks.analyze(connection)
+                try await destination.index(.stopTimes, present: present)
                 board.setPhase(.checking)
             }
-            let early = try await queue.submitBlocking("check references", after: small) { _ in
-                let connection = try SQLiteConnection(path: database).stoppingWhenTaskIsCancelled()
-                return try FeedChecks.run(.beforeLargeIndexes, connection, present: present)
+            let early = try await queue.submit("check references", after: small) { _ in
+                try await destination.check(.beforeLargeIndexes, present: present)
             }
-            let late = try await queue.submitBlocking("check stop_times", after: large) { _ in
-                let connection = try SQLiteConnection(path: database).stoppingWhenTaskIsCancelled()
-                return try FeedChecks.run(.afterLargeIndexes, connection, present: present)
+            let late = try await queue.submit("check stop_times", after: large) { _ in
+                try await destination.check(.afterLargeIndexes, present: present)
             }
-            let record = try await queue.submitBlocking("record checks", after: early, late) { early, late in
-                let connection = try FeedWriter.openDatabase(database)
-                try FeedChecks.record(early + late, connection)
-                try ImportRecord.setState(connection, .complete)
+            let record = try await queue.submit("record checks", after: early, late) { early, late in
+                try await destination.complete(checks: early + late)
             }
             // A cancellation before the handler saw every job (it runs once): cancel them all now.
             if Task.isCancelled { queue.cancelAll() }

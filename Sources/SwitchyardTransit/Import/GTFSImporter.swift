@@ -1,4 +1,5 @@
 import Switchyard
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -47,8 +48,10 @@ import Switchyard
 public final class GTFSImporter: Sendable {
     /// The feed being imported.
     public let feed: GTFSFeed
-    /// The SQLite database written.
+    /// The SQLite database written (for another destination, its name: a PostgreSQL URL without its password).
     public let databasePath: String
+    /// Where the rows go.
+    let destination: any ImportDestination
     /// How the import runs.
     public let options: ImportOptions
     /// The queue the import's jobs run on (inspect it with `snapshot()` or `print(queue)`).
@@ -62,19 +65,29 @@ public final class GTFSImporter: Sendable {
 
     /// Prepares an import of `feed` into the database at `database` (created if missing).
     public convenience init(feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions()) {
-        self.init(feed: feed, database: database, options: options, beforeLargeIndexes: nil)
+        self.init(feed: feed, destination: SQLiteDestination(path: database), options: options)
+    }
+
+    /// Prepares an import of `feed` into `destination` (see ``ImportDestination``).
+    @_spi(ImportDestinations)
+    public convenience init(
+        feed: GTFSFeed, destination: any ImportDestination, options: ImportOptions = ImportOptions()
+    ) {
+        self.init(feed: feed, destination: destination, options: options, beforeLargeIndexes: nil)
     }
 
     init(
-        feed: GTFSFeed, database: String, options: ImportOptions, beforeLargeIndexes: (@Sendable () -> Void)?
+        feed: GTFSFeed, destination: any ImportDestination, options: ImportOptions,
+        beforeLargeIndexes: (@Sendable () -> Void)?
     ) {
         self.feed = feed
-        databasePath = database
+        self.destination = destination
+        databasePath = destination.name
         self.options = options
         #if SWITCHYARD_TEST_HOOKS
             self.beforeLargeIndexes = beforeLargeIndexes
         #endif
-        queue = WorkQueue(name: "import \(database)", width: 4)
+        queue = WorkQueue(name: "import \(destination.name)", width: 4)
     }
 
     /// The progress now.
@@ -110,9 +123,9 @@ public final class GTFSImporter: Sendable {
     ///   database error; the import is then recorded as `failed` (if it got as far as creating its record).
     public func run() async throws -> ImportSummary {
         let started = ContinuousClock.now
-        let lock: ImportLock
+        let lock: any ImportDestinationLock
         do {
-            lock = try await BlockingExecutor.shared.run { [databasePath] in try ImportLock(database: databasePath) }
+            lock = try await destination.lock()
         } catch {
             board.finish(.failed)
             throw importError(from: error, in: .running)
@@ -121,16 +134,18 @@ public final class GTFSImporter: Sendable {
         // blocking executor's thread still holds for a moment after handing the lock over would otherwise keep it
         // taken, and an import started right after this one returned could find it busy.
         defer { lock.release() }
-        let prepared: (states: [ImportRecord.FileState], options: ImportOptions)
+        let prepared: ImportPlan
         do {
-            prepared = try await queue.submitBlocking("prepare \(databasePath)") { [self] in try prepare() }.value
+            prepared = try await queue.submit("prepare \(databasePath)") { [destination, feed, options] in
+                try await destination.prepare(feed, options: options)
+            }.value
         } catch {
             board.finish(.failed)
             throw importError(from: error, in: .running)
         }
         var outcome: (any Error)?
         do {
-            try await load(prepared.states, options: prepared.options)
+            try await load(prepared.files, options: prepared.options)
             try checkSkipped()
             try await finishLoad()
         } catch {
@@ -186,8 +201,6 @@ public final class GTFSImporter: Sendable {
 
     /// Where in the import an error given to ``importError(from:in:)`` arose, which decides what it becomes.
     private enum ErrorStage {
-        /// Opening the database to prepare the import.
-        case opening
         /// Any step of the import as it runs: taking the lock, preparing, reading, writing, indexing, checking.
         case running
         /// The import ended as `failed` with this error; `restartFailure` is why the rows of a corrupt entry could
@@ -198,21 +211,16 @@ public final class GTFSImporter: Sendable {
     }
 
     /// The one place where an error becomes what `run` throws, or what a step passes on: job errors taken off, a
-    /// cancelled SQLite statement as `CancellationError`, other SQLite errors as ``ImportError``s naming the
-    /// database (``ImportFailure/unwrap(_:database:)``); then what `stage` makes of it.
+    /// destination's driver errors described (``ImportFailure/unwrap(_:destination:)``); then what `stage` makes of
+    /// it.
     private func importError(from error: any Error, in stage: ErrorStage) -> any Error {
         switch stage {
-        case .opening:
-            if let sqlite = error as? SQLiteError {
-                return ImportError(.database, "\(databasePath): cannot open the database: \(sqlite.message)")
-            }
-            return ImportFailure.unwrap(error, database: databasePath)
         case .running:
-            return ImportFailure.unwrap(error, database: databasePath)
+            return ImportFailure.unwrap(error, destination: destination)
         case .failed(let restartFailure):
-            let underlying = ImportFailure.unwrap(error, database: databasePath)
+            let underlying = ImportFailure.unwrap(error, destination: destination)
             if let restartFailure, let corrupt = underlying as? CorruptEntry {
-                let kept = ImportFailure.unwrap(restartFailure, database: databasePath)
+                let kept = ImportFailure.unwrap(restartFailure, destination: destination)
                 return ImportError(
                     corrupt.error.kind,
                     "\(corrupt.error.reason) (its rows could not be removed: \(kept); import again with --replace)",
@@ -227,9 +235,9 @@ public final class GTFSImporter: Sendable {
         case .recording(let state, let outcome):
             // Recording the end failed too (a full disk, say): report the import's own failure first, and never
             // let the bookkeeping error hide it or lose the database's name.
-            let bookkeeping = ImportFailure.unwrap(error, database: databasePath)
+            let bookkeeping = ImportFailure.unwrap(error, destination: destination)
             if state == .failed, let outcome,
-                let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, database: databasePath))
+                let failure = ImportFailure.reported(ImportFailure.unwrap(outcome, destination: destination))
                     as? ImportError
             {
                 return ImportError(
@@ -249,69 +257,8 @@ public final class GTFSImporter: Sendable {
 
     // MARK: Steps
 
-    /// Creates or checks the import record; returns every file's committed state, and the options the load runs
-    /// with: a resume continues with the batch size and encoding the import began with, so that it writes what an
-    /// uninterrupted import writes.
-    private func prepare() throws -> (states: [ImportRecord.FileState], options: ImportOptions) {
-        if options.mode == .replace {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(databasePath + suffix) }
-        }
-        let database: SQLiteConnection
-        do {
-            database = try FeedWriter.openDatabase(databasePath)
-        } catch let error as SQLiteError {
-            throw importError(from: error, in: .opening)
-        }
-        let header = try ImportRecord.header(database)
-        switch options.mode {
-        case .new, .replace:
-            if let header {
-                throw ImportError(
-                    .databaseNotEmpty,
-                    """
-                    \(databasePath) already holds an import of \(header.feed) (state \(header.state)): use --resume \
-                    to continue it or --replace to start over
-                    """)
-            }
-            let existing = try GTFSFile.allCases.filter { try database.tableExists($0.tableName) }
-            if let table = existing.first {
-                throw ImportError(
-                    .databaseNotEmpty,
-                    "\(databasePath) already has a table \(table.tableName): use --replace to start over")
-            }
-            try ImportRecord.create(
-                database, feed: feed, batchSize: options.batchSize, encoding: options.encoding, source: options.source)
-        case .resume:
-            guard let header else {
-                throw ImportError(.cannotResume, "\(databasePath) holds no import to resume: run without --resume")
-            }
-            guard try ImportRecord.isCurrent(database) else {
-                throw ImportError(
-                    .cannotResume,
-                    """
-                    \(databasePath) holds an import begun by an earlier version of Switchyard, which this one cannot \
-                    continue: use --replace to start over
-                    """)
-            }
-            guard header.fingerprint == feed.fingerprint else {
-                throw ImportError(
-                    .cannotResume,
-                    """
-                    \(feed.path) is not the feed the import in \(databasePath) began with (\(header.feed)), or it \
-                    changed since: use --replace to start over
-                    """)
-            }
-            if header.state != .complete { try ImportRecord.setState(database, .loading) }
-            var resumed = options
-            resumed.batchSize = header.batchSize
-            resumed.encoding = header.encoding
-            return (try ImportRecord.files(database), resumed)
-        }
-        return (try ImportRecord.files(database), options)
-    }
-
     /// Reads every incomplete file and writes its batches.
-    private func load(_ states: [ImportRecord.FileState], options: ImportOptions) async throws {
+    private func load(_ states: [ImportFileRecord], options: ImportOptions) async throws {
         let byName = Dictionary(states.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         let files = GTFSFile.allCases.filter { feed.files[$0] != nil }
         let counters = files.map { _ in ByteCounter() }
@@ -324,9 +271,9 @@ public final class GTFSImporter: Sendable {
         guard !pending.isEmpty else { return }
         let channel = BoundedChannel<RowBatch>(capacity: options.bufferedBatches, name: "batches \(databasePath)")
         try await withTaskCancellationHandler {
-            let writer = try await queue.submitBlocking("write \(databasePath)") { [self] in
+            let writer = try await queue.submit("write \(databasePath)") { [self] in
                 do {
-                    try write(from: channel)
+                    try await write(from: channel)
                 } catch {
                     channel.fail(error)
                     throw error
@@ -369,28 +316,21 @@ public final class GTFSImporter: Sendable {
         try Task.checkCancellation()
     }
 
-    /// The writer job's body: commits batches until the channel finishes.
-    private func write(from channel: BoundedChannel<RowBatch>) throws {
-        let writer: FeedWriter
-        do {
-            writer = try FeedWriter(database: FeedWriter.openDatabase(databasePath))
-        } catch let error as SQLiteError {
-            throw importError(from: error, in: .running)
-        }
+    /// The writer job's body: the destination commits batches until the channel finishes, and the board counts
+    /// each commit.
+    private func write(from channel: BoundedChannel<RowBatch>) async throws {
+        let board = board
         #if SWITCHYARD_TEST_HOOKS
-            var batches = 0
+            let limit = options.interruptAfterBatches
+            let written = Atomic<Int>(0)
+            if limit == 0 { throw CancellationError() }
         #endif
-        while let batch = try channel.receiveBlocking() {
-            #if SWITCHYARD_TEST_HOOKS
-                if let limit = options.interruptAfterBatches, batches >= limit { throw CancellationError() }
-                batches += 1
-            #endif
-            do {
-                try writer.write(batch)
-            } catch let error as SQLiteError {
-                throw importError(from: error, in: .running)
-            }
+        try await destination.write(channel) { batch in
             board.committed(batch)
+            #if SWITCHYARD_TEST_HOOKS
+                // Stops before the next batch, as a cancellation would.
+                if let limit, written.add(1, ordering: .relaxed).newValue >= limit { throw CancellationError() }
+            #endif
         }
     }
 }

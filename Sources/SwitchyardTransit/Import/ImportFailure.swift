@@ -17,21 +17,17 @@ enum ImportFailure {
             file: corrupt.error.file, line: corrupt.error.line)
     }
 
-    /// The error behind `error` (job errors taken off; a cancelled SQLite statement as `CancellationError`; SQLite
-    /// errors naming `database`). A ``CorruptEntry`` stays one, so the end of the import can restart its file.
-    static func unwrap(_ error: any Error, database: String) -> any Error {
+    /// The error behind `error`: job errors taken off, and the destination's driver errors described
+    /// (``ImportDestination/describe(_:)``). A ``CorruptEntry`` stays one, so the end of the import can restart
+    /// its file.
+    static func unwrap(_ error: any Error, destination: any ImportDestination) -> any Error {
         if let jobError = error as? JobError<any Error> {
             switch jobError {
-            case .failed(let underlying): return unwrap(underlying, database: database)
+            case .failed(let underlying): return unwrap(underlying, destination: destination)
             case .cancelled: return CancellationError()
             default: return jobError
             }
         }
-        if let sqlite = error as? SQLiteError {
-            // Only a cancelled task's statements are interrupted
-            // (see `SQLiteConnection.stoppingWhenTaskIsCancelled`).
-            return sqlite.isInterruption ? CancellationError() : ImportError(.database, "\(database): \(sqlite)")
-        }
-        return error
+        return destination.describe(error)
     }
 }

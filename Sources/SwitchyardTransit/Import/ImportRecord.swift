@@ -25,27 +25,17 @@ enum ImportRecord {
     static let checksTable = "_switchyard_import_checks"
     static let countsTable = "_switchyard_import_counts"
     static let sourceTable = "_switchyard_import_source"
+    /// Between a check's examples in `_switchyard_import_checks.examples` (a character no identifier holds).
+    static let exampleSeparator = "\u{1F}"
 
-    /// One file's committed state.
-    struct FileState: Sendable, Hashable {
-        var file: String
-        var state: ImportFileState
-        var records: Int
-        var imported: Int
-        var skipped: Int
-        var warnings: Int
-        var lastLine: Int
-        var size: Int
-        var ignoredColumns: String
+    /// A check's examples, from their recorded text.
+    static func examples(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: "\u{1F}").map(String.init)
     }
 
-    struct Header: Sendable, Hashable {
-        var feed: String
-        var fingerprint: String
-        var state: ImportState
-        var batchSize: Int
-        var encoding: ImportOptions.Encoding
-    }
+    typealias FileState = ImportFileRecord
+
+    typealias Header = ImportHeader
 
     /// Creates the bookkeeping tables and records the feed, its files, and the feed's own warnings (files named in
     /// another case).
@@ -88,27 +78,22 @@ enum ImportRecord {
                 VALUES (1, ?, ?, 'loading', ?, ?, datetime('now'), datetime('now'))
                 """,
                 [.text(feed.path), .text(feed.fingerprint), .integer(Int64(batchSize)), .text(encoding.rawValue)])
-            for (position, file) in GTFSFile.allCases.enumerated() {
-                guard let entry = feed.files[file] else { continue }
+            let start = ImportRecordStart(feed)
+            for file in start.files {
                 try database.run(
-                    "INSERT INTO \(filesTable) (file, position, state, size) VALUES (?, ?, 'pending', ?)",
-                    [.text(file.fileName), .integer(Int64(position)), .integer(Int64(entry.size))])
+                    "INSERT INTO \(filesTable) (file, position, state, size) VALUES (?, ?, ?, ?)",
+                    [
+                        .text(file.name), .integer(Int64(file.position)), .text(file.state.rawValue),
+                        .integer(Int64(file.size)),
+                    ])
             }
-            for (file, path) in feed.renamedFiles.sorted(by: { $0.key < $1.key }) {
-                let problem = ImportProblem(
-                    file: file.fileName, line: 0, field: nil, kind: .fileNameCase,
-                    reason: "read from \(path): GTFS names its files in lower case")
+            for problem in start.problems {
                 try insert(problem, database)
                 try database.run(
                     "INSERT INTO \(countsTable) VALUES (?, ?, 'warning', 1)",
-                    [.text(file.fileName), .text(problem.kind.rawValue)])
+                    [.text(problem.file), .text(problem.kind.rawValue)])
                 try database.run(
-                    "UPDATE \(filesTable) SET warnings = warnings + 1 WHERE file = ?", [.text(file.fileName)])
-            }
-            for (offset, path) in feed.ignoredFiles.enumerated() {
-                try database.run(
-                    "INSERT INTO \(filesTable) (file, position, state) VALUES (?, ?, 'ignored')",
-                    [.text(path), .integer(Int64(1000 + offset))])
+                    "UPDATE \(filesTable) SET warnings = warnings + 1 WHERE file = ?", [.text(problem.file)])
             }
         }
     }
@@ -255,5 +240,116 @@ enum ImportRecord {
         }
         let order = Dictionary(uniqueKeysWithValues: ImportProblem.Kind.allCases.enumerated().map { ($1, $0) })
         return counts.sorted { order[$0.kind]! < order[$1.kind]! }
+    }
+}
+
+/// One file's committed state in an import record (``ImportRecord``'s `_switchyard_import_files` row).
+@_spi(ImportDestinations)
+public struct ImportFileRecord: Sendable, Hashable {
+    /// The file's name in the feed (`stop_times.txt`), or its path for a file not imported.
+    public var file: String
+    public var state: ImportFileState
+    /// Records read (committed or skipped).
+    public var records: Int
+    /// Rows committed.
+    public var imported: Int
+    public var skipped: Int
+    public var warnings: Int
+    /// The line of the last record committed: a resumed import skips records up to it.
+    public var lastLine: Int
+    /// The file's uncompressed size in bytes.
+    public var size: Int
+    /// Header fields not imported, with the reason, comma-separated.
+    public var ignoredColumns: String
+
+    public init(
+        file: String, state: ImportFileState, records: Int, imported: Int, skipped: Int, warnings: Int, lastLine: Int,
+        size: Int, ignoredColumns: String
+    ) {
+        self.file = file
+        self.state = state
+        self.records = records
+        self.imported = imported
+        self.skipped = skipped
+        self.warnings = warnings
+        self.lastLine = lastLine
+        self.size = size
+        self.ignoredColumns = ignoredColumns
+    }
+}
+
+/// An import record's header (`_switchyard_import`'s row).
+@_spi(ImportDestinations)
+public struct ImportHeader: Sendable, Hashable {
+    /// The feed's path as given.
+    public var feed: String
+    /// ``GTFSFeed/fingerprint`` of the feed the import began with.
+    public var fingerprint: String
+    public var state: ImportState
+    public var batchSize: Int
+    public var encoding: ImportOptions.Encoding
+
+    public init(feed: String, fingerprint: String, state: ImportState, batchSize: Int, encoding: ImportOptions.Encoding)
+    {
+        self.feed = feed
+        self.fingerprint = fingerprint
+        self.state = state
+        self.batchSize = batchSize
+        self.encoding = encoding
+    }
+}
+
+extension ImportRecord {
+    /// The summary of the import `database` records, named `name`.
+    static func summary(
+        _ database: SQLiteConnection, name: String, problemExamples: Int, seconds: Double
+    ) throws -> ImportSummary {
+        let header = try header(database)
+        let states = try files(database)
+        let files = try states.filter { $0.state != .ignored }.map { state in
+            ImportSummary.File(
+                name: state.file, records: state.records, imported: state.imported, skipped: state.skipped,
+                warnings: state.warnings, isComplete: state.state == .complete, ignoredColumns: state.ignoredColumns,
+                problems: try problems(database, file: state.file, severity: .error, limit: problemExamples),
+                counts: try counts(database, file: state.file))
+        }
+        return ImportSummary(
+            state: header?.state ?? .failed, database: name, files: files,
+            ignoredFiles: states.filter { $0.state == .ignored }.map(\.file),
+            checks: try SQLiteChecks.recorded(database), seconds: seconds)
+    }
+}
+
+/// The rows an import record starts with, whatever the destination: every file (GTFS files in import order, then
+/// the files not imported, as `ignored`) and the feed's own warnings (a file named in another case), each counted
+/// once for its file.
+@_spi(ImportDestinations)
+public struct ImportRecordStart: Sendable {
+    public struct File: Sendable {
+        /// The GTFS file name, or the path of a file not imported.
+        public var name: String
+        public var position: Int
+        /// ``ImportFileState/pending`` or ``ImportFileState/ignored``.
+        public var state: ImportFileState
+        public var size: Int
+    }
+
+    public var files: [File] = []
+    public var problems: [ImportProblem] = []
+
+    public init(_ feed: GTFSFeed) {
+        for (position, file) in GTFSFile.allCases.enumerated() {
+            guard let entry = feed.files[file] else { continue }
+            files.append(File(name: file.fileName, position: position, state: .pending, size: Int(entry.size)))
+        }
+        for (offset, path) in feed.ignoredFiles.enumerated() {
+            files.append(File(name: path, position: 1000 + offset, state: .ignored, size: 0))
+        }
+        for (file, path) in feed.renamedFiles.sorted(by: { $0.key < $1.key }) {
+            problems.append(
+                ImportProblem(
+                    file: file.fileName, line: 0, field: nil, kind: .fileNameCase,
+                    reason: "read from \(path): GTFS names its files in lower case"))
+        }
     }
 }

@@ -50,16 +50,8 @@ public struct ImportStatus: Sendable, Hashable {
             guard let header = try ImportRecord.header(database) else {
                 throw ImportError(.database, "\(path) holds no Switchyard import")
             }
-            let states = try ImportRecord.files(database)
             return ImportStatus(
-                feed: header.feed, state: header.state,
-                files: states.filter { $0.state != .ignored }.map {
-                    File(
-                        name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped,
-                        warnings: $0.warnings, size: $0.size)
-                },
-                ignoredFiles: states.filter { $0.state == .ignored }.map(\.file),
-                source: try ImportRecord.source(database))
+                header: header, files: try ImportRecord.files(database), source: try ImportRecord.source(database))
         } catch let error as SQLiteError {
             throw ImportError(.database, "\(path): \(error.message)")
         }
@@ -90,5 +82,20 @@ extension ImportStatus: Encodable {
             try entry.encode(file.skipped, forKey: .skipped)
             try entry.encode(file.warnings, forKey: .warnings)
         }
+    }
+}
+
+@_spi(ImportDestinations)
+extension ImportStatus {
+    /// The status an import record with `header` and `files` describes (ignored files apart).
+    public init(header: ImportHeader, files: [ImportFileRecord], source: FeedSource?) {
+        self.init(
+            feed: header.feed, state: header.state,
+            files: files.filter { $0.state != .ignored }.map {
+                File(
+                    name: $0.file, state: $0.state, rows: $0.imported, records: $0.records, skipped: $0.skipped,
+                    warnings: $0.warnings, size: $0.size)
+            },
+            ignoredFiles: files.filter { $0.state == .ignored }.map(\.file), source: source)
     }
 }

@@ -23,6 +23,22 @@ public struct ImportSummary: Sendable, Hashable {
         public var problems: [ImportProblem]
         /// Problems by kind, skipped records and warnings alike, each with its first example.
         public var counts: [Count]
+
+        @_spi(ImportDestinations)
+        public init(
+            name: String, records: Int, imported: Int, skipped: Int, warnings: Int, isComplete: Bool,
+            ignoredColumns: String, problems: [ImportProblem], counts: [ImportSummary.Count]
+        ) {
+            self.name = name
+            self.records = records
+            self.imported = imported
+            self.skipped = skipped
+            self.warnings = warnings
+            self.isComplete = isComplete
+            self.ignoredColumns = ignoredColumns
+            self.problems = problems
+            self.counts = counts
+        }
     }
 
     /// How many problems of one kind a file had.
@@ -33,6 +49,13 @@ public struct ImportSummary: Sendable, Hashable {
         public var count: Int
         /// The first one listed, if any is.
         public var example: ImportProblem?
+
+        @_spi(ImportDestinations)
+        public init(kind: ImportProblem.Kind, count: Int, example: ImportProblem?) {
+            self.kind = kind
+            self.count = count
+            self.example = example
+        }
     }
 
     /// One post-load check: references that point nowhere, or keys that repeat.
@@ -43,6 +66,13 @@ public struct ImportSummary: Sendable, Hashable {
         public var count: Int
         /// A few failing values.
         public var examples: [String]
+
+        @_spi(ImportDestinations)
+        public init(name: String, count: Int, examples: [String]) {
+            self.name = name
+            self.count = count
+            self.examples = examples
+        }
     }
 
     /// How the import ended: ``ImportState/complete``, ``ImportState/interrupted`` or ``ImportState/failed`` (or
@@ -58,6 +88,18 @@ public struct ImportSummary: Sendable, Hashable {
     public var checks: [Check]
     /// Seconds this run took.
     public var seconds: Double
+
+    @_spi(ImportDestinations)
+    public init(
+        state: ImportState, database: String, files: [File], ignoredFiles: [String], checks: [Check], seconds: Double
+    ) {
+        self.state = state
+        self.database = database
+        self.files = files
+        self.ignoredFiles = ignoredFiles
+        self.checks = checks
+        self.seconds = seconds
+    }
 
     /// Whether every file is complete.
     public var isComplete: Bool { state == .complete }

@@ -3,8 +3,10 @@
 ///
 /// Values are stored flat (one `Cell` per column per row, text bytes in one buffer) so a batch of tens of thousands
 /// of rows is three allocations, and the writer binds text without copying it.
-struct RowBatch: Sendable {
-    enum Cell: Sendable {
+@_spi(ImportDestinations)
+public struct RowBatch: Sendable {
+    /// One value.
+    public enum Cell: Sendable {
         case null
         case integer(Int64)
         case real(Double)
@@ -12,26 +14,26 @@ struct RowBatch: Sendable {
         case text(offset: UInt32, length: UInt32)
     }
 
-    let layout: TableLayout
+    public let layout: TableLayout
     /// Row-major: `cells[row * layout.columns.count + column]`.
-    var cells: [Cell] = []
-    var text: [UInt8] = []
-    var rowCount = 0
+    public internal(set) var cells: [Cell] = []
+    public internal(set) var text: [UInt8] = []
+    public internal(set) var rowCount = 0
     /// Every record skipped in this batch, and the first ``ImportProblem/listedWarnings`` warnings of each kind
     /// (the writer lists them while the file's count of that kind is under the same bound).
-    var problems: [ImportProblem] = []
+    public internal(set) var problems: [ImportProblem] = []
     /// Records not imported in this batch.
-    var skipped = 0
+    public internal(set) var skipped = 0
     /// Problems in this batch by kind, skipped records and warnings alike.
-    var counts: [ImportProblem.Kind: Int] = [:]
+    public internal(set) var counts: [ImportProblem.Kind: Int] = [:]
     /// Warnings in this batch.
-    var warnings: Int { counts.reduce(0) { $0 + ($1.key.severity == .warning ? $1.value : 0) } }
+    public var warnings: Int { counts.reduce(0) { $0 + ($1.key.severity == .warning ? $1.value : 0) } }
     /// Records consumed by this batch: `rowCount + skipped`.
-    var records: Int { rowCount + skipped }
+    public var records: Int { rowCount + skipped }
     /// The line of the last record this batch consumed: a resumed import skips records up to it.
-    var lastLine = 0
+    public internal(set) var lastLine = 0
     /// Whether this batch ends its file.
-    var isLast = false
+    public internal(set) var isLast = false
 
     /// A batch for about `capacity` rows; reserves room for at most ``reservedRows`` of them up front (a large
     /// batch grows as it fills, so a small file never pays for a large batch size).

@@ -8,22 +8,26 @@ import Switchyard
 /// (`Stop_Desc` beside `stop_desc`: SQLite column names ignore case); those are listed in `ignoredColumns` and
 /// skipped. GTFS field names are matched exactly, as the reference says they are case-sensitive. Immutable; cheap
 /// to copy.
-struct TableLayout: Sendable {
-    struct Column: Sendable {
-        let name: String
-        let type: GTFSColumnType
-        let isRequired: Bool
-        let isExtra: Bool
+@_spi(ImportDestinations)
+public struct TableLayout: Sendable {
+    /// One column of the table, filled from one field of each record.
+    public struct Column: Sendable {
+        public let name: String
+        public let type: GTFSColumnType
+        public let isRequired: Bool
+        /// A column GTFS does not define (kept as text).
+        public let isExtra: Bool
         /// The field's index in each record.
         let fieldIndex: Int
     }
 
-    let file: GTFSFile
+    public let file: GTFSFile
     /// The file's header names, in order.
-    let header: [String]
-    let columns: [Column]
+    public let header: [String]
+    /// The columns a batch's rows hold, in order.
+    public let columns: [Column]
     /// Header fields that are not imported, with the reason.
-    let ignoredColumns: [String]
+    public let ignoredColumns: [String]
 
     /// Maps `header` (the file's field names, in order) onto the file's table.
     /// - Throws: ``ImportError/Kind/missingField`` if a required field is missing from the header, or no field
@@ -95,7 +99,7 @@ struct TableLayout: Sendable {
     static let maximumExtraColumns = 1_000
 
     /// The extra (non-GTFS) columns that are kept.
-    var extraColumns: [String] { columns.filter(\.isExtra).map(\.name) }
+    public var extraColumns: [String] { columns.filter(\.isExtra).map(\.name) }
 
     /// `CREATE TABLE IF NOT EXISTS`: every GTFS field of the file, then this header's extra columns.
     var createTableSQL: String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// Opening feeds of awkward shapes: folder entries that cannot be read, zip entry names with NUL bytes or
 /// repeated, fingerprints of replaced files, entries the reader cannot decode.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("GTFS value parsing")
 struct GTFSValueParsingTests {

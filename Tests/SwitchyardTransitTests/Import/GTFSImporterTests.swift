@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Importing a GTFS feed")
 struct GTFSImporterTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// The JSON lines the importer prints (`--progress json` updates, the summary, a failed import's summary, `status
 /// --json`), byte for byte: scripts read them, so their keys, order, spacing, number formats and escapes are a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("ImportProgress: the JSON line of --progress json")
 struct ImportProgressJSONTests {

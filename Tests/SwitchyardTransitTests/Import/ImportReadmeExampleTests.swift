@@ -2,7 +2,7 @@ import Switchyard
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// The README's `GTFSImporter` example, on the tiny sample feed.
 @Suite("README: the import example")

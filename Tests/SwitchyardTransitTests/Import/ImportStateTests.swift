@@ -2,7 +2,7 @@ import SwitchyardTesting
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Import states")
 struct ImportStateTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// The shapes real feeds have that mainstream GTFS consumers read and an importer must not lose: each fixture is a
 /// minimal reproduction of a feed seen in the wild.

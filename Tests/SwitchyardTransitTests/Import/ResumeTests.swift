@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Interrupting and resuming an import")
 struct ResumeTests {
@@ -171,7 +171,8 @@ struct ResumeTests {
             let database = scratch.file("db.sqlite")
             let index = FeedChecks.indexName(.stopTimes, ["trip_id", "stop_sequence"])
             let importer = GTFSImporter(
-                feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: Self.batchSize),
+                feed: try GTFSFeed.open(feed), destination: SQLiteDestination(path: database),
+                options: ImportOptions(batchSize: Self.batchSize),
                 beforeLargeIndexes: {
                     // A table where the index goes: its CREATE INDEX fails (as a full disk would), and the jobs after
                     // it are cancelled by their edges.
@@ -200,7 +201,8 @@ struct ResumeTests {
             let database = scratch.file("db.sqlite")
             let work = Mutex<Task<ImportSummary, any Error>?>(nil)
             let importer = GTFSImporter(
-                feed: try GTFSFeed.open(feed), database: database, options: ImportOptions(batchSize: Self.batchSize),
+                feed: try GTFSFeed.open(feed), destination: SQLiteDestination(path: database),
+                options: ImportOptions(batchSize: Self.batchSize),
                 beforeLargeIndexes: {
                     // A Ctrl-C just before the index statement: the run's task is cancelled, nothing else. Without
                     // the cancellation reaching this job's statement, the index would be built anyway.
@@ -227,7 +229,7 @@ struct ResumeTests {
             ).run()
             #expect(resumed.state == .complete)
             let referenceDatabase = try SQLiteConnection(path: scratch.file("reference.sqlite"), readOnly: true)
-            let referenceChecks = try FeedChecks.recorded(referenceDatabase)
+            let referenceChecks = try SQLiteChecks.recorded(referenceDatabase)
             #expect(!resumed.checks.isEmpty && resumed.checks == referenceChecks, "the resume ran every check")
             #expect(try indexes().first?.first?.integer == 1, "the resume built the index")
             #expect(try DatabaseContent(database) == reference)

@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardTesting
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("SQLiteConnection: statements stop when their task is cancelled")
 struct SQLiteConnectionTests {

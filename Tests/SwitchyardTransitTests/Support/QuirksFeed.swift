@@ -1,7 +1,7 @@
 import Foundation
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// A small hand-written feed with the quirks real feeds have: a byte-order mark, CRLF line endings, quoted fields
 /// with commas, one-digit hours and hours past 24, extra columns and files, stop_times not grouped by trip,

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// Reads a whole entry through ``ZipArchive/openEntry(_:bufferSize:)``, `readSize` bytes at a time, and checks the
 /// reader's count of bytes produced.

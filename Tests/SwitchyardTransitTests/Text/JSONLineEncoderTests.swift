@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("JSONLineEncoder: ordered one-line JSON from any Encodable")
 struct JSONLineEncoderTests {

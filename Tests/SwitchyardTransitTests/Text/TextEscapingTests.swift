@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Text escaping: what a terminal could act on, and its JSON form")
 struct TextEscapingTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 /// Proves that the zip reader reads archives written by another implementation, CPython's `zipfile`, exactly as that
 /// writer recorded them: stored and deflated entries, ZIP64 extra fields (in local headers, and in central headers

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import SwitchyardSampleFeeds
-@testable import SwitchyardTransit
+@_spi(ImportDestinations) @testable import SwitchyardTransit
 
 @Suite("Zip archives")
 struct ZipTests {

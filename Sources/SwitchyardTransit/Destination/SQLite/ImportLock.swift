@@ -20,7 +20,7 @@ import Synchronization
 /// interact with it (on NFS, `flock` is emulated with POSIX locks).
 ///
 /// Taking it waits at most ``busyGrace`` (see ``lock(_:)``); create it on the blocking executor (file system).
-final class ImportLock: Sendable {
+final class ImportLock: ImportDestinationLock {
     /// The lock file: the database's real path (symbolic links resolved, so two names of one database share one
     /// lock) plus `.lock`.
     let path: String
