@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SwitchyardHTTP", targets: ["SwitchyardHTTP"]),
         .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
         .library(name: "SwitchyardImages", targets: ["SwitchyardImages"]),
+        .library(name: "SwitchyardPostgres", targets: ["SwitchyardPostgres"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
@@ -32,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // SwitchyardPostgres: `switchyard import --database postgres://…` (COPY FROM STDIN, transactions).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
@@ -85,6 +88,15 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // GTFS imports into PostgreSQL: a second destination of SwitchyardTransit's import pipeline.
+        .target(
+            name: "SwitchyardPostgres",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
@@ -92,7 +104,7 @@ let package = Package(
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "SwitchyardHTTP", "SwitchyardImages",
+                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres",
             ]
         ),
         .executableTarget(
@@ -137,6 +149,15 @@ let package = Package(
                 "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+                .product(name: "SwitchyardTesting", package: "Switchyard"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardPostgresTests",
+            dependencies: [
+                "SwitchyardPostgres", "SwitchyardCLI",
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]
         ),

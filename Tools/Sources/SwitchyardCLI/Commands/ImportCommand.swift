@@ -2,11 +2,13 @@ import ArgumentParser
 import Foundation
 import Switchyard
 import SwitchyardHTTP
+import SwitchyardPostgres
 import SwitchyardSampleFeeds
 import SwitchyardTransit
 
-/// `switchyard import FEED`: loads a GTFS feed (a `.zip` or a folder) into SQLite in the background, with a
-/// progress bar, Ctrl-C that stops at a batch boundary, and `--resume`.
+/// `switchyard import FEED`: loads a GTFS feed (a `.zip` or a folder) into SQLite (or, with a `postgres://` URL as
+/// `--database`, into a PostgreSQL schema) in the background, with a progress bar, Ctrl-C that stops at a batch
+/// boundary, and `--resume`.
 ///
 /// Exit status: 0 when the import is complete (skipped records are reported, not failures, unless more than
 /// `--max-skipped`), 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its
@@ -15,7 +17,7 @@ import SwitchyardTransit
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a GTFS feed (.zip or folder) into an SQLite database, in the background.",
+        abstract: "Import a GTFS feed (.zip or folder) into an SQLite database or PostgreSQL, in the background.",
         discussion: """
             Every GTFS file becomes a table of the same name; times are stored as seconds (25:13:00 → 90780), dates \
             as YYYYMMDD numbers. Extra columns are kept as text; files GTFS does not define are listed and skipped. \
@@ -25,6 +27,10 @@ struct ImportCommand: AsyncParsableCommand {
             are counted per file and listed with line and field in _switchyard_import_problems (--strict stops at \
             the first skipped record; --max-skipped fails an import that skips more). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
             `switchyard status DATABASE` shows the import from another terminal while it runs.
+
+            With --database postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] the tables go to that schema \
+            (default public; --schema overrides it), through COPY, one transaction per batch, with the same \
+            record, checks, --resume and status. Without a password in the URL, PGPASSWORD is used.
             """)
 
     @Argument(
@@ -33,8 +39,14 @@ struct ImportCommand: AsyncParsableCommand {
     )
     var feed: String?
 
-    @Option(help: "The SQLite database to write (default: the feed's name with .sqlite, in the current folder).")
+    @Option(
+        help:
+            "The SQLite database to write (default: the feed's name with .sqlite, in the current folder), or a PostgreSQL URL postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]."
+    )
     var database: String?
+
+    @Option(help: "With a PostgreSQL --database: the schema to import into (default: the URL's, else public).")
+    var schema: String?
 
     @Flag(help: "Continue the interrupted import in --database (same, unchanged feed).")
     var resume = false
@@ -96,7 +108,21 @@ struct ImportCommand: AsyncParsableCommand {
         guard batchSize <= ImportOptions.maximumBatchSize else {
             throw ValidationError("--batch-size must be at most \(ImportOptions.maximumBatchSize), got \(batchSize)")
         }
-        if let database {
+        if schema != nil, postgresURL == nil {
+            throw ValidationError("--schema needs a PostgreSQL --database (postgres://…)")
+        }
+        if let database, PostgresURL.isPostgresURL(database) {
+            do {
+                _ = try PostgresURL(database)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+            if let feed, RemoteFeed.isRemote(feed) {
+                throw ValidationError(
+                    "importing a feed URL into PostgreSQL is not supported: download it first (switchyard fetch), then import the file")
+            }
+            if let schema, schema.isEmpty { throw ValidationError("--schema must not be empty") }
+        } else if let database {
             guard !database.isEmpty, database != ":memory:", !database.hasPrefix("file:") else {
                 throw ValidationError("--database must name a file, got '\(database)'")
             }
@@ -133,8 +159,9 @@ struct ImportCommand: AsyncParsableCommand {
         let interrupts = InterruptHandler(notice: notice) { target.cancel() }
         let style = ProgressStyle(rawValue: progress)!
         var (feedPath, mode) = try await resolveFeed(style: style)
+        let postgres = postgresURL
         let databasePath =
-            database
+            postgres?.description ?? database
             ?? (RemoteFeed.isRemote(feedPath)
                 ? RemoteFeed.defaultDatabase(for: feedPath)
                 : defaultDatabase(for: sample.map { "sample-\($0)" } ?? feedPath))
@@ -147,7 +174,8 @@ struct ImportCommand: AsyncParsableCommand {
             (feedPath, source) = (path, downloaded)
         }
         let importer = try await openImporter(
-            feedPath: feedPath, databasePath: databasePath, mode: mode, style: style, source: source)
+            feedPath: feedPath, databasePath: databasePath, postgres: postgres, mode: mode, style: style,
+            source: source)
         if style != .json {
             FileHandle.standardError.write(
                 Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
@@ -227,17 +255,17 @@ struct ImportCommand: AsyncParsableCommand {
     /// Opens the feed off the cooperative pool and prepares its importer with the command's options; an
     /// ``ImportError`` is reported and exits with status 1.
     private func openImporter(
-        feedPath: String, databasePath: String, mode: ImportOptions.Mode, style: ProgressStyle, source: FeedSource?
+        feedPath: String, databasePath: String, postgres: PostgresURL?, mode: ImportOptions.Mode,
+        style: ProgressStyle, source: FeedSource?
     ) async throws -> GTFSImporter {
         do {
             let folder = folder
             let opened = try await BlockingExecutor.shared.run { try GTFSFeed.open(feedPath, folder: folder) }
-            return GTFSImporter(
-                feed: opened, database: databasePath,
-                options: ImportOptions(
-                    mode: mode, batchSize: batchSize, strict: strict,
-                    encoding: ImportOptions.Encoding(rawValue: encoding)!,
-                    maximumSkipped: maxSkipped.flatMap(Self.skippedLimit), source: source))
+            let options = ImportOptions(
+                mode: mode, batchSize: batchSize, strict: strict, encoding: ImportOptions.Encoding(rawValue: encoding)!,
+                maximumSkipped: maxSkipped.flatMap(Self.skippedLimit), source: source)
+            if let postgres { return GTFSImporter(feed: opened, postgres: postgres, options: options) }
+            return GTFSImporter(feed: opened, database: databasePath, options: options)
         } catch let error as ImportError {
             await fail(error, database: databasePath, style: style, status: false)
         }
@@ -360,10 +388,24 @@ struct ImportCommand: AsyncParsableCommand {
             ?? "error: \(error.reason)"
         FileHandle.standardError.write(Data("\(TerminalText.visible(text))\n".utf8))
         if style == .json {
-            let record = status ? try? await BlockingExecutor.shared.run { try ImportStatus.read(database) } : nil
+            var record: ImportStatus?
+            if status, let postgres = postgresURL {
+                record = try? await ImportStatus.read(postgres)
+            } else if status {
+                record = try? await BlockingExecutor.shared.run { try ImportStatus.read(database) }
+            }
             FileHandle.standardOutput.write(Data((error.summaryJSON(database: database, status: record) + "\n").utf8))
         }
         Foundation.exit(1)
+    }
+
+    /// `--database` as a PostgreSQL URL, with `--schema` applied and `PGPASSWORD` as its password when it names
+    /// none; nil for an SQLite database (or an invalid URL, which `validate` refuses).
+    var postgresURL: PostgresURL? {
+        guard let database, PostgresURL.isPostgresURL(database), var url = try? PostgresURL(database) else { return nil }
+        if let schema { url.schema = schema }
+        if url.password == nil { url.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+        return url
     }
 
     /// `--max-skipped`: `10` (a count) or `0.5%` (a percentage of all records).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchyard
+import SwitchyardPostgres
 import SwitchyardTransit
 
 /// `switchyard status DATABASE`: what an import has committed so far — safe to run from another terminal while
@@ -10,8 +11,14 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show an import's state and committed rows per table (also while it runs).")
 
-    @Argument(help: "The SQLite database an import writes or wrote.")
+    @Argument(
+        help:
+            "The SQLite database an import writes or wrote, or a PostgreSQL URL postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (PGPASSWORD when the URL has no password)."
+    )
     var database: String
+
+    @Option(help: "With a PostgreSQL URL: the schema whose import to show (default: the URL's, else public).")
+    var schema: String?
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
@@ -20,7 +27,17 @@ struct StatusCommand: AsyncParsableCommand {
         let status: ImportStatus
         do {
             let database = database
-            status = try await BlockingExecutor.shared.run { try ImportStatus.read(database) }  // SQLite blocks
+            if PostgresURL.isPostgresURL(database) {
+                var url = try PostgresURL(database)
+                if let schema { url.schema = schema }
+                if url.password == nil { url.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+                status = try await ImportStatus.read(url)
+            } else {
+                status = try await BlockingExecutor.shared.run { try ImportStatus.read(database) }  // SQLite blocks
+            }
+        } catch let error as PostgresURLError {
+            FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.description))\n".utf8))
+            throw ExitCode(1)
         } catch let error as ImportError {
             FileHandle.standardError.write(Data("error: \(TerminalText.visible(error.message))\n".utf8))
             throw ExitCode(1)

@@ -1,0 +1,84 @@
+import PostgresNIO
+@_spi(ImportDestinations) import SwitchyardTransit
+
+/// Values in `COPY`'s text format: columns separated by tabs, rows by newlines, `\N` for NULL, and a backslash
+/// before a backslash, tab, newline or carriage return inside a value (written as `\\`, `\t`, `\n`, `\r`).
+enum CopyText {
+    /// About how many bytes are sent to the server at a time.
+    static let chunkSize = 256 * 1024
+
+    /// Appends `cell` (its text in `text`); an integer of a date column (`YYYYMMDD`) as `YYYY-MM-DD`.
+    static func append(_ cell: RowBatch.Cell, text: [UInt8], isDate: Bool, to buffer: inout ByteBuffer) {
+        switch cell {
+        case .null:
+            buffer.writeStaticString("\\N")
+        case .integer(let value) where isDate:
+            appendDigits(value / 10_000, width: 4, to: &buffer)
+            buffer.writeInteger(UInt8(ascii: "-"))
+            appendDigits(value / 100 % 100, width: 2, to: &buffer)
+            buffer.writeInteger(UInt8(ascii: "-"))
+            appendDigits(value % 100, width: 2, to: &buffer)
+        case .integer(let value):
+            buffer.writeString(String(value))
+        case .real(let value):
+            // Parsed values are finite; the spellings PostgreSQL reads are there all the same.
+            if value.isNaN {
+                buffer.writeStaticString("NaN")
+            } else if value.isInfinite {
+                buffer.writeString(value < 0 ? "-Infinity" : "Infinity")
+            } else {
+                buffer.writeString(value.description)
+            }
+        case .text(let offset, let length):
+            text.withUnsafeBufferPointer { bytes in
+                appendEscaped(UnsafeBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)]), to: &buffer)
+            }
+        }
+    }
+
+    /// Appends one row of `_switchyard_import_problems` (file, line, field, severity, kind, reason).
+    static func append(_ problem: ImportProblem, to buffer: inout ByteBuffer) {
+        appendEscaped(problem.file, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        buffer.writeString(String(problem.line))
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        if let field = problem.field { appendEscaped(field, to: &buffer) } else { buffer.writeStaticString("\\N") }
+        for text in [problem.severity.rawValue, problem.kind.rawValue, problem.reason] {
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            appendEscaped(text, to: &buffer)
+        }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+
+    private static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) {
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &buffer) }
+    }
+
+    /// Appends `bytes` with the four special bytes escaped. (No NUL byte arrives here: the reader removes them,
+    /// with a warning.)
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+        var start = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let escape: StaticString
+            switch byte {
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            default: continue
+            }
+            if index > start { buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            buffer.writeStaticString(escape)
+            start = index + 1
+        }
+        if bytes.count > start { buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    private static func appendDigits(_ value: Int64, width: Int, to buffer: inout ByteBuffer) {
+        var digits = String(value)
+        if digits.count < width { digits = String(repeating: "0", count: width - digits.count) + digits }
+        buffer.writeString(digits)
+    }
+}

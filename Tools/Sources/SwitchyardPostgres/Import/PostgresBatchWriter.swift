@@ -1,0 +1,162 @@
+import PostgresNIO
+@_spi(ImportDestinations) import SwitchyardTransit
+
+/// Commits batches into PostgreSQL, one transaction each: `COPY … FROM STDIN` of the rows, `COPY` of the listed
+/// problems, the problem counts and the file's import record, then `COMMIT`. Owned by the writer job, one batch
+/// at a time.
+///
+/// Column types: GTFS text → `text`, integers, times (seconds after the service day's start) and dates → `bigint`,
+/// `bigint` and `date`, decimals → `double precision`; extra columns → `text`.
+struct PostgresBatchWriter {
+    let session: PostgresSession
+    /// The file whose table the last batch went to.
+    private var file: GTFSFile?
+    /// The current file's problem counts by kind, as committed (see `FeedWriter`: a warning is listed while its
+    /// kind's count is under ``ImportProblem/listedWarnings``, so a resumed import lists what an uninterrupted one
+    /// does).
+    private var counted: [ImportProblem.Kind: Int] = [:]
+
+    init(session: PostgresSession) {
+        self.session = session
+    }
+
+    /// The PostgreSQL type of a GTFS column type.
+    static func sqlType(_ type: GTFSColumnType) -> String {
+        switch type {
+        case .text: "text"
+        case .integer, .time: "bigint"
+        case .date: "date"
+        case .real: "double precision"
+        }
+    }
+
+    /// Commits `batch` in one transaction.
+    mutating func write(_ batch: RowBatch) async throws {
+        let session = session
+        let beginsFile = batch.layout.file != file
+        var counted = beginsFile ? [:] : self.counted
+        try await session.transaction {
+            if beginsFile { counted = try await Self.begin(batch.layout, session) }
+            try await Self.copyRows(batch, session)
+            counted = try await Self.insertProblems(batch, counted: counted, session)
+            _ = try await session.rows(
+                """
+                UPDATE \(unescaped: PostgresRecord.filesTable) SET records = records + \(batch.records),
+                    imported = imported + \(batch.rowCount), skipped = skipped + \(batch.skipped),
+                    warnings = warnings + \(batch.warnings), last_line = \(batch.lastLine),
+                    state = \((batch.isLast ? ImportFileState.complete : .loading).rawValue)
+                WHERE file = \(batch.layout.file.fileName)
+                """)
+        }
+        file = batch.layout.file
+        self.counted = counted
+    }
+
+    /// Creates the file's table (or adds the extra columns a resumed file's table lacks), records its ignored
+    /// columns, and returns its committed problem counts.
+    private static func begin(_ layout: TableLayout, _ session: PostgresSession) async throws
+        -> [ImportProblem.Kind: Int]
+    {
+        let table = quoted(layout.file.tableName)
+        var definitions = layout.file.fields.map { "\(quoted($0.name)) \(sqlType($0.type))" }
+        definitions += layout.extraColumns.map { "\(quoted($0)) text" }
+        try await session.run("CREATE TABLE IF NOT EXISTS \(table) (\(definitions.joined(separator: ", ")))")
+        let existing = try await session.rows(
+            """
+            SELECT column_name FROM information_schema.columns
+            WHERE table_schema = \(session.url.schema) AND table_name = \(layout.file.tableName)
+            """
+        ).map { try PostgresRecord.decode($0, String.self, session) }
+        for column in layout.extraColumns where !existing.contains(column) {
+            try await session.run("ALTER TABLE \(table) ADD COLUMN \(quoted(column)) text")
+        }
+        _ = try await session.rows(
+            """
+            UPDATE \(unescaped: PostgresRecord.filesTable) SET ignored_columns = \(layout.ignoredColumns.joined(separator: ", "))
+            WHERE file = \(layout.file.fileName)
+            """)
+        var counted: [ImportProblem.Kind: Int] = [:]
+        for row in try await session.rows(
+            "SELECT kind, count FROM \(unescaped: PostgresRecord.countsTable) WHERE file = \(layout.file.fileName)")
+        {
+            let (kind, count) = try PostgresRecord.decode(row, (String, Int).self, session)
+            if let kind = ImportProblem.Kind(rawValue: kind) { counted[kind] = count }
+        }
+        return counted
+    }
+
+    /// Sends the batch's rows through `COPY … FROM STDIN` (text format), in chunks of about 256 KiB.
+    private static func copyRows(_ batch: RowBatch, _ session: PostgresSession) async throws {
+        guard batch.rowCount > 0 else { return }
+        let columns = batch.layout.columns
+        let dates = columns.map { $0.type == .date }
+        do {
+            try await session.connection.copyFrom(
+                // PostgresNIO puts the names in double quotes as given: their own quotes are doubled here.
+                table: batch.layout.file.tableName, columns: columns.map { String(quoted($0.name).dropFirst().dropLast()) },
+                logger: PostgresSession.logger
+            ) { writer in
+                var buffer = ByteBuffer()
+                buffer.reserveCapacity(CopyText.chunkSize + 4096)
+                var cell = 0
+                for _ in 0..<batch.rowCount {
+                    for column in 0..<columns.count {
+                        if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+                        CopyText.append(batch.cells[cell], text: batch.text, isDate: dates[column], to: &buffer)
+                        cell += 1
+                    }
+                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    if buffer.readableBytes >= CopyText.chunkSize {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                }
+                if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            }
+        } catch {
+            throw PostgresSession.describe(error, url: session.url)
+        }
+    }
+
+    /// Lists the batch's skipped records and its warnings while their kind is under the listing bound (one
+    /// `COPY`), and adds its counts; returns the counts as committed with this batch.
+    private static func insertProblems(
+        _ batch: RowBatch, counted: [ImportProblem.Kind: Int], _ session: PostgresSession
+    ) async throws -> [ImportProblem.Kind: Int] {
+        var seen = counted
+        var listed: [ImportProblem] = []
+        for problem in batch.problems {
+            let before = seen[problem.kind, default: 0]
+            seen[problem.kind] = before + 1
+            guard problem.severity == .error || before < ImportProblem.listedWarnings else { continue }
+            listed.append(problem)
+        }
+        if !listed.isEmpty {
+            do {
+                try await session.connection.copyFrom(
+                    table: PostgresRecord.problemsTable, columns: ["file", "line", "field", "severity", "kind", "reason"],
+                    logger: PostgresSession.logger
+                ) { writer in
+                    var buffer = ByteBuffer()
+                    for problem in listed { CopyText.append(problem, to: &buffer) }
+                    try await writer.write(buffer)
+                }
+            } catch {
+                throw PostgresSession.describe(error, url: session.url)
+            }
+        }
+        var committed = counted
+        // In kind order: the table's rows come out the same in an interrupted-and-resumed import.
+        for kind in ImportProblem.Kind.allCases {
+            guard let count = batch.counts[kind] else { continue }
+            _ = try await session.rows(
+                """
+                INSERT INTO \(unescaped: PostgresRecord.countsTable) (file, kind, severity, count)
+                VALUES (\(batch.layout.file.fileName), \(kind.rawValue), \(kind.severity.rawValue), \(count))
+                ON CONFLICT (file, kind) DO UPDATE SET count = \(unescaped: PostgresRecord.countsTable).count + excluded.count
+                """)
+            committed[kind, default: 0] += count
+        }
+        return committed
+    }
+}
