@@ -7,6 +7,8 @@
 #                                   (already running: prints the URL again)
 #   Scripts/postgres-dev.sh stop    stops it and removes its files
 #   Scripts/postgres-dev.sh url     prints the URL of the running server (exit 1 if none)
+#   Scripts/postgres-dev.sh restart stops the running server at once (clients are disconnected, as in a crash of
+#                                   the connection) and starts it again on the same port
 #
 # The cluster lives in $SWITCHYARD_POSTGRES_DIR (default: $TMPDIR/switchyard-postgres, /tmp when TMPDIR is unset).
 # PostgreSQL refuses to run as root: started by root, the server runs as the `postgres` user the Debian package
@@ -89,15 +91,26 @@ stop() {
     rm -rf "$folder"
 }
 
+restart() {
+    local bin
+    running || { echo "no server: run $0 start" >&2; exit 1; }
+    bin=$(server_bin)
+    as_owner "$bin/pg_ctl" -D "$data" -m immediate -w restart >/dev/null 2>&1 || {
+        cat "$folder/server.log" >&2
+        exit 1
+    }
+}
+
 case "${1:-}" in
 start) start ;;
+restart) restart ;;
 stop) stop ;;
 url)
     running || { echo "no server: run $0 start" >&2; exit 1; }
     cat "$url_file"
     ;;
 *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|stop|url|restart" >&2
     exit 2
     ;;
 esac

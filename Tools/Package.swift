@@ -95,6 +95,7 @@ let package = Package(
                 .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -125,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardCLITests",
             dependencies: [
-                "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages",
+                "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
@@ -155,10 +156,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardPostgresTests",
             dependencies: [
-                "SwitchyardPostgres", "SwitchyardCLI",
-                .product(name: "SwitchyardTransit", package: "Switchyard"),
-                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
-                .product(name: "SwitchyardTesting", package: "Switchyard"),
+                "SwitchyardPostgres"
             ]
         ),
         .testTarget(

@@ -39,7 +39,7 @@ public enum SampleFeedFiles {
     }
 }
 
-private struct ZipSink: SampleFeedSink {
+struct ZipSink: SampleFeedSink {
     let writer: ZipWriter
 
     mutating func beginFile(_ name: String) throws { try writer.beginEntry(name) }
@@ -48,7 +48,7 @@ private struct ZipSink: SampleFeedSink {
     mutating func finish() throws { try writer.finish() }
 }
 
-private struct FolderSink: SampleFeedSink {
+struct FolderSink: SampleFeedSink {
     let folder: String
     var descriptor: Int32 = -1
     var current = ""

@@ -132,7 +132,7 @@ struct ImportCommandTests {
             // Interrupt three times per round at random amounts of committed rows, then let --resume finish.
             for attempt in 0..<3 {
                 let threshold = Int.random(in: 0..<(total * 3 / 4), using: &random)
-                let status = try await runUntil(arguments, rows: threshold, then: signal)
+                let status = try await SwitchyardProcess.runUntil(arguments, rows: threshold, then: signal)
                 guard let record = try? ImportStatus.read(database) else {
                     // Stopped before the import record was written (a signal at a threshold of a few rows can land
                     // while the import is still preparing): nothing was imported, nothing to resume.
@@ -169,62 +169,6 @@ struct ImportCommandTests {
         }
         #expect(interruptions > 0, "at least one signal landed before the import was complete")
         print("interruptAndResume: \(interruptions) of 9 signals landed mid-import")
-    }
-
-    /// Runs `switchyard` with `arguments` plus JSON progress after every batch, sends `signal` once a progress
-    /// line reports `rows` committed rows, and returns the exit status.
-    ///
-    /// The child's output is read by a dedicated thread with blocking reads (no polling), not by a task: the
-    /// import of the tiny feed takes well under a second, and when other suites keep the cooperative pool busy a
-    /// reader task could wait longer than that to run, so every signal would land after the import finished.
-    private func runUntil(_ arguments: [String], rows: Int, then signal: Int32) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = SwitchyardProcess.executable
-        process.arguments = arguments + ["--progress", "json", "--progress-interval", "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            let handle = output.fileHandleForReading
-            let reader = Thread {
-                // Reads until the child closes its end; the thread keeps the read end open until then.
-                let descriptor = handle.fileDescriptor
-                defer { withExtendedLifetime(handle) {} }
-                var pending: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-                var signalled = false
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    pending += buffer[..<count]
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: pending[..<newline], as: UTF8.self)
-                        pending.removeSubrange(...newline)
-                        if !signalled, line.hasPrefix("{\"progress\""), Self.committedRows(Substring(line)) >= rows {
-                            kill(pid, signal)
-                            signalled = true
-                        }
-                    }
-                }
-            }
-            reader.start()
-        }
-    }
-
-    /// The rows committed over all files in one `--progress json` line.
-    private static func committedRows(_ line: Substring) -> Int {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            let progress = object["progress"] as? [String: Any],
-            let files = progress["files"] as? [String: [String: Any]]
-        else { return 0 }
-        return files.values.reduce(0) { $0 + ($1["rows"] as? Int ?? 0) }
     }
 
     /// The last line of standard output, as a JSON object.

@@ -119,7 +119,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if let feed, RemoteFeed.isRemote(feed) {
                 throw ValidationError(
-                    "importing a feed URL into PostgreSQL is not supported: download it first (switchyard fetch), then import the file")
+                    "importing a feed URL into PostgreSQL is not supported: download it first (switchyard fetch), then import the file"
+                )
             }
             if let schema, schema.isEmpty { throw ValidationError("--schema must not be empty") }
         } else if let database {
@@ -402,7 +403,9 @@ struct ImportCommand: AsyncParsableCommand {
     /// `--database` as a PostgreSQL URL, with `--schema` applied and `PGPASSWORD` as its password when it names
     /// none; nil for an SQLite database (or an invalid URL, which `validate` refuses).
     var postgresURL: PostgresURL? {
-        guard let database, PostgresURL.isPostgresURL(database), var url = try? PostgresURL(database) else { return nil }
+        guard let database, PostgresURL.isPostgresURL(database), var url = try? PostgresURL(database) else {
+            return nil
+        }
         if let schema { url.schema = schema }
         if url.password == nil { url.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
         return url

@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import SwitchyardTransit
 
@@ -114,4 +115,42 @@ func quoted(_ name: String) -> String {
 /// is on in every supported server).
 func literal(_ text: String) -> String {
     "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+}
+
+extension PostgresSession {
+    /// Runs `body` with this session, and throws as soon as the connection closes under it (the server went away)
+    /// even when `body` waits for an answer the closed connection will never give: the driver does not fail every
+    /// wait of a `COPY` when its connection drops. `body` then goes on alone until its own wait ends or never
+    /// does; its result is ignored. Cancelling the caller cancels `body`.
+    func untilClosed<Result: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> Result)
+        async throws -> Result
+    {
+        let outcome = NIOLockedValueBox<
+            (continuation: CheckedContinuation<Result, any Error>?, work: Task<Void, Never>?)
+        >(
+            (nil, nil))
+        let url = url
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                outcome.withLockedValue { $0.continuation = continuation }
+                @Sendable func finish(_ result: Swift.Result<Result, any Error>) {
+                    let waiting = outcome.withLockedValue { state in
+                        defer { state.continuation = nil }
+                        return state.continuation
+                    }
+                    waiting?.resume(with: result)
+                }
+                let work = Task {
+                    do { finish(.success(try await body(self))) } catch { finish(.failure(error)) }
+                }
+                outcome.withLockedValue { $0.work = work }
+                if Task.isCancelled { work.cancel() }  // cancelled before `work` was there to cancel
+                connection.closeFuture.whenComplete { _ in
+                    finish(.failure(ImportError(.database, "\(url): the server closed the connection")))
+                }
+            }
+        } onCancel: {
+            outcome.withLockedValue { $0.work }?.cancel()
+        }
+    }
 }

@@ -93,7 +93,8 @@ struct PostgresBatchWriter {
         do {
             try await session.connection.copyFrom(
                 // PostgresNIO puts the names in double quotes as given: their own quotes are doubled here.
-                table: batch.layout.file.tableName, columns: columns.map { String(quoted($0.name).dropFirst().dropLast()) },
+                table: batch.layout.file.tableName,
+                columns: columns.map { String(quoted($0.name).dropFirst().dropLast()) },
                 logger: PostgresSession.logger
             ) { writer in
                 var buffer = ByteBuffer()
@@ -134,7 +135,8 @@ struct PostgresBatchWriter {
         if !listed.isEmpty {
             do {
                 try await session.connection.copyFrom(
-                    table: PostgresRecord.problemsTable, columns: ["file", "line", "field", "severity", "kind", "reason"],
+                    table: PostgresRecord.problemsTable,
+                    columns: ["file", "line", "field", "severity", "kind", "reason"],
                     logger: PostgresSession.logger
                 ) { writer in
                     var buffer = ByteBuffer()

@@ -156,7 +156,7 @@ public struct PostgresDestination: ImportDestination {
     /// Runs `body` on a new connection, closed afterwards. With `cancellingStatements`, cancelling the task asks
     /// the server to stop the statement running on it (`pg_cancel_backend`, from a second connection).
     func withSession<Result: Sendable>(
-        cancellingStatements: Bool = false, _ body: (PostgresSession) async throws -> Result
+        cancellingStatements: Bool = false, _ body: @escaping @Sendable (PostgresSession) async throws -> Result
     ) async throws -> Result {
         let session = try await PostgresSession.connect(url)
         do {
@@ -167,14 +167,14 @@ public struct PostgresDestination: ImportDestination {
                 }
                 let url = url
                 result = try await withTaskCancellationHandler {
-                    try await body(session)
+                    try await session.untilClosed(body)
                 } onCancel: {
                     guard let backend else { return }
                     Task { await PostgresSession.cancelStatement(of: backend, url: url) }
                 }
                 try Task.checkCancellation()
             } else {
-                result = try await body(session)
+                result = try await session.untilClosed(body)
             }
             await session.close()
             return result

@@ -1,16 +1,21 @@
-import Foundation
+import SwitchyardTransit
 
-@testable import SwitchyardSampleFeeds
-@_spi(ImportDestinations) @testable import SwitchyardTransit
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A small hand-written feed with the quirks real feeds have: a byte-order mark, CRLF line endings, quoted fields
 /// with commas, one-digit hours and hours past 24, extra columns and files, stop_times not grouped by trip,
 /// duplicate keys, a few records that must be skipped, and the quirks mainstream consumers tolerate (imported
 /// with a warning): a space after a closing quote, text after one, rows shorter and longer than the header, a
 /// Windows-1252 name, a NUL byte, invalid optional values. Written as a folder or a zip (optionally inside a
-/// sub-folder).
-enum QuirksFeed {
-    static let files: [String: String] = [
+/// sub-folder). The feed the import's tests (SQLite and PostgreSQL) check every quirk against.
+public enum QuirksFeed {
+    public static let files: [String: String] = [
         // A byte-order mark before the header.
         // A byte-order mark before the header; a space after the last closing quote (warning).
         "agency.txt":
@@ -61,57 +66,50 @@ enum QuirksFeed {
     ]
 
     /// Records per file (lines after the header), how many of them are skipped, and the warnings.
-    static let expected: [String: (records: Int, skipped: Int, warnings: Int)] = [
+    public static let expected: [String: (records: Int, skipped: Int, warnings: Int)] = [
         "agency.txt": (1, 0, 1), "stops.txt": (6, 0, 3), "routes.txt": (2, 0, 2), "trips.txt": (3, 0, 3),
         "stop_times.txt": (11, 2, 1), "calendar.txt": (2, 1, 0), "calendar_dates.txt": (3, 0, 0),
     ]
 
     /// Files written in Windows-1252 rather than UTF-8.
-    static let windows1252: Set<String> = ["stops.txt"]
+    public static let windows1252: Set<String> = ["stops.txt"]
 
     /// The bytes of the file `name`: its text in UTF-8, or in Windows-1252 for ``windows1252``.
-    static func bytes(_ name: String) -> [UInt8] {
+    public static func bytes(_ name: String) -> [UInt8] {
         let text = files[name]!
         guard windows1252.contains(name) else { return Array(text.utf8) }
         return text.unicodeScalars.map { UInt8($0.value) }  // Latin-1 letters only: the same bytes in both
     }
 
-    /// Writes the feed as a folder at `path`, optionally inside `folder`.
-    static func writeFolder(_ path: String, folder: String? = nil) throws {
+    /// Writes the feed as a folder at `path`, optionally inside `folder` (both created if missing).
+    public static func writeFolder(_ path: String, folder: String? = nil) throws {
         let base = folder.map { path + "/" + $0 } ?? path
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        for name in files.keys {
-            try Data(bytes(name)).write(to: URL(fileURLWithPath: base + "/" + name))
+        for created in [path, base] where mkdir(created, 0o755) != 0 && errno != EEXIST {
+            throw ImportError(.unreadableFeed, "\(created): cannot create the folder (\(systemMessage(errno)))")
         }
+        var sink = FolderSink(folder: base)
+        try write(into: &sink, prefix: "", omitting: [])
     }
 
     /// Writes the feed as a zip at `path`, its files inside `folder` if given.
-    static func writeZip(_ path: String, folder: String? = nil, omitting omitted: Set<String> = []) throws {
+    public static func writeZip(_ path: String, folder: String? = nil, omitting omitted: Set<String> = []) throws {
         let writer = try ZipWriter(path: path)
         if let folder {
             try writer.beginEntry(folder + "/")
             try writer.endEntry()
         }
+        var sink = ZipSink(writer: writer)
+        try write(into: &sink, prefix: folder.map { $0 + "/" } ?? "", omitting: omitted)
+    }
+
+    private static func write(into sink: inout some SampleFeedSink, prefix: String, omitting omitted: Set<String>)
+        throws
+    {
         for name in files.keys.sorted() where !omitted.contains(name) {
-            try writer.beginEntry((folder.map { $0 + "/" } ?? "") + name)
-            try writer.write(bytes(name))
-            try writer.endEntry()
+            try sink.beginFile(prefix + name)
+            try bytes(name).withUnsafeBytes { try sink.write($0) }
+            try sink.endFile()
         }
-        try writer.finish()
+        try sink.finish()
     }
-}
-
-/// A unique scratch folder, removed by `remove()`.
-struct ScratchFolder {
-    let path: String
-
-    init(_ name: String = #function) {
-        let safe = name.filter { $0.isLetter || $0.isNumber }
-        path = NSTemporaryDirectory() + "switchyard-transit-\(safe)-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,0 +1,273 @@
+import Foundation
+import SwitchyardPostgres
+import SwitchyardSampleFeeds
+import SwitchyardTesting
+import SwitchyardTransit
+import Testing
+
+/// `switchyard import --database postgres://…` against a real server (see ``PostgresServer``), as a user runs it.
+@Suite(
+    "switchyard import into PostgreSQL", .serialized,
+    .enabled(if: PostgresServer.isAvailable, PostgresServer.skipReason),
+    .timeLimit(.minutes(3)))
+struct PostgresImportTests {
+    static let gtfsTables = GTFSFile.allCases.map(\.tableName)
+
+    private func scratch(_ name: String = #function) -> String {
+        let folder = NSTemporaryDirectory() + "switchyard-pg-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A schema no other test uses.
+    private func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(8).lowercased())" }
+
+    /// The GTFS tables an import created, from its status.
+    private func tables(of status: ImportStatus) -> [String] {
+        status.files.map { String($0.name.dropLast(4)) }
+    }
+
+    @Test("the quirks feed: rows are records minus skipped ones, and every value equals the SQLite import's")
+    func quirksMatchSQLite() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try QuirksFeed.writeZip(folder + "/quirks.zip")
+        let sqlite = try await SwitchyardProcess.run([
+            "import", folder + "/quirks.zip", "--database", folder + "/quirks.sqlite", "--progress", "none",
+        ])
+        #expect(sqlite.status == 0, "\(sqlite.standardError)")
+        let name = schema("quirks")
+        let postgres = try await SwitchyardProcess.run([
+            "import", folder + "/quirks.zip", "--database", server.url(schema: name), "--progress", "json",
+        ])
+        #expect(postgres.status == 0, "\(postgres.standardError)")
+        let summary = try #require(postgres.standardOutput.split(separator: "\n").last)
+        #expect(summary.contains("\"state\": \"complete\""), "\(summary)")
+        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: name)))
+        #expect(status.isComplete)
+        for file in status.files {
+            let expected = QuirksFeed.expected[file.name] ?? (file.records, 0, file.warnings)
+            #expect(file.records == expected.records, "\(file.name)")
+            #expect(file.rows == expected.records - expected.skipped, "\(file.name)")
+            #expect(file.warnings == expected.warnings, "\(file.name)")
+        }
+        let names = tables(of: status)
+        let inSQLite = try await ImportTableContent.sqlite(folder + "/quirks.sqlite", tables: names)
+        let inPostgres = try await ImportTableContent.postgres(server.url, schema: name, tables: names)
+        for table in inSQLite.tables.keys.sorted() {
+            #expect(inPostgres.tables[table] == inSQLite.tables[table], "\(table)")
+        }
+    }
+
+    @Test("SIGINT and SIGKILL at random points, then --resume: the same tables as an uninterrupted import")
+    func interruptAndResume() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feed = folder + "/feed.zip"
+        #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", feed]).status == 0)
+        let reference = schema("reference")
+        let complete = try await SwitchyardProcess.run([
+            "import", feed, "--database", server.url(schema: reference), "--batch-size", "50", "--progress", "none",
+        ])
+        #expect(complete.status == 0, "\(complete.standardError)")
+        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: reference)))
+        let total = status.files.reduce(0) { $0 + $1.rows }
+        let expected = try await ImportTableContent.postgres(server.url, schema: reference, tables: tables(of: status))
+
+        var random = SeededRandomNumberGenerator.forTest("postgres interruptAndResume")
+        var interruptions = 0
+        for (round, signal) in [SIGINT, SIGKILL, SIGINT, SIGKILL].enumerated() {
+            let name = schema("round\(round)")
+            let url = try PostgresURL(server.url(schema: name))
+            var arguments = ["import", feed, "--database", server.url(schema: name), "--batch-size", "50"]
+            for _ in 0..<2 {
+                let threshold = Int.random(in: 0..<(total * 3 / 4), using: &random)
+                _ = try await SwitchyardProcess.runUntil(arguments, rows: threshold, then: signal)
+                guard let record = try? await ImportStatus.read(url) else { continue }  // stopped before the record
+                // Whole batches only: each table holds exactly the rows its import record counts.
+                for file in record.files where file.state != .pending {
+                    let rows = try await ImportTableContent.psql(
+                        server.url, "SELECT count(*) FROM \"\(name)\".\"\(file.name.dropLast(4))\"")
+                    #expect(rows == [String(file.rows)], "\(file.name): the table matches its import record")
+                }
+                if !record.isComplete { interruptions += 1 }
+                if !arguments.contains("--resume") { arguments.append("--resume") }
+            }
+            let resumed = try await SwitchyardProcess.run(arguments + ["--progress", "none"])
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            let content = try await ImportTableContent.postgres(server.url, schema: name, tables: tables(of: status))
+            #expect(content == expected, "round \(round) (signal \(signal))")
+        }
+        #expect(interruptions > 0, "at least one signal landed before the import was complete")
+    }
+
+    @Test("two feeds in two schemas; a schema that holds an import is refused unless --replace")
+    func schemasSideBySide() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(
+            try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/tiny.zip"]).status
+                == 0)
+        try QuirksFeed.writeZip(folder + "/quirks.zip")
+        let first = schema("first")
+        let second = schema("second")
+        for (feed, name) in [("tiny", first), ("quirks", second)] {
+            let run = try await SwitchyardProcess.run([
+                "import", folder + "/\(feed).zip", "--database", server.url, "--schema", name, "--progress", "none",
+            ])
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        let tiny = try await ImportStatus.read(try PostgresURL(server.url(schema: first)))
+        let quirks = try await ImportStatus.read(try PostgresURL(server.url(schema: second)))
+        #expect(tiny.isComplete && quirks.isComplete)
+        #expect(tiny.feed.hasSuffix("tiny.zip") && quirks.feed.hasSuffix("quirks.zip"))
+        let again = try await SwitchyardProcess.run([
+            "import", folder + "/quirks.zip", "--database", server.url(schema: first), "--progress", "none",
+        ])
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("already holds an import of"), "\(again.standardError)")
+        let replaced = try await SwitchyardProcess.run([
+            "import", folder + "/quirks.zip", "--database", server.url(schema: first), "--replace", "--progress",
+            "none",
+        ])
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        let status = try await SwitchyardProcess.run(["status", server.url, "--schema", first, "--json"])
+        #expect(status.status == 0)
+        #expect(status.standardOutput.contains("quirks.zip"), "\(status.standardOutput)")
+    }
+
+    @Test("a wrong password, a missing database, a closed port, a bad URL: clear errors, JSON to the end")
+    func connectionErrors() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(
+            try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", folder + "/tiny.zip"]).status
+                == 0)
+        let url = try PostgresURL(server.url)
+        var wrong = url
+        wrong.password = "not-the-password"
+        var missing = url
+        missing.database = "no_such_database"
+        var closed = url
+        closed.port = 1
+        let cases: [(PostgresURL, String)] = [
+            (wrong, "password authentication failed"), (missing, "does not exist"), (closed, "cannot connect"),
+        ]
+        for (target, message) in cases {
+            var text =
+                "postgres://\(target.user):\(target.password ?? "")@\(target.host):\(target.port)/\(target.database)"
+            text += "?schema=errors"
+            let run = try await SwitchyardProcess.run([
+                "import", folder + "/tiny.zip", "--database", text, "--progress", "json",
+            ])
+            #expect(run.status == 1, "\(message)")
+            #expect(run.standardError.contains(message), "\(run.standardError)")
+            #expect(!run.standardError.contains(target.password ?? "\u{0}"), "the password is never printed")
+            let last = try #require(run.standardOutput.split(separator: "\n").last)
+            #expect(last.contains("\"state\": \"failed\""), "\(last)")
+        }
+        let bad = try await SwitchyardProcess.run(["import", folder + "/tiny.zip", "--database", "postgres://host/db"])
+        #expect(bad.status != 0)
+        #expect(bad.standardError.contains("name the user"), "\(bad.standardError)")
+    }
+
+    @Test("a reader polling status while an import runs sees growing whole-batch counts, never an error")
+    func statusWhileImporting() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feed = folder + "/small.zip"
+        #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "small", "--out", feed]).status == 0)
+        let name = schema("status")
+        let url = try PostgresURL(server.url(schema: name))
+        let (_, exit) = try SwitchyardProcess.start([
+            "import", feed, "--database", server.url(schema: name), "--batch-size", "1000", "--progress", "none",
+        ])
+        var seen = false
+        var last: [String: Int] = [:]
+        var reads = 0
+        while true {
+            let ended = await Task { () -> Bool in
+                // Whether the import ended: its exit task is done when its status is ready at once.
+                await withTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        _ = await exit.value
+                        return true
+                    }
+                    group.addTask {
+                        await Task.yield()
+                        return false
+                    }
+                    let first = await group.next()!
+                    group.cancelAll()
+                    return first
+                }
+            }.value
+            do {
+                let status = try await ImportStatus.read(url)
+                seen = true
+                reads += 1
+                for file in status.files {
+                    #expect(file.rows >= last[file.name, default: 0], "\(file.name): the count never goes back")
+                    if file.state == .loading { #expect(file.records % 1000 == 0, "\(file.name): whole batches") }
+                    last[file.name] = file.rows
+                }
+            } catch {
+                // Before the record exists, there is nothing to read; once it does, every read succeeds.
+                #expect(!seen, "\(error)")
+            }
+            if ended { break }
+        }
+        #expect(await exit.value == 0)
+        print("statusWhileImporting: \(reads) reads during the import")
+    }
+
+    @Test("the server restarted mid-import: a clear error, whole batches kept, --resume completes the same tables")
+    func serverRestart() async throws {
+        let server = try await PostgresServer.server()
+        try #require(server.folder != nil, "restarting needs the cluster's folder (SWITCHYARD_POSTGRES_DIR)")
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feed = folder + "/small.zip"
+        #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "small", "--out", feed]).status == 0)
+        let name = schema("restart")
+        let url = try PostgresURL(server.url(schema: name))
+        let arguments = [
+            "import", feed, "--database", server.url(schema: name), "--batch-size", "500", "--progress", "none",
+        ]
+        let (_, exit) = try SwitchyardProcess.start(arguments)
+        // Once some batches are committed (and long before the last), the server goes away.
+        while (try? await ImportStatus.read(url))?.files.reduce(0, { $0 + $1.rows }) ?? 0 < 2_000 {
+            await Task.yield()
+        }
+        try await PostgresServer.restart(server)
+        let status = await exit.value
+        let record = try await ImportStatus.read(url)
+        if status == 0 {
+            #expect(record.isComplete)  // finished before the restart landed: nothing to resume
+            return
+        }
+        #expect(status == 1)
+        #expect(!record.isComplete)
+        for file in record.files where file.state != .pending {
+            let rows = try await ImportTableContent.psql(
+                server.url, "SELECT count(*) FROM \"\(name)\".\"\(file.name.dropLast(4))\"")
+            #expect(rows == [String(file.rows)], "\(file.name): whole batches only")
+        }
+        let resumed = try await SwitchyardProcess.run(arguments + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        let reference = schema("restartref")
+        let complete = try await SwitchyardProcess.run([
+            "import", feed, "--database", server.url(schema: reference), "--batch-size", "500", "--progress", "none",
+        ])
+        #expect(complete.status == 0, "\(complete.standardError)")
+        let names = tables(of: record)
+        #expect(
+            try await ImportTableContent.postgres(server.url, schema: name, tables: names)
+                == ImportTableContent.postgres(server.url, schema: reference, tables: names))
+    }
+}
