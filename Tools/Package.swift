@@ -117,7 +117,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),
-                "SwitchyardHTTP", "SwitchyardImages",
+                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),

@@ -8,11 +8,12 @@ import Switchyard
 /// checks. ``SQLiteDestination`` is the default; `SwitchyardPostgres` adds PostgreSQL.
 ///
 /// ## Contract
-/// - Every method is called by the importer from one job at a time, in this order: ``lock()``; ``prepare(_:options:)``;
-///   ``write(_:committed:)`` (once, while readers fill the channel); ``index(_:present:)`` for
-///   ``ImportIndexStep/smallTables``, then ``ImportIndexStep/stopTimes`` while ``check(_:present:)`` of
-///   ``ImportCheckStage/beforeLargeIndexes`` runs; the other check stage; ``complete(checks:)``; and always, once no
-///   other call runs any more, ``end(_:restarting:problemExamples:seconds:)``.
+/// - The importer calls, in this order: ``lock()``; ``prepare(_:options:)``; ``write(_:committed:)`` (once, while
+///   readers fill the channel); ``index(_:present:)`` for ``ImportIndexStep/smallTables``, then
+///   ``ImportIndexStep/stopTimes`` **at the same time as** ``check(_:present:)`` of
+///   ``ImportCheckStage/beforeLargeIndexes``; the other check stage; ``complete(checks:)``. Once `prepare` has
+///   succeeded, ``end(_:restarting:problemExamples:seconds:)`` is always called last, when no other call runs any
+///   more. Every other call runs alone.
 /// - **Whole batches**: a batch's rows, its problems and its file's record commit together or not at all, so a
 ///   crash at any moment leaves whole batches and a resume continues after the last one.
 /// - **Cancellation**: a method returns or throws `CancellationError` soon after its task is cancelled (at the
@@ -69,8 +70,8 @@ public protocol ImportDestination: Sendable {
 /// An import lock taken by ``ImportDestination/lock()``. Releasing it twice is harmless.
 @_spi(ImportDestinations)
 public protocol ImportDestinationLock: Sendable {
-    /// Lets another import in.
-    func release()
+    /// Lets another import in; returns once another import can take the lock.
+    func release() async
 }
 
 /// What ``ImportDestination/prepare(_:options:)`` found: the committed state of every file, and the options the

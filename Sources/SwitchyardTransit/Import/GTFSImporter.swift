@@ -10,6 +10,7 @@ import Synchronization
 #endif
 
 /// Imports a GTFS feed into an SQLite database in the background: the seeds' showcase job, on the work engine.
+/// (`SwitchyardPostgres` adds `init(feed:postgres:options:)`: the same job into a PostgreSQL schema.)
 ///
 /// ```swift
 /// let importer = GTFSImporter(feed: try GTFSFeed.open("vbb.zip"), database: "vbb.sqlite")
@@ -130,10 +131,20 @@ public final class GTFSImporter: Sendable {
             board.finish(.failed)
             throw importError(from: error, in: .running)
         }
-        // Held until the summary is recorded, and released when `run` returns: explicitly, since a reference the
-        // blocking executor's thread still holds for a moment after handing the lock over would otherwise keep it
-        // taken, and an import started right after this one returned could find it busy.
-        defer { lock.release() }
+        // Held until the summary is recorded, and released before `run` returns (awaited: an import started right
+        // after this one returned must find it free).
+        let result: Result<ImportSummary, any Error>
+        do {
+            result = .success(try await runLocked(started: started))
+        } catch {
+            result = .failure(error)
+        }
+        await lock.release()
+        return try result.get()
+    }
+
+    /// The import, once its lock is held.
+    private func runLocked(started: ContinuousClock.Instant) async throws -> ImportSummary {
         let prepared: ImportPlan
         do {
             prepared = try await queue.submit("prepare \(databasePath)") { [destination, feed, options] in

@@ -138,11 +138,13 @@ func quotedIdentifier(_ name: String) -> String {
 
 extension String {
     /// This string with every `target` replaced by `replacement` (no Foundation in this module).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    /// Compared scalar by scalar, not by `Character`: a quote followed by a combining mark is one `Character`, and
+    /// must still be found.
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
         var result = ""
         result.reserveCapacity(utf8.count)
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
+        for scalar in unicodeScalars {
+            if scalar == target { result += replacement } else { result.unicodeScalars.append(scalar) }
         }
         return result
     }

@@ -49,6 +49,8 @@ struct BenchCommand: ParsableCommand {
                 #if Images
                     ImagesSuite.tickProbe(String(probe.dropFirst("images-ticks:".count)))
                 #endif
+            } else if probe.hasPrefix("import-postgres:") {
+                ImportSuite.postgresProbe(String(probe.dropFirst("import-postgres:".count)))
             } else if probe.hasPrefix("import:") {
                 ImportSuite.probe(zip: String(probe.dropFirst("import:".count)))
             } else if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {

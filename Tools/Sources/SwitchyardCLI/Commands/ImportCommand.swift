@@ -20,7 +20,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import a GTFS feed (.zip or folder) into an SQLite database or PostgreSQL, in the background.",
         discussion: """
             Every GTFS file becomes a table of the same name; times are stored as seconds (25:13:00 → 90780), dates \
-            as YYYYMMDD numbers. Extra columns are kept as text; files GTFS does not define are listed and skipped. \
+            as YYYYMMDD numbers (in PostgreSQL as date). Extra columns are kept as text; files GTFS does not define are listed and skipped. \
             A record is skipped only when a required value is missing or invalid, or its quoting cannot be told \
             apart; every quirk a mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text \
             that is not UTF-8, an invalid optional value) is imported with a warning. Skipped records and warnings \
@@ -122,7 +122,9 @@ struct ImportCommand: AsyncParsableCommand {
                     "importing a feed URL into PostgreSQL is not supported: download it first (switchyard fetch), then import the file"
                 )
             }
-            if let schema, schema.isEmpty { throw ValidationError("--schema must not be empty") }
+            if let schema, schema.isEmpty || schema.utf8.count > PostgresURL.longestSchema {
+                throw ValidationError("--schema must be 1 to \(PostgresURL.longestSchema) bytes long")
+            }
         } else if let database {
             guard !database.isEmpty, database != ":memory:", !database.hasPrefix("file:") else {
                 throw ValidationError("--database must name a file, got '\(database)'")

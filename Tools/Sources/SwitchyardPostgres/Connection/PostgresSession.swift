@@ -20,6 +20,8 @@ struct PostgresSession: Sendable {
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: .disable)
         configuration.options.connectTimeout = .seconds(10)
+        // Every text this client sends is UTF-8, whatever the database's or the role's default encoding.
+        configuration.options.additionalStartupParameters = [("client_encoding", "UTF8")]
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
@@ -38,6 +40,7 @@ struct PostgresSession: Sendable {
 
     /// Runs one statement (no parameters) and throws its error as an ``ImportError``.
     func run(_ sql: String) async throws {
+        try Task.checkCancellation()  // the driver starts a statement whatever the task's state
         do {
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger)
         } catch {
@@ -47,6 +50,7 @@ struct PostgresSession: Sendable {
 
     /// Runs `query` and returns its rows, decoded by the caller.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try Task.checkCancellation()
         do {
             var rows: [PostgresRow] = []
             for try await row in try await connection.query(query, logger: Self.logger) { rows.append(row) }
@@ -106,15 +110,29 @@ struct PostgresSession: Sendable {
     }
 }
 
-/// `name` as a PostgreSQL identifier: in double quotes, with its quotes doubled.
+/// `name` as a PostgreSQL identifier: in double quotes, with its quotes doubled (scalar by scalar: a quote followed
+/// by a combining mark is one `Character`, and must still be doubled).
 func quoted(_ name: String) -> String {
-    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    var result = "\""
+    for scalar in name.unicodeScalars {
+        if scalar == "\"" { result += "\"\"" } else { result.unicodeScalars.append(scalar) }
+    }
+    return result + "\""
 }
 
-/// `text` as a PostgreSQL string literal: in single quotes, with its quotes doubled (`standard_conforming_strings`
-/// is on in every supported server).
-func literal(_ text: String) -> String {
-    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+/// `name` as PostgreSQL stores an identifier: at most 63 bytes (`NAMEDATALEN - 1`), cut before a character that
+/// would not fit whole.
+func storedIdentifier(_ name: String) -> String {
+    guard name.utf8.count > 63 else { return name }
+    var result = ""
+    var bytes = 0
+    for scalar in name.unicodeScalars {
+        let size = String(scalar).utf8.count
+        if bytes + size > 63 { break }
+        result.unicodeScalars.append(scalar)
+        bytes += size
+    }
+    return result
 }
 
 extension PostgresSession {

@@ -67,7 +67,13 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
             throw PostgresURLError("name one database: postgres://USER@HOST/DATABASE")
         }
         guard !schema.isEmpty, !schema.utf8.contains(0) else { throw PostgresURLError("the schema name is empty") }
+        guard schema.utf8.count <= PostgresURL.longestSchema else {
+            throw PostgresURLError("the schema name is longer than PostgreSQL's \(PostgresURL.longestSchema) bytes")
+        }
     }
+
+    /// The longest name PostgreSQL keeps whole (`NAMEDATALEN - 1` bytes).
+    public static let longestSchema = 63
 
     /// Whether `text` is a PostgreSQL URL (rather than a file's path).
     public static func isPostgresURL(_ text: String) -> Bool { strippingScheme(text) != nil }

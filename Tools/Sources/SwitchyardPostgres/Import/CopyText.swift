@@ -55,8 +55,9 @@ enum CopyText {
         text.withUTF8 { appendEscaped($0, to: &buffer) }
     }
 
-    /// Appends `bytes` with the four special bytes escaped. (No NUL byte arrives here: the reader removes them,
-    /// with a warning.)
+    /// Appends `bytes` with the four special bytes escaped, and a NUL byte (which no PostgreSQL text holds) as the
+    /// two characters `\0`. Values never hold one (the reader removes them, with a warning); a problem's field
+    /// name, read from a header, may.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
         var start = 0
         for index in 0..<bytes.count {
@@ -67,6 +68,7 @@ enum CopyText {
             case UInt8(ascii: "\t"): escape = "\\t"
             case UInt8(ascii: "\n"): escape = "\\n"
             case UInt8(ascii: "\r"): escape = "\\r"
+            case 0: escape = "\\\\0"
             default: continue
             }
             if index > start { buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start..<index])) }

@@ -1,8 +1,27 @@
 @_spi(ImportDestinations) import SwitchyardTransit
 
 extension GTFSImporter {
-    /// Prepares an import of `feed` into the schema of `url` (see ``PostgresDestination``): the same jobs,
-    /// options, progress, cancellation and summary as an import into SQLite.
+    /// Prepares an import of `feed` into the schema of `url` (created if missing): the same jobs, options,
+    /// progress, cancellation, checks and summary as an import into SQLite.
+    ///
+    /// - **Tables**: one per GTFS file, in the schema; GTFS text as `text`, integers and times (seconds after the
+    ///   service day's start) as `bigint`, dates as `date`, decimals as `double precision`, extra columns as
+    ///   `text`. The import record (`_switchyard_import*`) has the tables and columns of SQLite's, plus an identity
+    ///   column where SQLite orders by `rowid` (`_switchyard_import_problems.id`, `_switchyard_import_checks.position`).
+    /// - **Whole batches**: each batch's rows (`COPY … FROM STDIN`), its problems and the file's record commit in
+    ///   one transaction, so a killed process or a lost server leaves whole batches, and
+    ///   `ImportOptions.Mode.resume` continues after the last one.
+    /// - **One import per schema**: a session advisory lock keyed by the schema's name, released by the server when
+    ///   the import's connection ends; a second import fails within a tenth of a second with
+    ///   `ImportError.Kind.databaseBusy`.
+    /// - `ImportOptions.Mode.new` refuses a schema that holds an import or a GTFS table;
+    ///   `ImportOptions.Mode.replace` drops the schema's GTFS and record tables (and nothing else) first.
+    /// - **Indexes and checks** after the load, as in SQLite. Cancelling stops the writer at the next batch boundary
+    ///   and any running statement (`pg_cancel_backend`); none starts after it.
+    /// - **Errors** are `ImportError`s naming the server without the password: connection, authentication, a
+    ///   missing database, the server closing the connection mid-import.
+    ///
+    /// Plain TCP only (a server on loopback or a trusted network); each step uses a connection of its own.
     ///
     /// ```swift
     /// let url = try PostgresURL("postgres://gtfs:secret@127.0.0.1/transit?schema=vbb")

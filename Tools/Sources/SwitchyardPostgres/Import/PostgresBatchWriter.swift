@@ -67,7 +67,8 @@ struct PostgresBatchWriter {
             WHERE table_schema = \(session.url.schema) AND table_name = \(layout.file.tableName)
             """
         ).map { try PostgresRecord.decode($0, String.self, session) }
-        for column in layout.extraColumns where !existing.contains(column) {
+        // The server keeps the first 63 bytes of a longer name.
+        for column in layout.extraColumns where !existing.contains(storedIdentifier(column)) {
             try await session.run("ALTER TABLE \(table) ADD COLUMN \(quoted(column)) text")
         }
         _ = try await session.rows(

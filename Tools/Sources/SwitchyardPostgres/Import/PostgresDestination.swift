@@ -10,8 +10,9 @@ import Switchyard
 /// - **Whole batches**: each batch's rows (`COPY … FROM STDIN`), its problems and the file's import record commit
 ///   in one transaction. Readers (`switchyard status`, `psql`) see whole batches only.
 /// - **Indexes after the load**, then the same checks as SQLite's.
-/// - **Cancellation**: the writer stops at the next batch boundary; a running `CREATE INDEX` or check is asked
-///   to stop (`pg_cancel_backend` from another connection) and rolls back.
+/// - **Cancellation**: the writer stops at the next batch boundary; a running statement (a `CREATE INDEX`, a
+///   check, a `DROP` waiting for a reader's lock) is asked to stop (`pg_cancel_backend` from another connection)
+///   and rolls back; no statement starts after it.
 /// - **A server that goes away**: the batch in flight is rolled back by the server; the import fails with a
 ///   clear error, and `--resume` continues after the last committed batch once the server is back.
 ///
@@ -85,12 +86,13 @@ public struct PostgresDestination: ImportDestination {
         }
     }
 
-    /// Drops the GTFS tables and the import record of the schema (other tables stay), in one transaction.
+    /// Drops the GTFS tables and the import record of the schema (other tables stay), in one statement. A view or
+    /// foreign key of the user's on one of them makes it fail, naming the dependency, rather than drop it too.
     private func dropImport(_ session: PostgresSession) async throws {
         let names = GTFSFile.allCases.map(\.tableName) + PostgresRecord.tables
         let schema = try await session.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(url.schema)")
         guard !schema.isEmpty else { return }
-        try await session.run("DROP TABLE IF EXISTS \(names.map(quoted).joined(separator: ", ")) CASCADE")
+        try await session.run("DROP TABLE IF EXISTS \(names.map(quoted).joined(separator: ", "))")
     }
 
     public func write(
@@ -106,7 +108,7 @@ public struct PostgresDestination: ImportDestination {
     }
 
     public func index(_ step: ImportIndexStep, present: Set<GTFSFile>) async throws {
-        try await withSession(cancellingStatements: true) { session in
+        try await withSession { session in
             switch step {
             case .smallTables:
                 try await PostgresRecord.setState(session, .indexing)
@@ -120,7 +122,7 @@ public struct PostgresDestination: ImportDestination {
     }
 
     public func check(_ stage: ImportCheckStage, present: Set<GTFSFile>) async throws -> [ImportSummary.Check] {
-        try await withSession(cancellingStatements: true) { session in
+        try await withSession { session in
             try await PostgresChecks.run(stage, session, present: present)
         }
     }
@@ -153,28 +155,23 @@ public struct PostgresDestination: ImportDestination {
         PostgresSession.describe(error, url: url)
     }
 
-    /// Runs `body` on a new connection, closed afterwards. With `cancellingStatements`, cancelling the task asks
-    /// the server to stop the statement running on it (`pg_cancel_backend`, from a second connection).
-    func withSession<Result: Sendable>(
-        cancellingStatements: Bool = false, _ body: @escaping @Sendable (PostgresSession) async throws -> Result
-    ) async throws -> Result {
+    /// Runs `body` on a new connection, closed afterwards. Cancelling the task asks the server to stop the
+    /// statement running on it (`pg_cancel_backend`, from a second connection), and no statement starts after it;
+    /// the connection closing under `body` fails it at once (``PostgresSession/untilClosed(_:)``).
+    func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> Result)
+        async throws -> Result
+    {
         let session = try await PostgresSession.connect(url)
         do {
-            let result: Result
-            if cancellingStatements {
-                let backend = try await session.rows("SELECT pg_backend_pid()").first.map {
-                    try PostgresRecord.decode($0, Int32.self, session)
-                }
-                let url = url
-                result = try await withTaskCancellationHandler {
-                    try await session.untilClosed(body)
-                } onCancel: {
-                    guard let backend else { return }
-                    Task { await PostgresSession.cancelStatement(of: backend, url: url) }
-                }
-                try Task.checkCancellation()
-            } else {
-                result = try await session.untilClosed(body)
+            let backend = try await session.rows("SELECT pg_backend_pid()").first.map {
+                try PostgresRecord.decode($0, Int32.self, session)
+            }
+            let url = url
+            let result = try await withTaskCancellationHandler {
+                try await session.untilClosed(body)
+            } onCancel: {
+                guard let backend else { return }
+                Task { await PostgresSession.cancelStatement(of: backend, url: url) }
             }
             await session.close()
             return result
@@ -196,11 +193,10 @@ final class PostgresImportLock: ImportDestinationLock {
         self.session = session
     }
 
-    /// Closes the lock's connection: the server releases the lock with it.
-    func release() {
-        let connection = session.connection
-        // The callback keeps the connection until it is closed (it must not go away open).
-        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+    /// Closes the lock's connection, and returns once it is closed: the server releases the lock with it, so an
+    /// import started right after finds it free.
+    func release() async {
+        await session.close()
     }
 }
 
@@ -216,7 +212,7 @@ extension PostgresSession {
 extension ImportStatus {
     /// Reads the import record of `url`'s schema: what an import has committed so far (safe while it runs: it sees
     /// the last committed batch, never a part of one).
-    /// - Throws: ``ImportError`` (`.database`) if the server cannot be reached or the schema holds no import.
+    /// - Throws: `ImportError` (`.database`) if the server cannot be reached or the schema holds no import.
     public static func read(_ url: PostgresURL) async throws -> ImportStatus {
         try await PostgresDestination(url: url).withSession { session in
             guard let header = try await PostgresRecord.header(session) else {

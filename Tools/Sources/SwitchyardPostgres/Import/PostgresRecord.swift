@@ -18,7 +18,9 @@ enum PostgresRecord {
     /// Creates the schema if missing, the record's tables, and the record of `feed`'s import, in one transaction.
     static func create(_ session: PostgresSession, feed: GTFSFeed, options: ImportOptions) async throws {
         try await session.transaction {
-            try await session.run("CREATE SCHEMA IF NOT EXISTS \(quoted(session.url.schema))")
+            // Looked up first: CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when it exists.
+            let schema = try await session.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(session.url.schema)")
+            if schema.isEmpty { try await session.run("CREATE SCHEMA \(quoted(session.url.schema))") }
             for statement in [
                 """
                 CREATE TABLE \(importTable) (id integer PRIMARY KEY CHECK (id = 1), feed text NOT NULL,

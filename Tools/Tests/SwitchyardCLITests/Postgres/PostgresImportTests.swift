@@ -60,6 +60,45 @@ struct PostgresImportTests {
         }
     }
 
+    @Test("backslashes, tabs, line breaks in values; a quote before a combining mark and a 70-byte name in headers")
+    func escapesMatchSQLite() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = String(repeating: "l", count: 70)
+        let files = [
+            "agency.txt":
+                "agency_id,agency_name,agency_url,agency_timezone\nA,\"Back\\slash\tand tab\",https://a.example,Europe/Berlin\n",
+            "stops.txt":
+                "stop_id,stop_name,stop_lat,stop_lon,\"x\"\"\u{301}y\",\(long)\nS1,\"Line\nbreak\",52.5,13.4,\"q\"\"\",v\nS2,\"Carriage\rreturn\",52.6,13.0,,\\N\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR,A,\\.,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR,W,T\n",
+            "calendar.txt":
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nW,1,1,1,1,1,0,0,20240101,20241231\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,25:00:00,25:01:00,S1,1\nT,,,S2,2\n",
+        ]
+        try FileManager.default.createDirectory(atPath: folder + "/feed", withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/feed/" + name)) }
+        let sqlite = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", folder + "/feed.sqlite", "--progress", "none",
+        ])
+        #expect(sqlite.status == 0, "\(sqlite.standardError)")
+        let name = schema("escapes")
+        let postgres = try await SwitchyardProcess.run([
+            "import", folder + "/feed", "--database", server.url(schema: name), "--progress", "none",
+        ])
+        #expect(postgres.status == 0, "\(postgres.standardError)")
+        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: name)))
+        let names = tables(of: status)
+        let inSQLite = try await ImportTableContent.sqlite(folder + "/feed.sqlite", tables: names)
+        let inPostgres = try await ImportTableContent.postgres(server.url, schema: name, tables: names)
+        for table in inSQLite.tables.keys.sorted() {
+            #expect(inPostgres.tables[table] == inSQLite.tables[table], "\(table)")
+        }
+        #expect(inPostgres.tables["stops"]?.joined().contains("Line") == true)
+    }
+
     @Test("SIGINT and SIGKILL at random points, then --resume: the same tables as an uninterrupted import")
     func interruptAndResume() async throws {
         let server = try await PostgresServer.server()

@@ -1,10 +1,12 @@
 import Foundation
 import Switchyard
+import SwitchyardPostgres
 import SwitchyardSampleFeeds
 import SwitchyardTransit
 import Synchronization
 
-/// `import`: GTFS feeds into SQLite through `GTFSImporter`, against `sqlite3 .import` in the same run.
+/// `import`: GTFS feeds into SQLite through `GTFSImporter`, against `sqlite3 .import` in the same run; and into
+/// PostgreSQL against `psql \copy` (see `ImportSuite+Postgres.swift`).
 ///
 /// Goals (issue: import): stop_times from the zip ≥ 1 M rows/s and ≥ 0.9× `sqlite3 .import` of the same rows;
 /// peak resident memory ≤ 64 MB for feeds of 1 M and 10 M stop_times, not growing with the feed; a VBB-sized
@@ -13,7 +15,7 @@ import Synchronization
 struct ImportSuite: BenchmarkSuite {
     let name = "import"
     let summary =
-        "GTFS zip → SQLite: 5 M stop_times vs sqlite3 .import, batch sizes, peak memory at 1 M / 10 M, VBB end to end"
+        "GTFS zip → SQLite and PostgreSQL: 5 M stop_times vs sqlite3 .import and psql \\copy, batch sizes, peak memory, VBB end to end"
 
     func run(runner: Runner, report: Report) {
         let folder = NSTemporaryDirectory() + "switchyard-bench-import-\(getpid())"
@@ -88,6 +90,8 @@ struct ImportSuite: BenchmarkSuite {
         record(
             report, "load/whole feed, load + indexes + checks (\(totalRows) rows)",
             nanoseconds: median(oursWhole) * 1e9 / Double(totalRows), samples: oursWhole, items: totalRows)
+        try postgresThroughput(
+            zip: zip, csv: csv, rows: stopTimesRows, repetitions: repetitions, runner, report)
     }
 
     // MARK: Batch sizes
@@ -176,7 +180,8 @@ struct ImportSuite: BenchmarkSuite {
         measurement.extra = [("seconds", seconds), ("rows", Double(rows))]
         if profile == .vbb { measurement.goal = ("< 15 s", seconds < 15 && summary.isComplete) }
         report.record(measurement)
-        report.note("the end-to-end row reports the whole import's time in the ns/op column")
+        report.note("the end-to-end rows report the whole import's time in the ns/op column")
+        postgresEndToEnd(feed: feed, profile: profile, report)
     }
 
     // MARK: Helpers
@@ -184,12 +189,18 @@ struct ImportSuite: BenchmarkSuite {
     /// Imports `path` into a fresh `database`; returns the summary, the seconds stop_times took (from its first
     /// read to its last commit) and the seconds of the whole run.
     static func importFeed(
-        _ path: String, database: String, batchSize: Int = ImportOptions.defaultBatchSize
+        _ path: String, database: String = "", postgres: PostgresURL? = nil,
+        batchSize: Int = ImportOptions.defaultBatchSize
     ) throws -> (ImportSummary, Double, Double) {
         try blockingWait {
-            let importer = GTFSImporter(
-                feed: try GTFSFeed.open(path), database: database,
-                options: ImportOptions(mode: .replace, batchSize: batchSize))
+            let options = ImportOptions(mode: .replace, batchSize: batchSize)
+            let feed = try GTFSFeed.open(path)
+            let importer =
+                if let postgres {
+                    GTFSImporter(feed: feed, postgres: postgres, options: options)
+                } else {
+                    GTFSImporter(feed: feed, database: database, options: options)
+                }
             let watcher = Task {
                 var seconds = 0.0
                 for await progress in importer.progressUpdates(interval: .milliseconds(20), minimumChange: 0) {
@@ -232,9 +243,9 @@ struct ImportSuite: BenchmarkSuite {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-    private func record(
+    func record(
         _ report: Report, _ name: String, nanoseconds: Double, samples: [Double], items: Int,
         anchor: (String, Double)? = nil, goal: String? = nil, met: Bool = true
     ) {
