@@ -18,18 +18,21 @@
 ///
 /// Readers of a database whose import is not `complete` see whole batches only, and can tell from these tables
 /// which files are complete.
-enum ImportRecord {
-    static let importTable = "_switchyard_import"
-    static let filesTable = "_switchyard_import_files"
-    static let problemsTable = "_switchyard_import_problems"
-    static let checksTable = "_switchyard_import_checks"
-    static let countsTable = "_switchyard_import_counts"
-    static let sourceTable = "_switchyard_import_source"
+@_spi(ImportDestinations)
+public enum ImportRecord {
+    public static let importTable = "_switchyard_import"
+    public static let filesTable = "_switchyard_import_files"
+    public static let problemsTable = "_switchyard_import_problems"
+    public static let checksTable = "_switchyard_import_checks"
+    public static let countsTable = "_switchyard_import_counts"
+    public static let sourceTable = "_switchyard_import_source"
+    /// Every table of the record.
+    public static let tables = [importTable, filesTable, problemsTable, countsTable, checksTable, sourceTable]
     /// Between a check's examples in `_switchyard_import_checks.examples` (a character no identifier holds).
-    static let exampleSeparator = "\u{1F}"
+    public static let exampleSeparator = "\u{1F}"
 
     /// A check's examples, from their recorded text.
-    static func examples(_ text: String) -> [String] {
+    public static func examples(_ text: String) -> [String] {
         text.isEmpty ? [] : text.split(separator: "\u{1F}").map(String.init)
     }
 

@@ -13,13 +13,13 @@ enum CopyText {
         case .null:
             buffer.writeStaticString("\\N")
         case .integer(let value) where isDate:
-            appendDigits(value / 10_000, width: 4, to: &buffer)
+            appendDecimal(value / 10_000, width: 4, to: &buffer)
             buffer.writeInteger(UInt8(ascii: "-"))
-            appendDigits(value / 100 % 100, width: 2, to: &buffer)
+            appendDecimal(value / 100 % 100, width: 2, to: &buffer)
             buffer.writeInteger(UInt8(ascii: "-"))
-            appendDigits(value % 100, width: 2, to: &buffer)
+            appendDecimal(value % 100, width: 2, to: &buffer)
         case .integer(let value):
-            buffer.writeString(String(value))
+            appendDecimal(value, width: 1, to: &buffer)
         case .real(let value):
             // Parsed values are finite; the spellings PostgreSQL reads are there all the same.
             if value.isNaN {
@@ -40,7 +40,7 @@ enum CopyText {
     static func append(_ problem: ImportProblem, to buffer: inout ByteBuffer) {
         appendEscaped(problem.file, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
-        buffer.writeString(String(problem.line))
+        appendDecimal(Int64(problem.line), width: 1, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
         if let field = problem.field { appendEscaped(field, to: &buffer) } else { buffer.writeStaticString("\\N") }
         for text in [problem.severity.rawValue, problem.kind.rawValue, problem.reason] {
@@ -78,9 +78,22 @@ enum CopyText {
         if bytes.count > start { buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
-    private static func appendDigits(_ value: Int64, width: Int, to buffer: inout ByteBuffer) {
-        var digits = String(value)
-        if digits.count < width { digits = String(repeating: "0", count: width - digits.count) + digits }
-        buffer.writeString(digits)
+    /// Appends `value` in decimal, at least `width` digits (zero-padded), without allocating: most cells of a
+    /// large file are integers.
+    static func appendDecimal(_ value: Int64, width: Int, to buffer: inout ByteBuffer) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0 || digits.count - start < width
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            buffer.writeBytes(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 }

@@ -30,25 +30,32 @@ struct PostgresBatchWriter {
         }
     }
 
-    /// Commits `batch` in one transaction.
-    mutating func write(_ batch: RowBatch) async throws {
+    /// Commits `group` (consecutive batches of one file, in order) in one transaction, as if each batch had been
+    /// committed in turn: the rows in one `COPY`, the problems listed by the same rule, the counts and the file's
+    /// record summed, its last line and state from the group's last batch.
+    mutating func write(_ group: [RowBatch]) async throws {
+        guard let first = group.first, let last = group.last else { return }
         let session = session
-        let beginsFile = batch.layout.file != file
+        let beginsFile = first.layout.file != file
         var counted = beginsFile ? [:] : self.counted
         try await session.transaction {
-            if beginsFile { counted = try await Self.begin(batch.layout, session) }
-            try await Self.copyRows(batch, session)
-            counted = try await Self.insertProblems(batch, counted: counted, session)
+            if beginsFile { counted = try await Self.begin(first.layout, session) }
+            try await Self.copyRows(group, session)
+            counted = try await Self.insertProblems(group, counted: counted, session)
+            let records = group.reduce(0) { $0 + $1.records }
+            let rows = group.reduce(0) { $0 + $1.rowCount }
+            let skipped = group.reduce(0) { $0 + $1.skipped }
+            let warnings = group.reduce(0) { $0 + $1.warnings }
             _ = try await session.rows(
                 """
-                UPDATE \(unescaped: PostgresRecord.filesTable) SET records = records + \(batch.records),
-                    imported = imported + \(batch.rowCount), skipped = skipped + \(batch.skipped),
-                    warnings = warnings + \(batch.warnings), last_line = \(batch.lastLine),
-                    state = \((batch.isLast ? ImportFileState.complete : .loading).rawValue)
-                WHERE file = \(batch.layout.file.fileName)
+                UPDATE \(unescaped: PostgresRecord.filesTable) SET records = records + \(records),
+                    imported = imported + \(rows), skipped = skipped + \(skipped),
+                    warnings = warnings + \(warnings), last_line = \(last.lastLine),
+                    state = \((last.isLast ? ImportFileState.complete : .loading).rawValue)
+                WHERE file = \(first.layout.file.fileName)
                 """)
         }
-        file = batch.layout.file
+        file = first.layout.file
         self.counted = counted
     }
 
@@ -86,9 +93,9 @@ struct PostgresBatchWriter {
         return counted
     }
 
-    /// Sends the batch's rows through `COPY … FROM STDIN` (text format), in chunks of about 256 KiB.
-    private static func copyRows(_ batch: RowBatch, _ session: PostgresSession) async throws {
-        guard batch.rowCount > 0 else { return }
+    /// Sends the group's rows through one `COPY … FROM STDIN` (text format), in chunks of about 256 KiB.
+    private static func copyRows(_ group: [RowBatch], _ session: PostgresSession) async throws {
+        guard let batch = group.first, group.contains(where: { $0.rowCount > 0 }) else { return }
         let columns = batch.layout.columns
         let dates = columns.map { $0.type == .date }
         do {
@@ -100,17 +107,19 @@ struct PostgresBatchWriter {
             ) { writer in
                 var buffer = ByteBuffer()
                 buffer.reserveCapacity(CopyText.chunkSize + 4096)
-                var cell = 0
-                for _ in 0..<batch.rowCount {
-                    for column in 0..<columns.count {
-                        if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
-                        CopyText.append(batch.cells[cell], text: batch.text, isDate: dates[column], to: &buffer)
-                        cell += 1
-                    }
-                    buffer.writeInteger(UInt8(ascii: "\n"))
-                    if buffer.readableBytes >= CopyText.chunkSize {
-                        try await writer.write(buffer)
-                        buffer.clear()
+                for batch in group {
+                    var cell = 0
+                    for _ in 0..<batch.rowCount {
+                        for column in 0..<columns.count {
+                            if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+                            CopyText.append(batch.cells[cell], text: batch.text, isDate: dates[column], to: &buffer)
+                            cell += 1
+                        }
+                        buffer.writeInteger(UInt8(ascii: "\n"))
+                        if buffer.readableBytes >= CopyText.chunkSize {
+                            try await writer.write(buffer)
+                            buffer.clear()
+                        }
                     }
                 }
                 if buffer.readableBytes > 0 { try await writer.write(buffer) }
@@ -123,15 +132,21 @@ struct PostgresBatchWriter {
     /// Lists the batch's skipped records and its warnings while their kind is under the listing bound (one
     /// `COPY`), and adds its counts; returns the counts as committed with this batch.
     private static func insertProblems(
-        _ batch: RowBatch, counted: [ImportProblem.Kind: Int], _ session: PostgresSession
+        _ group: [RowBatch], counted: [ImportProblem.Kind: Int], _ session: PostgresSession
     ) async throws -> [ImportProblem.Kind: Int] {
-        var seen = counted
+        // Batch by batch, as FeedWriter lists them: a batch's problems are seen against the counts committed
+        // before it (its own earlier problems included), and its counts are added after it.
         var listed: [ImportProblem] = []
-        for problem in batch.problems {
-            let before = seen[problem.kind, default: 0]
-            seen[problem.kind] = before + 1
-            guard problem.severity == .error || before < ImportProblem.listedWarnings else { continue }
-            listed.append(problem)
+        var before = counted
+        for batch in group {
+            var seen = before
+            for problem in batch.problems {
+                let prior = seen[problem.kind, default: 0]
+                seen[problem.kind] = prior + 1
+                guard problem.severity == .error || prior < ImportProblem.listedWarnings else { continue }
+                listed.append(problem)
+            }
+            for (kind, count) in batch.counts { before[kind, default: 0] += count }
         }
         if !listed.isEmpty {
             do {
@@ -149,13 +164,15 @@ struct PostgresBatchWriter {
             }
         }
         var committed = counted
+        let file = group[0].layout.file.fileName
         // In kind order: the table's rows come out the same in an interrupted-and-resumed import.
         for kind in ImportProblem.Kind.allCases {
-            guard let count = batch.counts[kind] else { continue }
+            let count = group.reduce(0) { $0 + ($1.counts[kind] ?? 0) }
+            guard count > 0 else { continue }
             _ = try await session.rows(
                 """
                 INSERT INTO \(unescaped: PostgresRecord.countsTable) (file, kind, severity, count)
-                VALUES (\(batch.layout.file.fileName), \(kind.rawValue), \(kind.severity.rawValue), \(count))
+                VALUES (\(file), \(kind.rawValue), \(kind.severity.rawValue), \(count))
                 ON CONFLICT (file, kind) DO UPDATE SET count = \(unescaped: PostgresRecord.countsTable).count + excluded.count
                 """)
             committed[kind, default: 0] += count

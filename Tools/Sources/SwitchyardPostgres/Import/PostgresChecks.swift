@@ -27,6 +27,9 @@ enum PostgresChecks {
     static func run(_ stage: ImportCheckStage, _ session: PostgresSession, present: Set<GTFSFile>) async throws
         -> [ImportSummary.Check]
     {
+        // The distinct values of a large column (stop_times.trip_id) are hashed: at the default 4 MB, the server
+        // spills the hash table into so many batches that one check takes minutes instead of a second.
+        try await session.run("SET work_mem = '64MB'")
         var checks: [ImportSummary.Check] = []
         for check in FeedChecks.plan(stage, present: present) {
             switch check {

@@ -89,23 +89,38 @@ public struct PostgresDestination: ImportDestination {
     /// Drops the GTFS tables and the import record of the schema (other tables stay), in one statement. A view or
     /// foreign key of the user's on one of them makes it fail, naming the dependency, rather than drop it too.
     private func dropImport(_ session: PostgresSession) async throws {
-        let names = GTFSFile.allCases.map(\.tableName) + PostgresRecord.tables
+        let names = GTFSFile.allCases.map(\.tableName) + ImportRecord.tables
         let schema = try await session.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(url.schema)")
         guard !schema.isEmpty else { return }
         try await session.run("DROP TABLE IF EXISTS \(names.map(quoted).joined(separator: ", "))")
     }
 
+    /// Commits the batches already waiting in the channel together, up to ``largestGroup`` of one file, in one
+    /// transaction: each still commits whole, and a resume continues after the group's last line exactly as after
+    /// its batches one by one, while a server that spends a round trip or two per transaction is not held to one
+    /// batch per transaction when the readers are ahead of it. A group never waits for a batch: it takes only
+    /// what the channel holds (so memory stays within twice the channel's batches).
     public func write(
         _ batches: BoundedChannel<RowBatch>, committed: @escaping @Sendable (RowBatch) throws -> Void
     ) async throws {
         try await withSession { session in
             var writer = PostgresBatchWriter(session: session)
-            while let batch = try await batches.receive() {
-                try await writer.write(batch)
-                try committed(batch)
+            while let first = try await batches.receive() {
+                var group = [first]
+                // A file's last batch ends a group: the batches after it belong to the next file.
+                while !group[group.count - 1].isLast, group.count < Self.largestGroup, batches.count > 0,
+                    let next = try await batches.receive()
+                {
+                    group.append(next)
+                }
+                try await writer.write(group)
+                for batch in group { try committed(batch) }
             }
         }
     }
+
+    /// The most batches one transaction commits.
+    static let largestGroup = 16
 
     public func index(_ step: ImportIndexStep, present: Set<GTFSFile>) async throws {
         try await withSession { session in

@@ -5,15 +5,12 @@ import PostgresNIO
 /// import's schema, written in the same transactions as the rows they describe. Problems and checks keep the
 /// order they were met in through an identity column (`id`, `position`), where SQLite uses its `rowid`.
 enum PostgresRecord {
-    static let importTable = "_switchyard_import"
-    static let filesTable = "_switchyard_import_files"
-    static let problemsTable = "_switchyard_import_problems"
-    static let countsTable = "_switchyard_import_counts"
-    static let checksTable = "_switchyard_import_checks"
-    static let sourceTable = "_switchyard_import_source"
-    static let tables = [importTable, filesTable, problemsTable, countsTable, checksTable, sourceTable]
-    /// Between a check's examples in `_switchyard_import_checks.examples`.
-    static let exampleSeparator = "\u{1F}"
+    static let importTable = ImportRecord.importTable
+    static let filesTable = ImportRecord.filesTable
+    static let problemsTable = ImportRecord.problemsTable
+    static let countsTable = ImportRecord.countsTable
+    static let checksTable = ImportRecord.checksTable
+    static let sourceTable = ImportRecord.sourceTable
 
     /// Creates the schema if missing, the record's tables, and the record of `feed`'s import, in one transaction.
     static func create(_ session: PostgresSession, feed: GTFSFeed, options: ImportOptions) async throws {
@@ -246,7 +243,7 @@ enum PostgresRecord {
             let (name, count, examples) = try decode(row, (String, Int, String).self, session)
             return ImportSummary.Check(
                 name: name, count: count,
-                examples: examples.isEmpty ? [] : examples.split(separator: "\u{1F}").map(String.init))
+                examples: ImportRecord.examples(examples))
         }
     }
 
@@ -258,7 +255,7 @@ enum PostgresRecord {
                 """
                 INSERT INTO \(unescaped: checksTable) (position, name, count, examples)
                 VALUES (\(position), \(check.name), \(check.count),
-                    \(check.examples.joined(separator: exampleSeparator)))
+                    \(check.examples.joined(separator: ImportRecord.exampleSeparator)))
                 """)
         }
     }

@@ -22,6 +22,32 @@ struct PostgresImportTests {
     /// A schema no other test uses.
     private func schema(_ name: String) -> String { "t_\(name)_\(UUID().uuidString.prefix(8).lowercased())" }
 
+    /// Imports `feed` into a new SQLite database and a new schema (named after `label`) with the CLI, expects both
+    /// to succeed with the same values in every table, and returns the PostgreSQL import's status and its last
+    /// line of output (`--progress json`: the summary).
+    private func importIntoBoth(
+        _ feed: String, label: String, folder: String, _ server: PostgresServer.Server
+    ) async throws -> (status: ImportStatus, summary: String, content: ImportTableContent) {
+        let sqlite = try await SwitchyardProcess.run([
+            "import", feed, "--database", folder + "/\(label).sqlite", "--progress", "none",
+        ])
+        #expect(sqlite.status == 0, "\(sqlite.standardError)")
+        let name = schema(label)
+        let postgres = try await SwitchyardProcess.run([
+            "import", feed, "--database", server.url(schema: name), "--progress", "json",
+        ])
+        #expect(postgres.status == 0, "\(postgres.standardError)")
+        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: name)))
+        let names = tables(of: status)
+        let inSQLite = try await ImportTableContent.sqlite(folder + "/\(label).sqlite", tables: names)
+        let inPostgres = try await ImportTableContent.postgres(server.url, schema: name, tables: names)
+        for table in inSQLite.tables.keys.sorted() {
+            #expect(inPostgres.tables[table] == inSQLite.tables[table], "\(table)")
+        }
+        let summary = postgres.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        return (status, summary, inPostgres)
+    }
+
     /// The GTFS tables an import created, from its status.
     private func tables(of status: ImportStatus) -> [String] {
         status.files.map { String($0.name.dropLast(4)) }
@@ -33,30 +59,15 @@ struct PostgresImportTests {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try QuirksFeed.writeZip(folder + "/quirks.zip")
-        let sqlite = try await SwitchyardProcess.run([
-            "import", folder + "/quirks.zip", "--database", folder + "/quirks.sqlite", "--progress", "none",
-        ])
-        #expect(sqlite.status == 0, "\(sqlite.standardError)")
-        let name = schema("quirks")
-        let postgres = try await SwitchyardProcess.run([
-            "import", folder + "/quirks.zip", "--database", server.url(schema: name), "--progress", "json",
-        ])
-        #expect(postgres.status == 0, "\(postgres.standardError)")
-        let summary = try #require(postgres.standardOutput.split(separator: "\n").last)
+        let (status, summary, _) = try await importIntoBoth(
+            folder + "/quirks.zip", label: "quirks", folder: folder, server)
         #expect(summary.contains("\"state\": \"complete\""), "\(summary)")
-        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: name)))
         #expect(status.isComplete)
         for file in status.files {
             let expected = QuirksFeed.expected[file.name] ?? (file.records, 0, file.warnings)
             #expect(file.records == expected.records, "\(file.name)")
             #expect(file.rows == expected.records - expected.skipped, "\(file.name)")
             #expect(file.warnings == expected.warnings, "\(file.name)")
-        }
-        let names = tables(of: status)
-        let inSQLite = try await ImportTableContent.sqlite(folder + "/quirks.sqlite", tables: names)
-        let inPostgres = try await ImportTableContent.postgres(server.url, schema: name, tables: names)
-        for table in inSQLite.tables.keys.sorted() {
-            #expect(inPostgres.tables[table] == inSQLite.tables[table], "\(table)")
         }
     }
 
@@ -80,22 +91,7 @@ struct PostgresImportTests {
         ]
         try FileManager.default.createDirectory(atPath: folder + "/feed", withIntermediateDirectories: true)
         for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/feed/" + name)) }
-        let sqlite = try await SwitchyardProcess.run([
-            "import", folder + "/feed", "--database", folder + "/feed.sqlite", "--progress", "none",
-        ])
-        #expect(sqlite.status == 0, "\(sqlite.standardError)")
-        let name = schema("escapes")
-        let postgres = try await SwitchyardProcess.run([
-            "import", folder + "/feed", "--database", server.url(schema: name), "--progress", "none",
-        ])
-        #expect(postgres.status == 0, "\(postgres.standardError)")
-        let status = try await ImportStatus.read(try PostgresURL(server.url(schema: name)))
-        let names = tables(of: status)
-        let inSQLite = try await ImportTableContent.sqlite(folder + "/feed.sqlite", tables: names)
-        let inPostgres = try await ImportTableContent.postgres(server.url, schema: name, tables: names)
-        for table in inSQLite.tables.keys.sorted() {
-            #expect(inPostgres.tables[table] == inSQLite.tables[table], "\(table)")
-        }
+        let (_, _, inPostgres) = try await importIntoBoth(folder + "/feed", label: "escapes", folder: folder, server)
         #expect(inPostgres.tables["stops"]?.joined().contains("Line") == true)
     }
 
