@@ -99,7 +99,9 @@ public struct PostgresDestination: ImportDestination {
     /// transaction: each still commits whole, and a resume continues after the group's last line exactly as after
     /// its batches one by one, while a server that spends a round trip or two per transaction is not held to one
     /// batch per transaction when the readers are ahead of it. A group never waits for a batch: it takes only
-    /// what the channel holds (so memory stays within twice the channel's batches).
+    /// what the channel holds at that moment, so the writer holds at most ``largestGroup`` batches besides the
+    /// channel's (in practice the channel's capacity plus one, as the readers refill it more slowly than the
+    /// group empties it).
     public func write(
         _ batches: BoundedChannel<RowBatch>, committed: @escaping @Sendable (RowBatch) throws -> Void
     ) async throws {
