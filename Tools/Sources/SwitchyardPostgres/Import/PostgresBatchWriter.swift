@@ -48,7 +48,7 @@ struct PostgresBatchWriter {
             let warnings = group.reduce(0) { $0 + $1.warnings }
             _ = try await session.rows(
                 """
-                UPDATE \(unescaped: PostgresRecord.filesTable) SET records = records + \(records),
+                UPDATE \(unescaped: ImportRecord.filesTable) SET records = records + \(records),
                     imported = imported + \(rows), skipped = skipped + \(skipped),
                     warnings = warnings + \(warnings), last_line = \(last.lastLine),
                     state = \((last.isLast ? ImportFileState.complete : .loading).rawValue)
@@ -80,12 +80,12 @@ struct PostgresBatchWriter {
         }
         _ = try await session.rows(
             """
-            UPDATE \(unescaped: PostgresRecord.filesTable) SET ignored_columns = \(layout.ignoredColumns.joined(separator: ", "))
+            UPDATE \(unescaped: ImportRecord.filesTable) SET ignored_columns = \(layout.ignoredColumns.joined(separator: ", "))
             WHERE file = \(layout.file.fileName)
             """)
         var counted: [ImportProblem.Kind: Int] = [:]
         for row in try await session.rows(
-            "SELECT kind, count FROM \(unescaped: PostgresRecord.countsTable) WHERE file = \(layout.file.fileName)")
+            "SELECT kind, count FROM \(unescaped: ImportRecord.countsTable) WHERE file = \(layout.file.fileName)")
         {
             let (kind, count) = try PostgresRecord.decode(row, (String, Int).self, session)
             if let kind = ImportProblem.Kind(rawValue: kind) { counted[kind] = count }
@@ -151,7 +151,7 @@ struct PostgresBatchWriter {
         if !listed.isEmpty {
             do {
                 try await session.connection.copyFrom(
-                    table: PostgresRecord.problemsTable,
+                    table: ImportRecord.problemsTable,
                     columns: ["file", "line", "field", "severity", "kind", "reason"],
                     logger: PostgresSession.logger
                 ) { writer in
@@ -171,9 +171,9 @@ struct PostgresBatchWriter {
             guard count > 0 else { continue }
             _ = try await session.rows(
                 """
-                INSERT INTO \(unescaped: PostgresRecord.countsTable) (file, kind, severity, count)
+                INSERT INTO \(unescaped: ImportRecord.countsTable) (file, kind, severity, count)
                 VALUES (\(file), \(kind.rawValue), \(kind.severity.rawValue), \(count))
-                ON CONFLICT (file, kind) DO UPDATE SET count = \(unescaped: PostgresRecord.countsTable).count + excluded.count
+                ON CONFLICT (file, kind) DO UPDATE SET count = \(unescaped: ImportRecord.countsTable).count + excluded.count
                 """)
             committed[kind, default: 0] += count
         }

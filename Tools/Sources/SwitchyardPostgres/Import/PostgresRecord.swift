@@ -1,17 +1,10 @@
 import PostgresNIO
 @_spi(ImportDestinations) import SwitchyardTransit
 
-/// The import record in PostgreSQL: the same tables, columns and meaning as SQLite's (see the README), in the
+/// The import record in PostgreSQL: the same tables, columns and meaning as SQLite's (SwitchyardTransit's `ImportRecord`), in the
 /// import's schema, written in the same transactions as the rows they describe. Problems and checks keep the
 /// order they were met in through an identity column (`id`, `position`), where SQLite uses its `rowid`.
 enum PostgresRecord {
-    static let importTable = ImportRecord.importTable
-    static let filesTable = ImportRecord.filesTable
-    static let problemsTable = ImportRecord.problemsTable
-    static let countsTable = ImportRecord.countsTable
-    static let checksTable = ImportRecord.checksTable
-    static let sourceTable = ImportRecord.sourceTable
-
     /// Creates the schema if missing, the record's tables, and the record of `feed`'s import, in one transaction.
     static func create(_ session: PostgresSession, feed: GTFSFeed, options: ImportOptions) async throws {
         try await session.transaction {
@@ -20,33 +13,33 @@ enum PostgresRecord {
             if schema.isEmpty { try await session.run("CREATE SCHEMA \(quoted(session.url.schema))") }
             for statement in [
                 """
-                CREATE TABLE \(importTable) (id integer PRIMARY KEY CHECK (id = 1), feed text NOT NULL,
+                CREATE TABLE \(ImportRecord.importTable) (id integer PRIMARY KEY CHECK (id = 1), feed text NOT NULL,
                     fingerprint text NOT NULL, state text NOT NULL, batch_size integer NOT NULL,
                     encoding text NOT NULL, started_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
                     finished_at timestamptz)
                 """,
                 """
-                CREATE TABLE \(filesTable) (file text PRIMARY KEY, position integer NOT NULL, state text NOT NULL,
+                CREATE TABLE \(ImportRecord.filesTable) (file text PRIMARY KEY, position integer NOT NULL, state text NOT NULL,
                     records bigint NOT NULL DEFAULT 0, imported bigint NOT NULL DEFAULT 0,
                     skipped bigint NOT NULL DEFAULT 0, warnings bigint NOT NULL DEFAULT 0,
                     last_line bigint NOT NULL DEFAULT 0, size bigint NOT NULL DEFAULT 0,
                     ignored_columns text NOT NULL DEFAULT '')
                 """,
                 """
-                CREATE TABLE \(problemsTable) (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                CREATE TABLE \(ImportRecord.problemsTable) (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
                     file text NOT NULL, line bigint NOT NULL, field text, severity text NOT NULL, kind text NOT NULL,
                     reason text NOT NULL)
                 """,
                 """
-                CREATE TABLE \(countsTable) (file text NOT NULL, kind text NOT NULL, severity text NOT NULL,
+                CREATE TABLE \(ImportRecord.countsTable) (file text NOT NULL, kind text NOT NULL, severity text NOT NULL,
                     count bigint NOT NULL, PRIMARY KEY (file, kind))
                 """,
                 """
-                CREATE TABLE \(checksTable) (position integer PRIMARY KEY, name text NOT NULL UNIQUE,
+                CREATE TABLE \(ImportRecord.checksTable) (position integer PRIMARY KEY, name text NOT NULL UNIQUE,
                     count bigint NOT NULL, examples text NOT NULL)
                 """,
                 """
-                CREATE TABLE \(sourceTable) (id integer PRIMARY KEY CHECK (id = 1), url text NOT NULL, etag text,
+                CREATE TABLE \(ImportRecord.sourceTable) (id integer PRIMARY KEY CHECK (id = 1), url text NOT NULL, etag text,
                     last_modified text, size bigint NOT NULL, checksum text)
                 """,
             ] {
@@ -60,14 +53,14 @@ enum PostgresRecord {
     private static func insertStart(_ session: PostgresSession, feed: GTFSFeed, options: ImportOptions) async throws {
         _ = try await session.rows(
             """
-            INSERT INTO \(unescaped: importTable) (id, feed, fingerprint, state, batch_size, encoding, started_at,
+            INSERT INTO \(unescaped: ImportRecord.importTable) (id, feed, fingerprint, state, batch_size, encoding, started_at,
                 updated_at) VALUES (1, \(feed.path), \(feed.fingerprint), 'loading', \(options.batchSize),
                 \(options.encoding.rawValue), now(), now())
             """)
         if let source = options.source {
             _ = try await session.rows(
                 """
-                INSERT INTO \(unescaped: sourceTable) (id, url, etag, last_modified, size, checksum)
+                INSERT INTO \(unescaped: ImportRecord.sourceTable) (id, url, etag, last_modified, size, checksum)
                 VALUES (1, \(source.url), \(source.etag), \(source.lastModified), \(Int(source.size)), \(source.checksum))
                 """)
         }
@@ -75,7 +68,7 @@ enum PostgresRecord {
         for file in start.files {
             _ = try await session.rows(
                 """
-                INSERT INTO \(unescaped: filesTable) (file, position, state, size)
+                INSERT INTO \(unescaped: ImportRecord.filesTable) (file, position, state, size)
                 VALUES (\(file.name), \(file.position), \(file.state.rawValue), \(file.size))
                 """)
         }
@@ -83,17 +76,17 @@ enum PostgresRecord {
             try await insert(problem, session)
             _ = try await session.rows(
                 """
-                INSERT INTO \(unescaped: countsTable) VALUES (\(problem.file), \(problem.kind.rawValue), 'warning', 1)
+                INSERT INTO \(unescaped: ImportRecord.countsTable) VALUES (\(problem.file), \(problem.kind.rawValue), 'warning', 1)
                 """)
             _ = try await session.rows(
-                "UPDATE \(unescaped: filesTable) SET warnings = warnings + 1 WHERE file = \(problem.file)")
+                "UPDATE \(unescaped: ImportRecord.filesTable) SET warnings = warnings + 1 WHERE file = \(problem.file)")
         }
     }
 
     static func insert(_ problem: ImportProblem, _ session: PostgresSession) async throws {
         _ = try await session.rows(
             """
-            INSERT INTO \(unescaped: problemsTable) (file, line, field, severity, kind, reason)
+            INSERT INTO \(unescaped: ImportRecord.problemsTable) (file, line, field, severity, kind, reason)
             VALUES (\(problem.file), \(problem.line), \(problem.field), \(problem.severity.rawValue),
                 \(problem.kind.rawValue), \(problem.reason))
             """)
@@ -110,9 +103,10 @@ enum PostgresRecord {
 
     /// The import's header, or nil if the schema holds no import record.
     static func header(_ session: PostgresSession) async throws -> ImportHeader? {
-        guard try await tableExists(session, importTable) else { return nil }
+        guard try await tableExists(session, ImportRecord.importTable) else { return nil }
         let rows = try await session.rows(
-            "SELECT feed, fingerprint, state, batch_size, encoding FROM \(unescaped: importTable) WHERE id = 1")
+            "SELECT feed, fingerprint, state, batch_size, encoding FROM \(unescaped: ImportRecord.importTable) WHERE id = 1"
+        )
         guard let row = rows.first else { return nil }
         let (feed, fingerprint, state, batchSize, encoding) = try decode(
             row, (String, String, String, Int, String).self, session)
@@ -126,7 +120,7 @@ enum PostgresRecord {
         let rows = try await session.rows(
             """
             SELECT file, state, records, imported, skipped, warnings, last_line, size, ignored_columns
-            FROM \(unescaped: filesTable) ORDER BY position
+            FROM \(unescaped: ImportRecord.filesTable) ORDER BY position
             """)
         return try rows.map { row in
             let (file, state, records, imported, skipped, warnings, lastLine, size, ignored) = try decode(
@@ -141,7 +135,7 @@ enum PostgresRecord {
     /// Where the imported feed was downloaded from, if it was.
     static func source(_ session: PostgresSession) async throws -> FeedSource? {
         let rows = try await session.rows(
-            "SELECT url, etag, last_modified, size, checksum FROM \(unescaped: sourceTable) WHERE id = 1")
+            "SELECT url, etag, last_modified, size, checksum FROM \(unescaped: ImportRecord.sourceTable) WHERE id = 1")
         guard let row = rows.first else { return nil }
         let (url, etag, lastModified, size, checksum) = try decode(
             row, (String, String?, String?, Int, String?).self, session)
@@ -151,7 +145,7 @@ enum PostgresRecord {
     static func setState(_ session: PostgresSession, _ state: ImportState) async throws {
         _ = try await session.rows(
             """
-            UPDATE \(unescaped: importTable) SET state = \(state.rawValue), updated_at = now(),
+            UPDATE \(unescaped: ImportRecord.importTable) SET state = \(state.rawValue), updated_at = now(),
                 finished_at = \(unescaped: state == .complete ? "now()" : "NULL") WHERE id = 1
             """)
     }
@@ -163,13 +157,14 @@ enum PostgresRecord {
             try await session.run("DROP TABLE IF EXISTS \(quoted(file.tableName))")
             let name = file.fileName
             _ = try await session.rows(
-                "DELETE FROM \(unescaped: problemsTable) WHERE file = \(name) AND kind != 'file_name_case'")
+                "DELETE FROM \(unescaped: ImportRecord.problemsTable) WHERE file = \(name) AND kind != 'file_name_case'"
+            )
             _ = try await session.rows(
-                "DELETE FROM \(unescaped: countsTable) WHERE file = \(name) AND kind != 'file_name_case'")
+                "DELETE FROM \(unescaped: ImportRecord.countsTable) WHERE file = \(name) AND kind != 'file_name_case'")
             _ = try await session.rows(
                 """
-                UPDATE \(unescaped: filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0,
-                    warnings = (SELECT count(*) FROM \(unescaped: problemsTable) WHERE file = \(name)), last_line = 0,
+                UPDATE \(unescaped: ImportRecord.filesTable) SET state = 'pending', records = 0, imported = 0, skipped = 0,
+                    warnings = (SELECT count(*) FROM \(unescaped: ImportRecord.problemsTable) WHERE file = \(name)), last_line = 0,
                     ignored_columns = '' WHERE file = \(name)
                 """)
         }
@@ -201,7 +196,7 @@ enum PostgresRecord {
     private static func problems(_ session: PostgresSession, file: String, limit: Int) async throws -> [ImportProblem] {
         let rows = try await session.rows(
             """
-            SELECT line, field, kind, reason FROM \(unescaped: problemsTable)
+            SELECT line, field, kind, reason FROM \(unescaped: ImportRecord.problemsTable)
             WHERE file = \(file) AND severity = 'error' ORDER BY id LIMIT \(limit)
             """)
         return try rows.map { row in
@@ -216,8 +211,8 @@ enum PostgresRecord {
     private static func counts(_ session: PostgresSession, file: String) async throws -> [ImportSummary.Count] {
         let rows = try await session.rows(
             """
-            SELECT c.kind, c.count, p.line, p.field, p.reason FROM \(unescaped: countsTable) c
-            LEFT JOIN LATERAL (SELECT line, field, reason FROM \(unescaped: problemsTable) q
+            SELECT c.kind, c.count, p.line, p.field, p.reason FROM \(unescaped: ImportRecord.countsTable) c
+            LEFT JOIN LATERAL (SELECT line, field, reason FROM \(unescaped: ImportRecord.problemsTable) q
                 WHERE q.file = c.file AND q.kind = c.kind ORDER BY id LIMIT 1) p ON true
             WHERE c.file = \(file)
             """)
@@ -238,7 +233,7 @@ enum PostgresRecord {
     /// The recorded checks, in order.
     static func checks(_ session: PostgresSession) async throws -> [ImportSummary.Check] {
         let rows = try await session.rows(
-            "SELECT name, count, examples FROM \(unescaped: checksTable) ORDER BY position")
+            "SELECT name, count, examples FROM \(unescaped: ImportRecord.checksTable) ORDER BY position")
         return try rows.map { row in
             let (name, count, examples) = try decode(row, (String, Int, String).self, session)
             return ImportSummary.Check(
@@ -249,11 +244,11 @@ enum PostgresRecord {
 
     /// Replaces the recorded checks with `checks`, in order (inside the caller's transaction).
     static func record(_ checks: [ImportSummary.Check], _ session: PostgresSession) async throws {
-        try await session.run("DELETE FROM \(checksTable)")
+        try await session.run("DELETE FROM \(ImportRecord.checksTable)")
         for (position, check) in checks.enumerated() {
             _ = try await session.rows(
                 """
-                INSERT INTO \(unescaped: checksTable) (position, name, count, examples)
+                INSERT INTO \(unescaped: ImportRecord.checksTable) (position, name, count, examples)
                 VALUES (\(position), \(check.name), \(check.count),
                     \(check.examples.joined(separator: ImportRecord.exampleSeparator)))
                 """)

@@ -3,6 +3,7 @@ import SwitchyardPostgres
 import SwitchyardSampleFeeds
 import SwitchyardTesting
 import SwitchyardTransit
+import Synchronization
 import Testing
 
 /// `switchyard import --database postgres://…` against a real server (see ``PostgresServer``), as a user runs it.
@@ -225,23 +226,9 @@ struct PostgresImportTests {
         var seen = false
         var last: [String: Int] = [:]
         var reads = 0
+        let ended = ExitWatch(exit)
         while true {
-            let ended = await Task { () -> Bool in
-                // Whether the import ended: its exit task is done when its status is ready at once.
-                await withTaskGroup(of: Bool.self) { group in
-                    group.addTask {
-                        _ = await exit.value
-                        return true
-                    }
-                    group.addTask {
-                        await Task.yield()
-                        return false
-                    }
-                    let first = await group.next()!
-                    group.cancelAll()
-                    return first
-                }
-            }.value
+            let done = ended.hasEnded  // read before the status: the last read sees the import's end
             do {
                 let status = try await ImportStatus.read(url)
                 seen = true
@@ -255,7 +242,8 @@ struct PostgresImportTests {
                 // Before the record exists, there is nothing to read; once it does, every read succeeds.
                 #expect(!seen, "\(error)")
             }
-            if ended { break }
+            if done { break }
+            await Task.yield()
         }
         #expect(await exit.value == 0)
         print("statusWhileImporting: \(reads) reads during the import")
@@ -275,8 +263,9 @@ struct PostgresImportTests {
             "import", feed, "--database", server.url(schema: name), "--batch-size", "500", "--progress", "none",
         ]
         let (_, exit) = try SwitchyardProcess.start(arguments)
+        let ended = ExitWatch(exit)
         // Once some batches are committed (and long before the last), the server goes away.
-        while (try? await ImportStatus.read(url))?.files.reduce(0, { $0 + $1.rows }) ?? 0 < 2_000 {
+        while !ended.hasEnded, (try? await ImportStatus.read(url))?.files.reduce(0, { $0 + $1.rows }) ?? 0 < 2_000 {
             await Task.yield()
         }
         try await PostgresServer.restart(server)
@@ -305,4 +294,18 @@ struct PostgresImportTests {
             try await ImportTableContent.postgres(server.url, schema: name, tables: names)
                 == ImportTableContent.postgres(server.url, schema: reference, tables: names))
     }
+}
+
+/// Whether a child started by ``SwitchyardProcess/start(_:)`` has exited, readable without waiting for it.
+private final class ExitWatch: Sendable {
+    private let ended = Atomic<Bool>(false)
+
+    init(_ exit: Task<Int32, Never>) {
+        Task { [self] in
+            _ = await exit.value
+            ended.store(true, ordering: .releasing)
+        }
+    }
+
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
 }
