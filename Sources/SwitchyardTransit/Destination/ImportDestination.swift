@@ -4,7 +4,7 @@ import Switchyard
 ///
 /// The importer owns everything that does not depend on the database: the reader jobs, the channel of batches
 /// between them and the writer, progress, cancellation, the order of the finishing steps and the summary's
-/// assembly. A destination owns its connections and SQL: the import record, one transaction per batch, indexes,
+/// assembly. A destination owns its connections and SQL: the import record, transactions of whole batches, indexes,
 /// checks. ``SQLiteDestination`` is the default; `SwitchyardPostgres` adds PostgreSQL.
 ///
 /// ## Contract
@@ -37,9 +37,11 @@ public protocol ImportDestination: Sendable {
     /// and encoding the import began with).
     func prepare(_ feed: GTFSFeed, options: ImportOptions) async throws -> ImportPlan
 
-    /// Commits each batch `batches` delivers in a transaction of its own (the file's table created first, or
-    /// extended by the batch's extra columns), calling `committed` after each commit; returns when the channel
-    /// finishes, and throws what the channel failed with or what `committed` threw.
+    /// Commits the batches `batches` delivers, in order, each whole: a transaction holds one batch, or several
+    /// consecutive batches of one file (a destination whose commits cost round trips may group them), and the
+    /// file's table is created first, or extended by the batch's extra columns. Calls `committed` for each batch,
+    /// in order, after the transaction holding it commits; returns when the channel finishes, and throws what the
+    /// channel failed with or what `committed` threw (the transaction in progress then rolls back).
     func write(_ batches: BoundedChannel<RowBatch>, committed: @escaping @Sendable (RowBatch) throws -> Void)
         async throws
 

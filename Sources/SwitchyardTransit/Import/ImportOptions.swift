@@ -71,8 +71,8 @@ public struct ImportOptions: Sendable, Hashable {
 
     /// New, resume or replace.
     public var mode: Mode
-    /// Rows per transaction (1…``maximumBatchSize``): the unit of commit, of cancellation and of what a kill
-    /// loses.
+    /// Rows per batch (1…``maximumBatchSize``): the unit of commit, of cancellation and of what a kill loses. A
+    /// batch always commits whole; SQLite commits one per transaction, PostgreSQL up to 16 consecutive ones.
     public var batchSize: Int
     /// Whether the first record that would be skipped stops the import (`--strict`) instead of being skipped and
     /// reported. Warnings never stop it.

@@ -44,6 +44,15 @@ public struct RowBatch: Sendable {
         text.reserveCapacity(rows * 16)
     }
 
+    /// This batch without its values (``cells`` and ``text`` empty, ``rowCount`` and the rest kept): what a writer
+    /// keeps of a batch it has sent, until the transaction holding it commits.
+    public func droppingValues() -> RowBatch {
+        var batch = self
+        batch.cells = []
+        batch.text = []
+        return batch
+    }
+
     /// The most rows a new batch reserves room for.
     static let reservedRows = 16_384
 }

@@ -29,7 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
             `switchyard status DATABASE` shows the import from another terminal while it runs.
 
             With --database postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] the tables go to that schema \
-            (default public; --schema overrides it), through COPY, one transaction per batch, with the same \
+            (default public; --schema overrides it), through COPY, up to 16 whole batches per transaction, with the same \
             record, checks, --resume and status. Without a password in the URL, PGPASSWORD is used.
             """)
 
@@ -47,6 +47,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: "With a PostgreSQL --database: the schema to import into (default: the URL's, else public).")
     var schema: String?
+
+    @Option(
+        help:
+            "With a PostgreSQL --database: how times are stored: seconds (bigint, 25:13:00 → 90780, as in SQLite) or interval. A resume keeps the import's."
+    )
+    var times: String?
 
     @Flag(help: "Continue the interrupted import in --database (same, unchanged feed).")
     var resume = false
@@ -75,7 +81,10 @@ struct ImportCommand: AsyncParsableCommand {
     )
     var maxSkipped: String?
 
-    @Option(help: "Rows per transaction (the unit of commit, cancellation and resume).")
+    @Option(
+        help:
+            "Rows per batch (the unit of commit, cancellation and resume; PostgreSQL commits up to 16 in one transaction)."
+    )
     var batchSize = ImportOptions.defaultBatchSize
 
     @Option(help: "How to show progress: auto (a bar on a terminal, plain lines otherwise), bar, lines, json, none.")
@@ -110,6 +119,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if schema != nil, postgresURL == nil {
             throw ValidationError("--schema needs a PostgreSQL --database (postgres://…)")
+        }
+        if let times {
+            guard postgresURL != nil else {
+                throw ValidationError("--times needs a PostgreSQL --database (postgres://…): SQLite stores seconds")
+            }
+            guard PostgresTimes(rawValue: times) != nil else {
+                throw ValidationError("--times must be seconds or interval, got '\(times)'")
+            }
         }
         if let database, PostgresURL.isPostgresURL(database) {
             do {
@@ -267,7 +284,10 @@ struct ImportCommand: AsyncParsableCommand {
             let options = ImportOptions(
                 mode: mode, batchSize: batchSize, strict: strict, encoding: ImportOptions.Encoding(rawValue: encoding)!,
                 maximumSkipped: maxSkipped.flatMap(Self.skippedLimit), source: source)
-            if let postgres { return GTFSImporter(feed: opened, postgres: postgres, options: options) }
+            if let postgres {
+                let times = times.flatMap(PostgresTimes.init(rawValue:)) ?? .seconds
+                return GTFSImporter(feed: opened, postgres: postgres, times: times, options: options)
+            }
             return GTFSImporter(feed: opened, database: databasePath, options: options)
         } catch let error as ImportError {
             await fail(error, database: databasePath, style: style, status: false)

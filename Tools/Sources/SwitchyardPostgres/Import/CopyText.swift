@@ -5,14 +5,32 @@ import PostgresNIO
 /// before a backslash, tab, newline or carriage return inside a value (written as `\\`, `\t`, `\n`, `\r`).
 enum CopyText {
     /// About how many bytes are sent to the server at a time.
-    static let chunkSize = 256 * 1024
+    static let chunkSize = 32 * 1024
 
-    /// Appends `cell` (its text in `text`); an integer of a date column (`YYYYMMDD`) as `YYYY-MM-DD`.
-    static func append(_ cell: RowBatch.Cell, text: [UInt8], isDate: Bool, to buffer: inout ByteBuffer) {
+    /// How a column's integers are written.
+    enum Form {
+        /// As decimal numbers.
+        case number
+        /// A date column's `YYYYMMDD` as `YYYY-MM-DD`.
+        case date
+        /// A time column's seconds as `H:MM:SS` (an `interval`'s input).
+        case interval
+    }
+
+    /// Appends `cell` (its text in `text`), an integer in the column's `form`.
+    static func append(_ cell: RowBatch.Cell, text: [UInt8], form: Form, to buffer: inout ByteBuffer) {
         switch cell {
         case .null:
             buffer.writeStaticString("\\N")
-        case .integer(let value) where isDate:
+        case .integer(let value) where form == .interval:
+            if value < 0 { buffer.writeInteger(UInt8(ascii: "-")) }
+            let seconds = value.magnitude
+            appendDecimal(Int64(seconds / 3600), width: 1, to: &buffer)
+            buffer.writeInteger(UInt8(ascii: ":"))
+            appendDecimal(Int64(seconds / 60 % 60), width: 2, to: &buffer)
+            buffer.writeInteger(UInt8(ascii: ":"))
+            appendDecimal(Int64(seconds % 60), width: 2, to: &buffer)
+        case .integer(let value) where form == .date:
             appendDecimal(value / 10_000, width: 4, to: &buffer)
             buffer.writeInteger(UInt8(ascii: "-"))
             appendDecimal(value / 100 % 100, width: 2, to: &buffer)

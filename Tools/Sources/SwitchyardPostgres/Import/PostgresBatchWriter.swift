@@ -1,14 +1,17 @@
 import PostgresNIO
+import Switchyard
 @_spi(ImportDestinations) import SwitchyardTransit
 
-/// Commits batches into PostgreSQL, one transaction each: `COPY … FROM STDIN` of the rows, `COPY` of the listed
-/// problems, the problem counts and the file's import record, then `COMMIT`. Owned by the writer job, one batch
-/// at a time.
+/// Commits batches into PostgreSQL, consecutive batches of one file together (see ``write(_:then:)``): in one
+/// transaction, `COPY … FROM STDIN` of the rows, `COPY` of the listed problems, the problem counts and the file's
+/// import record, then `COMMIT`. Owned by the writer job.
 ///
-/// Column types: GTFS text → `text`, integers, times (seconds after the service day's start) and dates → `bigint`,
-/// `bigint` and `date`, decimals → `double precision`; extra columns → `text`.
+/// Column types: GTFS text → `text`, integers → `bigint`, times → ``PostgresTimes``, dates → `date`, decimals →
+/// `double precision`; extra columns → `text`.
 struct PostgresBatchWriter {
     let session: PostgresSession
+    /// How time columns are stored.
+    let times: PostgresTimes
     /// The file whose table the last batch went to.
     private var file: GTFSFile?
     /// The current file's problem counts by kind, as committed (see `FeedWriter`: a warning is listed while its
@@ -16,56 +19,85 @@ struct PostgresBatchWriter {
     /// does).
     private var counted: [ImportProblem.Kind: Int] = [:]
 
-    init(session: PostgresSession) {
+    init(session: PostgresSession, times: PostgresTimes) {
         self.session = session
+        self.times = times
     }
 
     /// The PostgreSQL type of a GTFS column type.
-    static func sqlType(_ type: GTFSColumnType) -> String {
+    static func sqlType(_ type: GTFSColumnType, times: PostgresTimes) -> String {
         switch type {
         case .text: "text"
-        case .integer, .time: "bigint"
+        case .integer: "bigint"
+        case .time: times.sqlType
         case .date: "date"
         case .real: "double precision"
         }
     }
 
-    /// Commits `group` (consecutive batches of one file, in order) in one transaction, as if each batch had been
-    /// committed in turn: the rows in one `COPY`, the problems listed by the same rule, the counts and the file's
-    /// record summed, its last line and state from the group's last batch.
-    mutating func write(_ group: [RowBatch]) async throws {
-        guard let first = group.first, let last = group.last else { return }
+    /// What one transaction committed: its batches in order (without their values), and what ended it.
+    struct Group {
+        var batches: [RowBatch] = []
+        /// The next batch, of another file, received before the group ended (it begins the next group).
+        var carried: RowBatch?
+        /// The channel finished while the group was open: no batch follows.
+        var channelFinished = false
+    }
+
+    /// Commits `first` and the batches of its file that follow it in `channel`, in one transaction, as if each
+    /// batch had been committed in turn: the rows stream through one `COPY` as batches arrive, then the problems
+    /// are listed by the same rule, and the counts and the file's record are summed, its last line and state from
+    /// the group's last batch.
+    ///
+    /// The group ends at the file's last batch, at ``largestGroup`` batches, once the transaction has been open
+    /// ``longestOpen``, or when the channel finishes. Waiting for the next batch inside the `COPY` costs the
+    /// server nothing, and the rows of each batch go out as it arrives, so the server works while the readers
+    /// read; only the values of the batch being sent are held.
+    mutating func write(_ first: consuming RowBatch, then channel: BoundedChannel<RowBatch>) async throws -> Group {
         let session = session
-        let beginsFile = first.layout.file != file
+        let layout = first.layout
+        let beginsFile = layout.file != file
         var counted = beginsFile ? [:] : self.counted
+        var group = Group()
+        var pending: RowBatch? = consume first  // moved on into the COPY, so its values are released once sent
         try await session.transaction {
-            if beginsFile { counted = try await Self.begin(first.layout, session) }
-            try await Self.copyRows(group, session)
-            counted = try await Self.insertProblems(group, counted: counted, session)
-            let records = group.reduce(0) { $0 + $1.records }
-            let rows = group.reduce(0) { $0 + $1.rowCount }
-            let skipped = group.reduce(0) { $0 + $1.skipped }
-            let warnings = group.reduce(0) { $0 + $1.warnings }
+            if beginsFile { counted = try await Self.begin(layout, times: times, session) }
+            group = try await Self.copyRows(pending.take()!, then: channel, times: times, session)
+            counted = try await Self.insertProblems(group.batches, counted: counted, session)
+            let batches = group.batches
+            let records = batches.reduce(0) { $0 + $1.records }
+            let rows = batches.reduce(0) { $0 + $1.rowCount }
+            let skipped = batches.reduce(0) { $0 + $1.skipped }
+            let warnings = batches.reduce(0) { $0 + $1.warnings }
+            let last = batches[batches.count - 1]
             _ = try await session.rows(
                 """
                 UPDATE \(unescaped: ImportRecord.filesTable) SET records = records + \(records),
                     imported = imported + \(rows), skipped = skipped + \(skipped),
                     warnings = warnings + \(warnings), last_line = \(last.lastLine),
                     state = \((last.isLast ? ImportFileState.complete : .loading).rawValue)
-                WHERE file = \(first.layout.file.fileName)
+                WHERE file = \(layout.file.fileName)
                 """)
         }
-        file = first.layout.file
+        file = layout.file
         self.counted = counted
+        return group
     }
+
+    /// The most batches one transaction commits.
+    static let largestGroup = 16
+
+    /// How long a transaction stays open for more batches: a slow reader's rows still commit (and show in
+    /// `switchyard status`) about this often.
+    static let longestOpen = Duration.milliseconds(250)
 
     /// Creates the file's table (or adds the extra columns a resumed file's table lacks), records its ignored
     /// columns, and returns its committed problem counts.
-    private static func begin(_ layout: TableLayout, _ session: PostgresSession) async throws
+    private static func begin(_ layout: TableLayout, times: PostgresTimes, _ session: PostgresSession) async throws
         -> [ImportProblem.Kind: Int]
     {
         let table = quoted(layout.file.tableName)
-        var definitions = layout.file.fields.map { "\(quoted($0.name)) \(sqlType($0.type))" }
+        var definitions = layout.file.fields.map { "\(quoted($0.name)) \(sqlType($0.type, times: times))" }
         definitions += layout.extraColumns.map { "\(quoted($0)) text" }
         try await session.run("CREATE TABLE IF NOT EXISTS \(table) (\(definitions.joined(separator: ", ")))")
         let existing = try await session.rows(
@@ -93,26 +125,44 @@ struct PostgresBatchWriter {
         return counted
     }
 
-    /// Sends the group's rows through one `COPY … FROM STDIN` (text format), in chunks of about 256 KiB.
-    private static func copyRows(_ group: [RowBatch], _ session: PostgresSession) async throws {
-        guard let batch = group.first, group.contains(where: { $0.rowCount > 0 }) else { return }
-        let columns = batch.layout.columns
-        let dates = columns.map { $0.type == .date }
+    /// Sends `first`'s rows, then those of the batches of its file that follow in `channel`, through one
+    /// `COPY … FROM STDIN` (text format) in chunks of about ``CopyText/chunkSize``, until the group ends (see
+    /// ``write(_:then:)``). A file's only batch with no rows sends no `COPY`.
+    private static func copyRows(
+        _ first: consuming RowBatch, then channel: BoundedChannel<RowBatch>, times: PostgresTimes,
+        _ session: PostgresSession
+    ) async throws -> Group {
+        var group = Group()
+        guard !(first.isLast && first.rowCount == 0) else {
+            group.batches = [first]
+            return group
+        }
+        let file = first.layout.file
+        let columns = first.layout.columns
+        let forms = columns.map { column -> CopyText.Form in
+            switch column.type {
+            case .date: .date
+            case .time where times == .interval: .interval
+            default: .number
+            }
+        }
+        let opened = ContinuousClock.now
+        var batch = consume first
         do {
             try await session.connection.copyFrom(
                 // PostgresNIO puts the names in double quotes as given: their own quotes are doubled here.
-                table: batch.layout.file.tableName,
+                table: file.tableName,
                 columns: columns.map { String(quoted($0.name).dropFirst().dropLast()) },
                 logger: PostgresSession.logger
             ) { writer in
                 var buffer = ByteBuffer()
                 buffer.reserveCapacity(CopyText.chunkSize + 4096)
-                for batch in group {
+                while true {
                     var cell = 0
                     for _ in 0..<batch.rowCount {
                         for column in 0..<columns.count {
                             if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
-                            CopyText.append(batch.cells[cell], text: batch.text, isDate: dates[column], to: &buffer)
+                            CopyText.append(batch.cells[cell], text: batch.text, form: forms[column], to: &buffer)
                             cell += 1
                         }
                         buffer.writeInteger(UInt8(ascii: "\n"))
@@ -121,12 +171,33 @@ struct PostgresBatchWriter {
                             buffer.clear()
                         }
                     }
+                    group.batches.append(batch.droppingValues())
+                    if batch.isLast || group.batches.count >= largestGroup
+                        || ContinuousClock.now - opened >= longestOpen
+                    {
+                        break
+                    }
+                    // The buffered rows go out before a wait for the next batch.
+                    if buffer.readableBytes > 0, channel.count == 0 {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                    guard let next = try await channel.receive() else {
+                        group.channelFinished = true
+                        break
+                    }
+                    guard next.layout.file == file else {
+                        group.carried = next
+                        break
+                    }
+                    batch = next
                 }
                 if buffer.readableBytes > 0 { try await writer.write(buffer) }
             }
         } catch {
             throw PostgresSession.describe(error, url: session.url)
         }
+        return group
     }
 
     /// Lists the batch's skipped records and its warnings while their kind is under the listing bound (one

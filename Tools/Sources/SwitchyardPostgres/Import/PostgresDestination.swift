@@ -10,10 +10,10 @@ import Switchyard
 /// - **Whole batches**: each batch's rows (`COPY … FROM STDIN`), its problems and the file's import record commit
 ///   in one transaction. Readers (`switchyard status`, `psql`) see whole batches only.
 /// - **Indexes after the load**, then the same checks as SQLite's.
-/// - **Cancellation**: the writer stops at the next batch boundary; a running statement (a `CREATE INDEX`, a
-///   check, a `DROP` waiting for a reader's lock) is asked to stop (`pg_cancel_backend` from another connection)
-///   and rolls back; no statement starts after it.
-/// - **A server that goes away**: the batch in flight is rolled back by the server; the import fails with a
+/// - **Cancellation**: the writer's transaction in progress rolls back (committed batches stay); a running
+///   statement (a `CREATE INDEX`, a check, a `DROP` waiting for a reader's lock) is asked to stop
+///   (`pg_cancel_backend` from another connection) and rolls back; no statement starts after it.
+/// - **A server that goes away**: the transaction in flight is rolled back by the server; the import fails with a
 ///   clear error, and `--resume` continues after the last committed batch once the server is back.
 ///
 /// Each step opens a connection of its own (statements of one step run one after the other).
@@ -21,10 +21,13 @@ import Switchyard
 public struct PostgresDestination: ImportDestination {
     /// The server, database and schema.
     public let url: PostgresURL
+    /// How a new import stores times (a resumed one follows its record).
+    public let times: PostgresTimes
 
-    /// An import into `url`'s schema (created if missing).
-    public init(url: PostgresURL) {
+    /// An import into `url`'s schema (created if missing), times stored as `times` in a new import.
+    public init(url: PostgresURL, times: PostgresTimes = .seconds) {
         self.url = url
+        self.times = times
     }
 
     public var name: String { url.description }
@@ -72,7 +75,7 @@ public struct PostgresDestination: ImportDestination {
                         or another schema
                         """)
                 }
-                try await PostgresRecord.create(session, feed: feed, options: options)
+                try await PostgresRecord.create(session, feed: feed, options: options, times: times)
                 return ImportPlan(files: try await PostgresRecord.files(session), options: options)
             case .resume:
                 guard let header else {
@@ -95,34 +98,27 @@ public struct PostgresDestination: ImportDestination {
         try await session.run("DROP TABLE IF EXISTS \(names.map(quoted).joined(separator: ", "))")
     }
 
-    /// Commits the batches already waiting in the channel together, up to ``largestGroup`` of one file, in one
-    /// transaction: each still commits whole, and a resume continues after the group's last line exactly as after
-    /// its batches one by one, while a server that spends a round trip or two per transaction is not held to one
-    /// batch per transaction when the readers are ahead of it. A group never waits for a batch: it takes only
-    /// what the channel holds at that moment, so the writer holds at most ``largestGroup`` batches besides the
-    /// channel's (in practice the channel's capacity plus one, as the readers refill it more slowly than the
-    /// group empties it).
+    /// Commits the batches of `batches` in groups of consecutive batches of one file, one transaction each (see
+    /// ``PostgresBatchWriter/write(_:then:)``): each batch still commits whole, and a resume continues after a
+    /// group's last line exactly as after its batches one by one, while the server is not held up by a commit's
+    /// round trips after every batch. The writer holds the values of one batch at a time (the one being sent).
     public func write(
         _ batches: BoundedChannel<RowBatch>, committed: @escaping @Sendable (RowBatch) throws -> Void
     ) async throws {
         try await withSession { session in
-            var writer = PostgresBatchWriter(session: session)
-            while let first = try await batches.receive() {
-                var group = [first]
-                // A file's last batch ends a group: the batches after it belong to the next file.
-                while !group[group.count - 1].isLast, group.count < Self.largestGroup, batches.count > 0,
-                    let next = try await batches.receive()
-                {
-                    group.append(next)
+            var writer = PostgresBatchWriter(session: session, times: try await PostgresRecord.times(session))
+            var next = try await batches.receive()
+            while let first = next.take() {
+                let group = try await writer.write(first, then: batches)
+                for batch in group.batches { try committed(batch) }
+                if let carried = group.carried {
+                    next = carried
+                } else {
+                    next = group.channelFinished ? nil : try await batches.receive()
                 }
-                try await writer.write(group)
-                for batch in group { try committed(batch) }
             }
         }
     }
-
-    /// The most batches one transaction commits.
-    static let largestGroup = 16
 
     public func index(_ step: ImportIndexStep, present: Set<GTFSFile>) async throws {
         try await withSession { session in

@@ -6,7 +6,9 @@ import PostgresNIO
 /// order they were met in through an identity column (`id`, `position`), where SQLite uses its `rowid`.
 enum PostgresRecord {
     /// Creates the schema if missing, the record's tables, and the record of `feed`'s import, in one transaction.
-    static func create(_ session: PostgresSession, feed: GTFSFeed, options: ImportOptions) async throws {
+    static func create(
+        _ session: PostgresSession, feed: GTFSFeed, options: ImportOptions, times: PostgresTimes
+    ) async throws {
         try await session.transaction {
             // Looked up first: CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when it exists.
             let schema = try await session.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(session.url.schema)")
@@ -16,7 +18,7 @@ enum PostgresRecord {
                 CREATE TABLE \(ImportRecord.importTable) (id integer PRIMARY KEY CHECK (id = 1), feed text NOT NULL,
                     fingerprint text NOT NULL, state text NOT NULL, batch_size integer NOT NULL,
                     encoding text NOT NULL, started_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
-                    finished_at timestamptz)
+                    finished_at timestamptz, times text NOT NULL DEFAULT 'seconds')
                 """,
                 """
                 CREATE TABLE \(ImportRecord.filesTable) (file text PRIMARY KEY, position integer NOT NULL, state text NOT NULL,
@@ -46,6 +48,8 @@ enum PostgresRecord {
                 try await session.run(statement)
             }
             try await insertStart(session, feed: feed, options: options)
+            _ = try await session.rows(
+                "UPDATE \(unescaped: ImportRecord.importTable) SET times = \(times.rawValue) WHERE id = 1")
         }
     }
 
@@ -113,6 +117,20 @@ enum PostgresRecord {
         return ImportHeader(
             feed: feed, fingerprint: fingerprint, state: try parse(state, as: ImportState.self, session),
             batchSize: batchSize, encoding: ImportOptions.Encoding(rawValue: encoding) ?? .automatic)
+    }
+
+    /// How the import stores times: as recorded when it began (``PostgresTimes/seconds`` for a record from before
+    /// the choice existed).
+    static func times(_ session: PostgresSession) async throws -> PostgresTimes {
+        let column = try await session.rows(
+            """
+            SELECT 1 FROM information_schema.columns WHERE table_schema = \(session.url.schema)
+                AND table_name = \(ImportRecord.importTable) AND column_name = 'times'
+            """)
+        guard !column.isEmpty else { return .seconds }
+        let rows = try await session.rows("SELECT times FROM \(unescaped: ImportRecord.importTable) WHERE id = 1")
+        guard let row = rows.first else { return .seconds }
+        return try parse(try decode(row, String.self, session), as: PostgresTimes.self, session)
     }
 
     /// Every file's state, in import order (ignored files last).

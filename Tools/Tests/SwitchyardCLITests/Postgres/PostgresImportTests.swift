@@ -139,6 +139,60 @@ struct PostgresImportTests {
         #expect(interruptions > 0, "at least one signal landed before the import was complete")
     }
 
+    @Test("--times interval: H:MM:SS past 24 hours, the seconds of the default import; a resume follows the record")
+    func timesAsInterval() async throws {
+        let server = try await PostgresServer.server()
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feed = folder + "/small.zip"
+        #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "small", "--out", feed]).status == 0)
+        let seconds = schema("seconds")
+        let interval = schema("interval")
+        let plain = try await SwitchyardProcess.run([
+            "import", feed, "--database", server.url(schema: seconds), "--progress", "none",
+        ])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        // Begun with --times interval and killed; resumed without it: the record's choice holds.
+        var arguments = ["import", feed, "--database", server.url(schema: interval), "--batch-size", "500"]
+        _ = try await SwitchyardProcess.runUntil(arguments + ["--times", "interval"], rows: 3_000, then: SIGKILL)
+        arguments += ["--resume", "--progress", "none"]
+        let resumed = try await SwitchyardProcess.run(arguments)
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        let types = try await ImportTableContent.psql(
+            server.url,
+            """
+            SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = '\(interval)'
+                AND column_name IN ('arrival_time', 'departure_time', 'start_time', 'end_time') ORDER BY 1, 2
+            """)
+        #expect(!types.isEmpty && types.allSatisfy { $0.hasSuffix("|interval") }, "\(types)")
+        let differing = try await ImportTableContent.psql(
+            server.url,
+            """
+            SELECT count(*) FROM "\(interval)".stop_times i JOIN "\(seconds)".stop_times s USING (trip_id, stop_sequence)
+            WHERE extract(epoch FROM i.arrival_time)::bigint IS DISTINCT FROM s.arrival_time
+                OR extract(epoch FROM i.departure_time)::bigint IS DISTINCT FROM s.departure_time
+            """)
+        #expect(differing == ["0"])
+        let counts = try await ImportTableContent.psql(
+            server.url,
+            """
+            SELECT (SELECT count(*) FROM "\(interval)".stop_times), (SELECT count(*) FROM "\(seconds)".stop_times),
+                (SELECT max(arrival_time)::text FROM "\(interval)".stop_times),
+                (SELECT max(arrival_time) FROM "\(seconds)".stop_times)
+            """)
+        let fields = counts.first?.split(separator: "|").map(String.init) ?? []
+        #expect(fields.count == 4 && fields[0] == fields[1], "\(counts)")
+        if fields.count == 4, let maximum = Int(fields[3]) {
+            let text = String(format: "%02d:%02d:%02d", maximum / 3600, maximum / 60 % 60, maximum % 60)
+            #expect(fields[2] == text, "the latest time as PostgreSQL shows it")
+        }
+        let sqlite = try await SwitchyardProcess.run([
+            "import", feed, "--database", folder + "/feed.sqlite", "--times", "interval",
+        ])
+        #expect(sqlite.status != 0)
+        #expect(sqlite.standardError.contains("--times needs a PostgreSQL --database"), "\(sqlite.standardError)")
+    }
+
     @Test("two feeds in two schemas; a schema that holds an import is refused unless --replace")
     func schemasSideBySide() async throws {
         let server = try await PostgresServer.server()
