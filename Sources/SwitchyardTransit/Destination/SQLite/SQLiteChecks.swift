@@ -5,8 +5,8 @@ enum SQLiteChecks {
     static func createIndexes(
         _ indexes: [(GTFSFile, [String])], _ database: SQLiteConnection, present: Set<GTFSFile>
     ) throws {
-        // Sorting for CREATE INDEX may use a helper thread (the other core is busy checking at the same time).
-        try database.execute("PRAGMA threads = 2")
+        // One thread sorts (SQLite's default): the checks run beside the large index already, and a helper
+        // thread's sorter buffers would add to the import's peak memory.
         for (file, columns) in indexes where present.contains(file) {
             let target =
                 "\(quotedIdentifier(FeedChecks.indexName(file, columns))) ON \(quotedIdentifier(file.tableName)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))"
