@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
         .library(name: "SwitchyardImages", targets: ["SwitchyardImages"]),
         .library(name: "SwitchyardPostgres", targets: ["SwitchyardPostgres"]),
+        .library(name: "SwitchyardPush", targets: ["SwitchyardPush"]),
+        .library(name: "SwitchyardPushTesting", targets: ["SwitchyardPushTesting"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
@@ -33,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // SwitchyardPush: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // SwitchyardPostgres: `switchyard import --database postgres://…` (COPY FROM STDIN, transactions).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Benchmark anchors only (suite `streams`): the CSV parsers Switchyard's CSVRecords is measured against.
@@ -98,6 +102,28 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // Push notifications through APNs: payloads, the checks APNs would make, signing keys and provider tokens.
+        .target(
+            name: "SwitchyardPush",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // A local APNs for tests and the benchmark: HTTP/2 over TLS, APNs's checks and answers, scripted faults.
+        .target(
+            name: "SwitchyardPushTesting",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardHTTPTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
@@ -150,6 +176,16 @@ let package = Package(
                 "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+                .product(name: "SwitchyardTesting", package: "Switchyard"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardPushTests",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "SwitchyardTesting", package: "Switchyard"),
             ]
         ),

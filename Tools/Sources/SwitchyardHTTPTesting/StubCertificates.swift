@@ -62,8 +62,9 @@ public struct StubCertificates: Sendable {
             privateKey: try NIOSSLPrivateKey(file: file("server.key"), format: .pem))
     }
 
-    /// The server's TLS configuration, offering `protocols` by ALPN.
-    func serverConfiguration(protocols: [String]) -> TLSConfiguration {
+    /// A server's TLS configuration with this certificate, offering `protocols` by ALPN (`["h2"]`,
+    /// `["http/1.1"]`): for other test servers than ``StubServer``.
+    public func serverConfiguration(protocols: [String]) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificate)], privateKey: .privateKey(privateKey))
         configuration.applicationProtocols = protocols

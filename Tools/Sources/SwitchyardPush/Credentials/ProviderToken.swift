@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// A provider authentication token: the JSON Web Token APNs reads from `authorization: bearer …`, signed ES256 with
+/// the team's key. `{"alg":"ES256","kid":KEY ID}` . `{"iss":TEAM ID,"iat":SECONDS SINCE 1970}` . signature.
+public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
+    /// The token's text (header, claims and signature, base64url, joined by dots).
+    public let text: String
+    /// Its `iat`: when it was issued, in seconds since 1970.
+    public let issuedAt: Int
+    /// Its `kid`.
+    public let keyID: String
+
+    /// Signs a token issued at `issuedAt` with `key`.
+    public init(key: PushSigningKey, issuedAt: Int) throws {
+        let header = Self.base64URL(Array(#"{"alg":"ES256","kid":"\#(Self.escaped(key.keyID))"}"#.utf8))
+        let claims = Self.base64URL(Array(#"{"iss":"\#(Self.escaped(key.teamID))","iat":\#(issuedAt)}"#.utf8))
+        let signed = header + "." + claims
+        let signature = try key.key.signature(for: Data(signed.utf8))
+        self.text = signed + "." + Self.base64URL(Array(signature.rawRepresentation))
+        self.issuedAt = issuedAt
+        self.keyID = key.keyID
+    }
+
+    /// The token without its signature, which authenticates the requests.
+    public var description: String { "ProviderToken(key ID \(keyID), issued at \(issuedAt))" }
+
+    /// Base64url without padding (RFC 7515).
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        var text = Data(bytes).base64EncodedString()
+        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
+    }
+
+    /// `text` as the inside of a JSON string (the IDs are letters and digits; anything else is escaped anyway).
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
