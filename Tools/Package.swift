@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // SwitchyardPush: the FIFO of senders waiting for a stream (the core's own dependency).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // SwitchyardPush: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // SwitchyardPostgres: `switchyard import --database postgres://…` (COPY FROM STDIN, transactions).
@@ -106,6 +108,7 @@ let package = Package(
         .target(
             name: "SwitchyardPush",
             dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
