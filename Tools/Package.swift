@@ -108,9 +108,16 @@ let package = Package(
         .target(
             name: "SwitchyardPush",
             dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // A local APNs for tests and the benchmark: HTTP/2 over TLS, APNs's checks and answers, scripted faults.

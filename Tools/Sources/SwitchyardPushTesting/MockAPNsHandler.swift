@@ -48,7 +48,12 @@ final class MockAPNsHandler: ChannelInboundHandler {
     private func perform(_ action: MockAPNsState.Action, context: ChannelHandlerContext, mock: MockAPNs) {
         switch action {
         case .drop:
-            context.channel.parent?.close(promise: nil)
+            // Answers already written go out first (they were given: dropping them would make their
+            // notifications look unanswered); then the connection closes with this request and any other in
+            // flight unanswered.
+            guard let parent = context.channel.parent else { return }
+            parent.flush()
+            context.eventLoop.execute { parent.close(promise: nil) }
         case .refuse:
             context.close(promise: nil)
         case .respond(let answer, let id, let delay, let raiseTo, let goAway):
@@ -70,7 +75,7 @@ final class MockAPNsHandler: ChannelInboundHandler {
     }
 
     private func respond(
-        _ answer: MockAPNsRules.Answer, id: String, raiseTo: Int?, goAway: Bool, context: ChannelHandlerContext
+        _ answer: MockAPNsRules.Answer, id: String, raiseTo: Int?, goAway: Int?, context: ChannelHandlerContext
     ) {
         var headers = HTTPHeaders([("apns-id", id)])
         var payload: ByteBuffer?
@@ -88,13 +93,19 @@ final class MockAPNsHandler: ChannelInboundHandler {
         if let payload { context.write(wrapOutboundOut(.body(.byteBuffer(payload))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         if let parent = context.channel.parent {
+            // A stream's flush reaches the connection only at the end of the connection's current read, and a
+            // client waiting for answers after a GOAWAY sends nothing that would end another one: flush the
+            // connection now, and once more on the next turn of the loop, when the stream's frames are there.
+            parent.flush()
+            context.eventLoop.execute { parent.flush() }
             if let raiseTo {
                 let settings = HTTP2Frame.FramePayload.settings(
                     .settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: raiseTo)]))
                 parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: settings), promise: nil)
             }
-            if goAway, let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
-                let frame = HTTP2Frame.FramePayload.goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil)
+            if let goAway {
+                let frame = HTTP2Frame.FramePayload.goAway(
+                    lastStreamID: HTTP2StreamID(goAway), errorCode: .noError, opaqueData: nil)
                 parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: frame), promise: nil)
             }
         }

@@ -29,14 +29,16 @@ struct MockAPNsState: Sendable {
         var raised = false
         /// After a `GOAWAY`: the last stream processed; later ones are refused.
         var lastStreamID: Int?
+        /// The highest stream ID answered so far (a `GOAWAY` names it or a later one).
+        var highestStreamID = 0
         var dropped = false
     }
 
     /// What the handler does with a request.
     enum Action: Sendable, Equatable {
-        /// Answer it (after `delay`), with `apns-id` `id`; raise the connection's stream limit to `raiseTo` and
-        /// send `GOAWAY` naming this stream last, if set.
-        case respond(MockAPNsRules.Answer, id: String, delay: Duration?, raiseTo: Int?, goAway: Bool)
+        /// Answer it (after `delay`), with `apns-id` `id`; raise the connection's stream limit to `raiseTo`, and
+        /// send `GOAWAY` naming `goAway` as the last stream processed, if set.
+        case respond(MockAPNsRules.Answer, id: String, delay: Duration?, raiseTo: Int?, goAway: Int?)
         /// Close the connection without answering.
         case drop
         /// Reset the stream unanswered (it came after a `GOAWAY`).
@@ -64,12 +66,14 @@ struct MockAPNsState: Sendable {
         let apnsID = request.header("apns-id") ?? UUID().uuidString
         let token = String(request.path.split(separator: "/").last ?? "")
         var delay: Duration?
-        var goAway = false
+        var goAway: Int?
+        connection.highestStreamID = max(connection.highestStreamID, streamID)
         var forced: MockAPNsRules.Answer?
         switch faults.first {
         case .goAway(let after) where connection.streams == after:
-            goAway = true
-            connection.lastStreamID = streamID
+            // Streams that ended out of order may have higher IDs and be answered already: name the highest.
+            goAway = connection.highestStreamID
+            connection.lastStreamID = connection.highestStreamID
             faults.removeFirst()
         case .dropConnection(let after) where connection.streams == after + 1:
             connection.dropped = true

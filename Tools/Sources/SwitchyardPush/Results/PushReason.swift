@@ -80,6 +80,11 @@ public struct PushReason: RawRepresentable, Sendable, Hashable, Codable, CustomS
 
     /// The client's own: the payload is not a JSON object.
     public static let payloadNotJSON = PushReason(rawValue: "PayloadNotJSON")
+    /// The client's own: no connection to APNs could be opened (the error says why).
+    public static let unreachable = PushReason(rawValue: "Unreachable")
+    /// The client's own: no answer came, within the request timeout or before the connection closed, on any
+    /// attempt.
+    public static let noAnswer = PushReason(rawValue: "NoAnswer")
 
     /// Every reason APNs documents, with its status and disposition.
     public static let table: [String: (status: Int, disposition: Disposition)] = {
@@ -110,6 +115,8 @@ public struct PushReason: RawRepresentable, Sendable, Hashable, Codable, CustomS
         table[serviceUnavailable.rawValue] = (503, .retry)
         table[shutdown.rawValue] = (503, .retry)
         table[payloadNotJSON.rawValue] = (0, .permanent)
+        table[unreachable.rawValue] = (0, .retry)
+        table[noAnswer.rawValue] = (0, .retry)
         return table
     }()
 }
