@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 
 /// The client against the mock APNs: batches, every kind of answer, faults, token refresh, cancellation.
-@Suite("PushClient against the mock APNs", .timeLimit(.minutes(2)))
+@Suite("PushClient against the mock APNs", .serialized, .timeLimit(.minutes(2)))
 struct PushClientTests {
     static let key = P256.Signing.PrivateKey()
     static let signing = try! PushSigningKey(pem: key.pemRepresentation, keyID: "KEY1234567", teamID: "TEAM123456")
@@ -53,17 +53,17 @@ struct PushClientTests {
             certificates: certificates, rules: rules(), maximumStreams: maximumStreams, now: now)
     }
 
-    @Test("a batch of 2,000: every one delivered once, within the server's stream limit")
+    @Test("a batch of 600: every one delivered once, within the server's stream limit")
     func batch() async throws {
         let mock = try await Self.start(maximumStreams: 50)
         let client = Self.client(mock)
         let results = Mutex<[UUID: Int]>([:])
-        let summary = try await client.send(Self.notifications(2_000), total: 2_000) { result in
+        let summary = try await client.send(Self.notifications(600), total: 600) { result in
             results.withLock { $0[result.id, default: 0] += 1 }
         }
-        #expect(summary.delivered == 2_000 && summary.total == 2_000)
-        #expect(results.withLock { $0.count == 2_000 && $0.values.allSatisfy { $0 == 1 } }, "one result each")
-        #expect(mock.deliveries.count == 2_000 && mock.duplicates == 0)
+        #expect(summary.delivered == 600 && summary.total == 600)
+        #expect(results.withLock { $0.count == 600 && $0.values.allSatisfy { $0 == 1 } }, "one result each")
+        #expect(mock.deliveries.count == 600 && mock.duplicates == 0)
         #expect(mock.maximumOpenStreams <= 50)
         #expect(mock.connections <= 2)
         await client.shutdown()
@@ -127,13 +127,13 @@ struct PushClientTests {
         let mock = try await Self.start()
         mock.script([.goAway(afterStreams: 40), .goAway(afterStreams: 100)])
         let client = Self.client(mock, connections: connections)
-        let summary = try await client.send(Self.notifications(500))
-        #expect(summary.delivered == 500)
+        let summary = try await client.send(Self.notifications(250))
+        #expect(summary.delivered == 250)
         // Known problem, not yet found: with other suites running beside it, now and then some 30 requests
         // the mock accepted before its GOAWAY reach the client as streams reset (CANCEL) instead of answered,
         // and are sent again.
         withKnownIssue("accepted streams reset after GOAWAY under load", isIntermittent: true) {
-            #expect(mock.duplicates == 0 && Set(mock.deliveries.map(\.id)).count == 500)
+            #expect(mock.duplicates == 0 && Set(mock.deliveries.map(\.id)).count == 250)
         }
         #expect(mock.connections >= 2, "a new connection after GOAWAY")
         await client.shutdown()
@@ -145,8 +145,8 @@ struct PushClientTests {
         let mock = try await Self.start()
         mock.script([.dropConnection(afterStreams: 30)])
         let client = Self.client(mock, connections: 1)
-        let summary = try await client.send(Self.notifications(300))
-        #expect(summary.delivered == 300)
+        let summary = try await client.send(Self.notifications(150))
+        #expect(summary.delivered == 150)
         // The same known problem as after GOAWAY (see `goAway`): under load, answered requests may reach the
         // client as reset streams and be sent again.
         withKnownIssue("accepted streams reset before their answers were read, under load", isIntermittent: true) {
@@ -190,14 +190,14 @@ struct PushClientTests {
         // One accepted first: the connection's stream limit rises (until then APNs allows one stream).
         #expect(await client.send(Self.notifications(1)[0]).outcome == .delivered)
         mock.script([.delay(.seconds(60), times: 100_000)])  // every answer held until the clock moves
-        let batch = Task { try await client.send(Self.notifications(3_000)) }
+        let batch = Task { try await client.send(Self.notifications(1_000)) }
         await mock.waitForRequests(count: 11)
         batch.cancel()
         let summary = try await batch.value
         let requests = mock.requests
-        #expect(summary.total == 3_000)
-        #expect(summary.notSent == 3_000 - summary.delivered)
-        #expect(summary.notSent > 2_000)
+        #expect(summary.total == 1_000)
+        #expect(summary.notSent == 1_000 - summary.delivered)
+        #expect(summary.notSent > 500)
         time.clock.advance(by: .seconds(60))
         #expect(mock.requests == requests, "nothing sent after the cancel")
         await client.shutdown()
