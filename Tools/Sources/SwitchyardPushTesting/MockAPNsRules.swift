@@ -142,7 +142,7 @@ public struct MockAPNsRules: Sendable {
 
     static func parse(_ text: String) -> Token? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let header = decode(parts[0]), let claims = decode(parts[1]),
+        guard parts.count == 3, let header = base64URL(parts[0]), let claims = base64URL(parts[1]),
             let signatureBytes = base64URL(parts[2]),
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
             case .object(let head) = try? JSONDecoder().decode(PushValue.self, from: header),
@@ -156,8 +156,6 @@ public struct MockAPNsRules: Sendable {
             algorithm: algorithm, keyID: keyID, issuer: issuer, issuedAt: issuedAt, signed: parts[0] + "." + parts[1],
             signature: signature)
     }
-
-    private static func decode(_ part: String) -> Data? { base64URL(part) }
 
     private static func base64URL(_ part: String) -> Data? {
         var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

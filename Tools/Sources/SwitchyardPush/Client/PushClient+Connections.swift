@@ -65,8 +65,10 @@ extension PushClient {
             }
             outcome.failures += state.failing
             state.failing = []
-            outcome.detail =
-                state.lastOpenError.map { "\($0)" } ?? (state.isShutDown ? "the client was shut down" : nil)
+            if !outcome.failures.isEmpty {
+                outcome.openError = state.lastOpenError
+                outcome.isShutDown = state.isShutDown
+            }
             return outcome
         }
         for (continuation, connection) in outcome.grants {
@@ -77,8 +79,13 @@ extension PushClient {
             }
         }
         for connection in outcome.closing { connection.close() }
-        for continuation in outcome.failures {
-            continuation.resume(throwing: PushFailure(reason: .unreachable, status: 0, detail: outcome.detail))
+        if !outcome.failures.isEmpty {
+            // Described here, outside the lock, and only when a sender fails.
+            let detail =
+                outcome.openError.map { "\($0)" } ?? (outcome.isShutDown ? "the client was shut down" : nil)
+            for continuation in outcome.failures {
+                continuation.resume(throwing: PushFailure(reason: .unreachable, status: 0, detail: detail))
+            }
         }
         for number in outcome.open { open(number) }
     }
@@ -89,7 +96,9 @@ extension PushClient {
         var closing: [PushConnection] = []
         var failures: [CheckedContinuation<PushConnection, any Error>] = []
         var open: [Int] = []
-        var detail: String?
+        /// Why the failing senders fail: the last error opening a connection, or the client's shutdown.
+        var openError: (any Error)?
+        var isShutDown = false
     }
 
     /// Opens connection `number` in a task of its own and reports the outcome to the pool.
