@@ -136,7 +136,8 @@ extension PushClient {
     private func connection(_ number: Int, reported event: PushConnection.Event) {
         decide { state in
             switch event {
-            case .limit(let limit):
+            case .limit(let server):
+                let limit = min(server, configuration.streamsPerConnection)
                 guard state.connections[number] != nil else {
                     state.earlyLimits[number] = limit
                     return nil

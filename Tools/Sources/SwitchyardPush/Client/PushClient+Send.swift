@@ -1,7 +1,12 @@
-import Foundation
 import NIOCore
-import NIOHTTP1
+import NIOHPACK
 import Switchyard
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension PushClient {
     /// Sends `notifications` as one job of ``queue`` (named after the batch), with at most as many requests in
@@ -32,7 +37,7 @@ extension PushClient {
         _ notifications: Notifications, total: Int?, onResult: @escaping @Sendable (PushResult) -> Void
     ) async -> PushSummary where Notifications.Element == PushNotification {
         let context = JobContext.current
-        let window = configuration.connections * Self.streamsPerConnection
+        let window = configuration.connections * configuration.streamsPerConnection
         var summary = PushSummary()
         var ended = 0
         await withTaskGroup(of: PushResult.self) { group in
@@ -43,7 +48,14 @@ extension PushClient {
                 ended += 1
                 context?.reportProgress(completed: Int64(ended), total: Int64(max(total ?? ended, ended)))
             }
+            // The payload last found to be a JSON object: a batch usually sends one payload to many devices, so
+            // its JSON is checked once, not per notification (`==` on the same array storage is O(1)).
+            var checkedPayload: [UInt8]?
             for notification in notifications {
+                if notification.payload != checkedPayload, PushNotification.isJSONObject(notification.payload) {
+                    checkedPayload = notification.payload
+                }
+                let jsonChecked = notification.payload == checkedPayload
                 if Task.isCancelled {
                     record(
                         PushResult(
@@ -54,7 +66,7 @@ extension PushClient {
                     running -= 1
                     record(result)
                 }
-                group.addTask { await self.send(notification) }
+                group.addTask { await self.send(notification, jsonChecked: jsonChecked) }
                 running += 1
             }
             for await result in group { record(result) }
@@ -62,17 +74,20 @@ extension PushClient {
         return summary
     }
 
-    /// How many sends of a batch wait for streams at once, per connection (APNs allows about 1,000 streams on a
-    /// connection; the window only bounds the tasks waiting, the pool bounds the requests).
-    static let streamsPerConnection = 1_000
-
     /// Sends one notification and returns how it ended: delivered, failed (APNs's answer after the last attempt,
     /// or the client's reason), or not sent (cancelled first). Retries what may succeed later (see the type).
     public func send(_ notification: PushNotification) async -> PushResult {
+        await send(notification, jsonChecked: false)
+    }
+
+    /// ``send(_:)``; `jsonChecked`: the payload is known to be a JSON object.
+    func send(_ notification: PushNotification, jsonChecked: Bool) async -> PushResult {
         func ended(_ outcome: PushResult.Outcome, _ attempts: Int) -> PushResult {
             PushResult(id: notification.id, deviceToken: notification.deviceToken, outcome: outcome, attempts: attempts)
         }
-        if let problem = notification.problem { return ended(.failed(PushFailure(reason: problem, status: 0)), 0) }
+        if let problem = notification.problem(checkingJSON: !jsonChecked) {
+            return ended(.failed(PushFailure(reason: problem, status: 0)), 0)
+        }
         let body = ByteBuffer(bytes: notification.payload)
         var attempts = 0
         var last = PushFailure(reason: .noAnswer, status: 0)
@@ -159,13 +174,16 @@ extension PushClient {
         return capped * Double.random(in: 0.5...1.5)
     }
 
-    /// The request for `notification`.
+    /// The request for `notification`: HTTP/2 pseudo-headers, then APNs's headers.
     static func head(for notification: PushNotification, topic: String, token: ProviderToken, host: String)
-        -> HTTPRequestHead
+        -> HPACKHeaders
     {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(9)
-        headers.add(name: "host", value: host)
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(13)
+        headers.add(name: ":method", value: "POST")
+        headers.add(name: ":scheme", value: "https")
+        headers.add(name: ":path", value: "/3/device/\(notification.deviceToken)")
+        headers.add(name: ":authority", value: host)
         headers.add(name: "authorization", value: "bearer " + token.text)
         headers.add(name: "apns-id", value: notification.id.uuidString)
         headers.add(name: "apns-topic", value: topic)
@@ -176,8 +194,7 @@ extension PushClient {
         }
         if let collapse = notification.collapseID { headers.add(name: "apns-collapse-id", value: collapse) }
         headers.add(name: "content-length", value: "\(notification.payload.count)")
-        return HTTPRequestHead(
-            version: .http1_1, method: .POST, uri: "/3/device/\(notification.deviceToken)", headers: headers)
+        return headers
     }
 
     /// APNs's error answer: its `reason` (and `timestamp`), or the status alone when the body says nothing.

@@ -1,9 +1,14 @@
-import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
 import Switchyard
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sends notifications to APNs over HTTP/2: batches of any size as jobs of a `WorkQueue`, over a few
 /// connections used to their servers' stream limits.
@@ -19,9 +24,10 @@ import Switchyard
 ///
 /// - **Connections**: at most ``Configuration/connections``, opened as senders need them; each takes as many
 ///   streams as its server allows (`SETTINGS_MAX_CONCURRENT_STREAMS`; one until a request succeeded, as APNs
-///   wants). When every stream is busy, senders wait in order: a batch never has more requests in flight than
-///   the connections allow. A connection that receives `GOAWAY` takes no new streams and closes when its streams
-///   are done; a lost one is replaced.
+///   wants), up to ``Configuration/streamsPerConnection``. When every stream is busy, senders wait in order: a
+///   batch never has more requests in flight than the connections allow. A connection that receives `GOAWAY`
+///   takes no new streams and closes when its streams are done; a lost one is replaced. The streams begun in one
+///   turn of a connection's event loop leave in one write.
 /// - **Provider tokens**: signed when needed and replaced every 50 minutes (``ProviderTokenSchedule``); after
 ///   `ExpiredProviderToken`, replaced if at least 20 minutes old, else the notification waits until it may be.
 /// - **Retries**: an answer whose ``PushReason/Disposition`` is `retry` (429, 500, 503, an expired token, an idle
@@ -64,6 +70,12 @@ public final class PushClient: Sendable {
         public var endpoint: Endpoint
         /// The most connections open at once.
         public var connections: Int
+        /// The most requests in flight on one connection, below the server's own limit (APNs allows 1,000).
+        /// Requests beyond what a connection's flow-control window lets through at once wait inside the HTTP/2
+        /// layer, at a cost that grows with their number; 500 keeps a 64 KiB window (HTTP/2's default) busy
+        /// without that queue. Raise it for a far server: throughput per connection is about this many requests
+        /// per round trip.
+        public var streamsPerConnection: Int
         /// TLS for the connections (the system's trust store by default; a test passes its mock's authority).
         public var tls: TLSConfiguration
         /// Requests per notification at most, retries included.
@@ -82,7 +94,7 @@ public final class PushClient: Sendable {
         public var eventLoopGroup: any EventLoopGroup
 
         public init(
-            endpoint: Endpoint = .production, connections: Int = 2,
+            endpoint: Endpoint = .production, connections: Int = 2, streamsPerConnection: Int = 500,
             tls: TLSConfiguration = .makeClientConfiguration(), attempts: Int = 5,
             backoff: Duration = .milliseconds(250),
             maximumBackoff: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
@@ -90,9 +102,12 @@ public final class PushClient: Sendable {
             wallTime: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
             eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
         ) {
-            precondition(connections >= 1 && attempts >= 1, "PushClient: at least one connection and one attempt")
+            precondition(
+                connections >= 1 && streamsPerConnection >= 1 && attempts >= 1,
+                "PushClient: at least one connection, one stream and one attempt")
             self.endpoint = endpoint
             self.connections = connections
+            self.streamsPerConnection = streamsPerConnection
             self.tls = tls
             self.attempts = attempts
             self.backoff = backoff

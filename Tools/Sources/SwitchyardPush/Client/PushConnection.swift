@@ -1,9 +1,22 @@
-import Foundation
 import NIOCore
-import NIOHTTP1
+import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One HTTP/2 connection to APNs (TLS, ALPN `h2`): streams for requests, and the connection's own events (the
 /// server's stream limit, `GOAWAY`, closing) reported to the pool through `events`, on the connection's event
@@ -35,15 +48,19 @@ final class PushConnection: Sendable {
     let number: Int
     let host: String
     private let channel: any Channel
-    private let multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
+    private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+    /// The last stream the server's `GOAWAY` said it processes (-1 before one came); set on the event loop.
+    private let goAwayLast: GoAwayMark
 
     private init(
-        number: Int, host: String, channel: any Channel, multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
+        number: Int, host: String, channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+        goAwayLast: GoAwayMark
     ) {
         self.number = number
         self.host = host
         self.channel = channel
         self.multiplexer = multiplexer
+        self.goAwayLast = goAwayLast
     }
 
     /// Connects to `host:port` with `tls` (ALPN `h2` is added), within `timeout`.
@@ -55,6 +72,7 @@ final class PushConnection: Sendable {
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let serverName = Self.isAddress(host) ? nil : host
+        let mark = GoAwayMark()
         let (channel, multiplexer) = try await ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(Int64(timeout.components.seconds * 1_000_000_000)))
@@ -62,70 +80,44 @@ final class PushConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
-                    let multiplexer = try sync.configureAsyncHTTP2Pipeline(mode: .client) { stream in
+                    try sync.addHandler(PushFlushCoalescer())
+                    let multiplexer = try sync.configureHTTP2Pipeline(
+                        mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
+                    ) { stream in
                         stream.close()  // APNs opens no streams of its own
                     }
-                    try sync.addHandler(PushConnectionEvents(events: events))
+                    try sync.addHandler(PushConnectionEvents(events: events, goAwayLast: mark))
                     return (channel, multiplexer)
                 }
             }
-        return PushConnection(number: number, host: host, channel: channel, multiplexer: multiplexer)
+        return PushConnection(
+            number: number, host: host, channel: channel, multiplexer: multiplexer, goAwayLast: mark)
     }
 
-    /// Sends one request on a new stream and returns the answer. After `timeout` without one, the stream is
-    /// reset.
+    /// Sends one request (`headers`, pseudo-headers included, and `body`) on a new stream and returns the answer.
+    /// After `timeout` without one, the stream is reset.
     /// - Throws: ``StreamError/unanswered`` when the stream or connection closed first (a timeout included);
     ///   `CancellationError` (the stream is reset).
-    func send(_ request: HTTPRequestHead, body: ByteBuffer, timeout: Duration) async throws -> Answer {
-        let stream: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-        do {
-            stream = try await multiplexer.openStream { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https))
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
-                        wrappingChannelSynchronously: channel)
-                }
+    func send(_ headers: HPACKHeaders, body: ByteBuffer, timeout: Duration) async throws -> Answer {
+        let slot = PushAnswerSlot(promise: channel.eventLoop.makePromise(of: Answer.self))
+        let created = channel.eventLoop.makePromise(of: (any Channel).self)
+        let (timeout, mark) = (TimeAmount.nanoseconds(timeout.nanoseconds), goAwayLast)
+        multiplexer.createStreamChannel(promise: created) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(
+                    PushStreamHandler(headers: headers, body: body, slot: slot, timeout: timeout, goAwayLast: mark))
             }
-        } catch {
-            throw StreamError.unanswered
         }
-        let streamChannel = stream.channel
-        let deadline = streamChannel.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
-            streamChannel.close(promise: nil)
-        }
-        defer { deadline.cancel() }
+        created.futureResult.whenFailure { _ in slot.fail(StreamError.unanswered) }
         return try await withTaskCancellationHandler {
             do {
-                return try await stream.executeThenClose { inbound, outbound in
-                    // The answer is read while the request is written: a write waits for the connection to be
-                    // writable, and the answer may come (and the stream end) before that wait does.
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            try await outbound.write(contentsOf: [.head(request), .body(.byteBuffer(body)), .end(nil)])
-                        }
-                        var answer = Answer(status: 0, id: nil, body: [])
-                        for try await part in inbound {
-                            switch part {
-                            case .head(let head):
-                                answer.status = Int(head.status.code)
-                                answer.id = head.headers.first(name: "apns-id")
-                            case .body(var buffer):
-                                answer.body += buffer.readBytes(length: buffer.readableBytes) ?? []
-                            case .end:
-                                group.cancelAll()
-                                return answer
-                            }
-                        }
-                        throw StreamError.unanswered
-                    }
-                }
+                return try await slot.promise.futureResult.get()
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                throw error is StreamError ? error : StreamError.unanswered
+                throw StreamError.unanswered
             }
         } onCancel: {
-            streamChannel.close(promise: nil)
+            created.futureResult.whenSuccess { $0.close(promise: nil) }
         }
     }
 
@@ -150,16 +142,24 @@ extension Duration {
     }
 }
 
+/// The last stream ID of the server's `GOAWAY` (-1 before one came), written by the connection's handler and read
+/// by each stream's handler once its request was written, both on the connection's event loop.
+final class GoAwayMark: Sendable {
+    let value = Atomic<Int>(-1)
+}
+
 /// Reports the connection's `SETTINGS` limit, `GOAWAY` and closing (the frames of stream 0, which the HTTP/2
 /// handler passes on).
 private final class PushConnectionEvents: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
 
     private let events: @Sendable (PushConnection.Event) -> Void
+    private let goAwayLast: GoAwayMark
     private var closed = false
 
-    init(events: @escaping @Sendable (PushConnection.Event) -> Void) {
+    init(events: @escaping @Sendable (PushConnection.Event) -> Void, goAwayLast: GoAwayMark) {
         self.events = events
+        self.goAwayLast = goAwayLast
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -170,7 +170,11 @@ private final class PushConnectionEvents: ChannelInboundHandler {
                 events(.limit(limit.value))
             }
         case .goAway(let lastStreamID, _, _):
-            events(.goAway(lastStreamID: Int(lastStreamID)))
+            // A later GOAWAY may only lower the last stream (RFC 9113, 6.8).
+            let last = Int(lastStreamID)
+            let previous = goAwayLast.value.load(ordering: .relaxed)
+            if previous < 0 || last < previous { goAwayLast.value.store(last, ordering: .releasing) }
+            events(.goAway(lastStreamID: last))
         default:
             break
         }

@@ -1,5 +1,10 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A provider authentication token: the JSON Web Token APNs reads from `authorization: bearer …`, signed ES256 with
 /// the team's key. `{"alg":"ES256","kid":KEY ID}` . `{"iss":TEAM ID,"iat":SECONDS SINCE 1970}` . signature.
@@ -27,10 +32,16 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
 
     /// Base64url without padding (RFC 7515).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        let standard = Data(bytes).base64EncodedString()
+        return String(
+            standard.compactMap { character -> Character? in
+                switch character {
+                case "+": "-"
+                case "/": "_"
+                case "=": nil
+                default: character
+                }
+            })
     }
 
     /// `text` as the inside of a JSON string (the IDs are letters and digits; anything else is escaped anyway).
@@ -40,7 +51,9 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -1,6 +1,18 @@
 import Crypto
 import CryptoExtras
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A signing key encrypted with a passphrase, in a file of its own (`switchyard push keys import`): scrypt derives
 /// a 256-bit key from the passphrase and a random salt, and AES-GCM seals the key's PEM. The file is text:

@@ -1,5 +1,17 @@
 import Crypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The provider's token-signing key (Apple's `AuthKey_<KEY ID>.p8`: a P-256 private key in PKCS #8 PEM) with its
 /// key ID and team ID: what signs the provider tokens of every request.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One notification for one device: what `POST /3/device/<token>` carries.
 ///
@@ -56,7 +60,11 @@ public struct PushNotification: Sendable, Hashable, Identifiable {
     /// seen here. Reasons are APNs's own (``PushReason/badDeviceToken``, ``PushReason/payloadTooLarge``,
     /// ``PushReason/payloadEmpty``, ``PushReason/badCollapseID``, ``PushReason/badPriority``), and
     /// ``PushReason/payloadNotJSON`` when the payload is not a JSON object. O(payload size).
-    public var problem: PushReason? {
+    public var problem: PushReason? { problem(checkingJSON: true) }
+
+    /// ``problem``, with the JSON check left out when `checkingJSON` is false (a batch checks each distinct payload
+    /// once).
+    func problem(checkingJSON: Bool) -> PushReason? {
         let token = deviceToken.utf8
         if token.isEmpty || token.count > Self.longestDeviceToken || token.count % 2 != 0
             || !token.allSatisfy({ $0.isHexDigit })
@@ -67,10 +75,14 @@ public struct PushNotification: Sendable, Hashable, Identifiable {
         if payload.count > type.payloadLimit { return .payloadTooLarge }
         if let collapseID, collapseID.utf8.count > Self.longestCollapseID { return .badCollapseID }
         if let priority, !type.allows(priority) { return .badPriority }
-        guard case .object = try? JSONDecoder().decode(PushValue.self, from: Data(payload)) else {
-            return .payloadNotJSON
-        }
+        if checkingJSON, !Self.isJSONObject(payload) { return .payloadNotJSON }
         return nil
+    }
+
+    /// Whether `payload` is a JSON object. O(payload size).
+    static func isJSONObject(_ payload: [UInt8]) -> Bool {
+        guard case .object = try? JSONDecoder().decode(PushValue.self, from: Data(payload)) else { return false }
+        return true
     }
 
     /// Keys in a fixed order, so the same payload is always the same bytes.
