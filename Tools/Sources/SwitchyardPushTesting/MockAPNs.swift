@@ -1,7 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -55,10 +54,11 @@ public final class MockAPNs: Sendable {
         self.clock = clock
     }
 
-    /// Starts the mock on `127.0.0.1` and a free port, serving HTTP/2 (ALPN `h2`) with `certificates`' server
+    /// Starts the mock on `127.0.0.1` and `port` (0: a free one), serving HTTP/2 (ALPN `h2`) with `certificates`' server
     /// certificate.
     public static func start(
         certificates: StubCertificates, rules: MockAPNsRules, maximumStreams: Int = 1_000,
+        connectionWindow: Int = 65_535, port: Int = 0,
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
         clock: any Clock<Duration> = ContinuousClock(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -74,20 +74,23 @@ public final class MockAPNs: Sendable {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
                     let connection = box.mock?.connected() ?? 0
-                    let settings = [
+                    var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+                    configuration.initialSettings = [
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 16_384),
                     ]
-                    return channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings) { stream in
+                    configuration.targetWindowSize = connectionWindow
+                    return channel.configureHTTP2Pipeline(
+                        mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()
+                    ) { stream in
                         stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandlers(
-                                HTTP2FramePayloadToHTTP1ServerCodec(),
+                            try stream.pipeline.syncOperations.addHandler(
                                 MockAPNsHandler(box: box, connection: connection))
                         }
                     }.map { _ in }
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: "127.0.0.1", port: port).get()
         let mock = MockAPNs(
             port: channel.localAddress?.port ?? 0, channel: channel, rules: rules, maximumStreams: maximumStreams,
             now: now, clock: clock)
@@ -98,6 +101,16 @@ public final class MockAPNs: Sendable {
     /// Replaces the fault script.
     public func script(_ faults: [MockAPNsFault]) {
         update { $0.faults = faults }
+    }
+
+    /// Replaces the fault script with `script`'s faults and answers its unregistered devices `410 Unregistered`
+    /// (as unregistered since now).
+    public func run(_ script: MockAPNsScript) {
+        let since = now() * 1_000
+        update { state in
+            state.faults = script.faults
+            for token in script.unregistered { state.rules.unregistered[token.lowercased()] = since }
+        }
     }
 
     /// Changes the rules (a device token unregistered, a key added).

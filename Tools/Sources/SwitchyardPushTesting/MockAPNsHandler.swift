@@ -1,17 +1,20 @@
 import NIOCore
-import NIOHTTP1
+import NIOHPACK
 import NIOHTTP2
 import SwitchyardPush
 
-/// One stream of the mock: gathers the request, asks the mock for the action (under its lock), and carries it out
-/// on the stream's event loop.
+/// One stream of the mock: gathers the request's HTTP/2 frames, asks the mock for the action (under its lock), and
+/// carries it out on the stream's event loop. Frames are handled as they are, without an HTTP/1 translation, so
+/// that answers look as APNs's do on the wire: a 200 is one HEADERS frame that ends the stream, an error a HEADERS
+/// frame and one DATA frame with the JSON; a request without `:authority` (APNs accepts `host` instead) is
+/// answered like any other.
 final class MockAPNsHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let box: MockAPNsBox
     private let connection: Int
-    private var head: HTTPRequestHead?
+    private var headers: HPACKHeaders?
     private var body: [UInt8] = []
     private var isOpen = false
 
@@ -22,27 +25,43 @@ final class MockAPNsHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            isOpen = true
-            box.mock?.update { $0.opened(connection) }
-        case .body(var buffer):
-            body += buffer.readBytes(length: buffer.readableBytes) ?? []
-        case .end:
-            guard let mock = box.mock, let head else { return }
-            let streamID =
-                (try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID))
-                .map { Int($0) } ?? 0
-            let request = MockAPNsRules.Request(
-                method: head.method.rawValue, path: head.uri,
-                headers: head.headers.map { (name: $0.name.lowercased(), value: $0.value) }, body: body)
-            let now = mock.now()
-            let action = mock.update { state in
-                state.decide(
-                    request, streamID: streamID, connection: connection, now: now, maximumStreams: mock.maximumStreams)
+        case .headers(let frame):
+            if headers == nil {
+                headers = frame.headers
+                isOpen = true
+                box.mock?.update { $0.opened(connection) }
             }
-            perform(action, context: context, mock: mock)
+            if frame.endStream { received(context: context) }
+        case .data(let frame):
+            if case .byteBuffer(var buffer) = frame.data {
+                body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            }
+            if frame.endStream { received(context: context) }
+        default:
+            break
         }
+    }
+
+    /// The request is complete: decide and act.
+    private func received(context: ChannelHandlerContext) {
+        guard let mock = box.mock, let headers else { return }
+        let streamID =
+            (try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)).map { Int($0) } ?? 0
+        let request = MockAPNsRules.Request(
+            method: headers.first(name: ":method") ?? "", path: headers.first(name: ":path") ?? "",
+            headers: headers.filter { !$0.name.hasPrefix(":") }.map { (name: $0.name.lowercased(), value: $0.value) },
+            body: body)
+        let now = mock.now()
+        let action = mock.update { state in
+            state.decide(
+                request, streamID: streamID, connection: connection, now: now, maximumStreams: mock.maximumStreams)
+        }
+        perform(action, context: context, mock: mock)
+    }
+
+    /// A malformed stream (a protocol error) is reset, as APNs would.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
     }
 
     private func perform(_ action: MockAPNsState.Action, context: ChannelHandlerContext, mock: MockAPNs) {
@@ -77,7 +96,7 @@ final class MockAPNsHandler: ChannelInboundHandler {
     private func respond(
         _ answer: MockAPNsRules.Answer, id: String, raiseTo: Int?, goAway: Int?, context: ChannelHandlerContext
     ) {
-        var headers = HTTPHeaders([("apns-id", id)])
+        var headers = HPACKHeaders([(":status", "\(answer.status)"), ("apns-id", id)])
         var payload: ByteBuffer?
         if let reason = answer.reason {
             var json = #"{"reason":"\#(reason.rawValue)""#
@@ -87,22 +106,23 @@ final class MockAPNsHandler: ChannelInboundHandler {
             headers.add(name: "content-length", value: "\(json.utf8.count)")
             payload = ByteBuffer(string: json)
         }
-        let status = HTTPResponseStatus(statusCode: answer.status)
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: status, headers: headers))), promise: nil)
-        if let payload { context.write(wrapOutboundOut(.body(.byteBuffer(payload))), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if let raiseTo, let parent = context.channel.parent {
+            // Before the answer: the client sees the new limit while its stream is still open (a client that
+            // treats "idle" and "limit raised" as two events then meets them one at a time).
+            let settings = HTTP2Frame.FramePayload.settings(
+                .settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: raiseTo)]))
+            parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: settings), promise: nil)
+        }
+        if let payload {
+            context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+        }
         if let parent = context.channel.parent {
-            // A stream's flush reaches the connection only at the end of the connection's current read, and a
-            // client waiting for answers after a GOAWAY sends nothing that would end another one: flush the
-            // connection now, and once more on the next turn of the loop, when the stream's frames are there.
-            parent.flush()
-            context.eventLoop.execute { parent.flush() }
-            if let raiseTo {
-                let settings = HTTP2Frame.FramePayload.settings(
-                    .settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: raiseTo)]))
-                parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: settings), promise: nil)
-            }
+            // The answers' frames reach the connection when its current read ends (or at once outside a read),
+            // many answers in one write; the GOAWAY follows them.
             if let goAway {
                 let frame = HTTP2Frame.FramePayload.goAway(
                     lastStreamID: HTTP2StreamID(goAway), errorCode: .noError, opaqueData: nil)

@@ -113,6 +113,10 @@ public struct MockAPNsRules: Sendable {
         guard let authorization = request.header("authorization") else { return .missingProviderToken }
         guard authorization.hasPrefix("bearer ") else { return .invalidProviderToken }
         let text = String(authorization.dropFirst("bearer ".count))
+        if text == connection.token {
+            // Verified on this connection already (APNs keeps a connection's token too): only its age can change.
+            return now - connection.issuedAt > tokenLifetime ? .expiredProviderToken : nil
+        }
         guard let token = Self.parse(text), token.algorithm == "ES256", let key = keys[token.keyID],
             token.issuer == teamID, key.isValidSignature(token.signature, for: Data(token.signed.utf8))
         else {
