@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
-/// for real (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `demo`), plus the stream tools
+/// for real (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the stream tools
 /// `lines` and `csv`.
 @main
 struct SwitchyardCommand: AsyncParsableCommand {
@@ -11,6 +11,7 @@ struct SwitchyardCommand: AsyncParsableCommand {
         version: SwitchyardVersion.current,
         subcommands: [
             ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self, ThumbnailsCommand.self,
+            PushCommand.self,
             DemoCommand.self,
             LinesCommand.self, CSVCommand.self,
         ])

@@ -23,7 +23,10 @@ enum SwitchyardProcess {
     /// Runs the executable to its end. Its output goes to temporary files, not pipes: a child that writes more
     /// than a pipe holds (progress lines of a slow import, under Thread Sanitizer) never blocks on a reader that
     /// waits for it to end.
-    static func run(_ arguments: [String], executable: URL = executable) async throws -> Output {
+    /// `environment` is added to this process's.
+    static func run(
+        _ arguments: [String], executable: URL = executable, environment: [String: String] = [:]
+    ) async throws -> Output {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-process-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -36,6 +39,9 @@ enum SwitchyardProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = out
         process.standardError = err
         // Completion arrives through the termination handler: no thread blocks waiting for the child.
