@@ -10,12 +10,14 @@
 #   curl, aria2     the anchors of `switchyard-bench http` (`curl --parallel`, `aria2c`)
 #   libvips-tools, imagemagick, python3-pil
 #                   the anchors of `switchyard-bench images` (`vipsthumbnail`, `convert -thumbnail`, Pillow)
+#   python3-venv    `python3 -m venv` with Debian's python3, for the venv of aioapns, the anchor of the push benchmark
+#                   (Scripts/install-aioapns.sh)
 #   time            GNU time, which reports the anchors' and `switchyard fetch`'s peak memory
 #   postgresql      the server and `psql`, for a throwaway local server (Scripts/postgres-dev.sh, which CI starts)
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil postgresql)
+packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

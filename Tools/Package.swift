@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "SwitchyardPushTesting", targets: ["SwitchyardPushTesting"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+        .executable(name: "switchyard-mock-apns", targets: ["SwitchyardMockAPNs"]),
+        .executable(name: "switchyard-push-load", targets: ["SwitchyardPushLoad"]),
     ],
     traits: [
         .trait(
@@ -59,7 +61,7 @@ let package = Package(
                 .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -114,7 +116,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -128,7 +130,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -141,7 +143,27 @@ let package = Package(
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres",
+                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush",
+                // `switchyard push --ca-file`: the client's TLS trust roots.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // A local APNs to try `switchyard push` against: writes a key, tokens and the authority to trust.
+        .executableTarget(
+            name: "SwitchyardMockAPNs",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // SwitchyardPush's client alone in a process, for the push benchmark's comparison with aioapns.
+        .executableTarget(
+            name: "SwitchyardPushLoad",
+            dependencies: [
+                "SwitchyardPush",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
@@ -154,6 +176,8 @@ let package = Package(
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),
                 "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres",
+                // The push suite: the mock APNs both clients send to, and its certificates.
+                "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
@@ -163,6 +187,7 @@ let package = Package(
             name: "SwitchyardCLITests",
             dependencies: [
                 "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
+                "SwitchyardPushTesting", .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
                 .product(name: "SwitchyardTransit", package: "Switchyard"),
                 .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),

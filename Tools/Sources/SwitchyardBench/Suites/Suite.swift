@@ -10,7 +10,7 @@ protocol BenchmarkSuite: Sendable {
 /// Every suite, in the order they run by default.
 let allSuites: [any BenchmarkSuite] = {
     var suites: [any BenchmarkSuite] = [
-        IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(),
+        IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(), PushSuite(),
     ]
     #if Images
         suites.append(ImagesSuite())  // with the tools' Images trait (libvips)
