@@ -1,37 +1,32 @@
-"""The anchor of the push benchmark: sends one notification to every device token of a list with aioapns (an asyncio
-APNs client on h2, from PyPI), to a local mock APNs instead of Apple's, and prints what it measured as one line of JSON:
+"""The anchor of the push benchmark: sends one notification to every device token of a list with aioapns 4.0 (an
+asyncio APNs client on h2, from PyPI) to a local mock APNs, and prints what it measured as one line of JSON:
 
     {"sent": N, "accepted": A, "failed": F, "seconds": S}
 
-Run it with the Python of the venv that Scripts/install-aioapns.sh makes (aioapns 4.0):
+Run it with the Python of the venv that Scripts/install-aioapns.sh makes:
 
     Tools/.build/aioapns-venv/bin/python Tools/Bench/aioapns-anchor.py --host 127.0.0.1 --port PORT \\
         --ca-file ca.pem --key AuthKey.p8 --key-id KEYID --team-id TEAMID --topic org.example.app \\
         --tokens tokens.txt --payload payload.json --connections 2
 
-- Authentication is by provider token (JWT, ES256, signed with the .p8 key); aioapns signs one per connection and
-  reuses it for 30 minutes.
-- `seconds` is the wall time from the first send to the last answer. The first connection is opened before the
-  clock starts (so that an unreachable server or an untrusted certificate fails at once); aioapns opens any other
-  connection lazily, within the measured time, when every open one is full.
-- Each notification is a `NotificationRequest` with the payload file's JSON object as its `message` (aioapns sends
-  it as the body), `apns-push-type` `alert` unless --push-type says otherwise, and an `apns-id` (a UUID) of its own.
-  The requests are built before the clock starts.
-- Concurrency: --in-flight workers (default 100) each send one notification at a time through aioapns's pool,
-  which puts them on its first connection with a free stream and opens another (up to --connections, aioapns's
-  max_connections) only when every open one is at the server's SETTINGS_MAX_CONCURRENT_STREAMS. aioapns is one
-  asyncio thread spending nearly all its time in h2's pure-Python HPACK and framing, so it is CPU-bound on one core:
-  25 to 100 in flight measured the same (about 5.5k notifications/s on this 2-core machine against the mock, one
-  connection used whatever --connections says), 500 to 4,000 were 30% slower (h2 counts open streams by walking
-  them all; workers beyond the free streams poll aioapns's pool every 10 ms), and more than 100 also risks a
-  GOAWAY: aioapns assumes 1,000 free streams on a new connection before the server's SETTINGS arrive, while a
-  server allows 100 until its own SETTINGS are acknowledged (SwiftNIO and h2 both), so a burst onto a fresh
-  connection can break the connection (seen at 2,000 in flight). One task per token would be worse still.
-- A notification fails when APNs answers with an error or aioapns gives up on it: it sends a notification again,
-  up to 5 attempts, when its connection closed before the answer (so an accepted notification may be accepted
-  twice) or could not be opened; it never retries an answer (429, 500 and 503 included).
-- --stock runs aioapns exactly as published, without the anchor's fixes (see fix_stream_limit_raise and
-  endpoint_protocol); against SwiftNIO's server it gets no answers at all (no `:authority`).
+- Each notification is a `NotificationRequest` with the payload file's JSON object as its body, `apns-push-type`
+  from --push-type (default alert) and an `apns-id` (a UUID) of its own. Authentication is by provider token (JWT,
+  ES256, signed with the .p8 key), which aioapns signs once per connection.
+- `seconds` is the wall time from the first send to the last answer. The requests are built, and the first
+  connection opened, before the clock starts (an unreachable server or an untrusted certificate fails at once).
+  aioapns opens further connections, up to --connections, within the measured time and only when every open one is
+  at the server's SETTINGS_MAX_CONCURRENT_STREAMS.
+- --in-flight workers (default 100) each send one notification at a time. aioapns is CPU-bound on one core (h2's
+  pure-Python HPACK and framing), so more in flight is no faster, and more than 100 risks a broken connection:
+  aioapns assumes 1,000 free streams on a new connection before the server's SETTINGS arrive.
+- `accepted` counts 200 answers, `failed` all other notifications (their reasons and counts go to stderr): answered
+  with an error, or given up by aioapns after 5 attempts. aioapns sends a notification again when its connection
+  closed before the answer (so one may be accepted twice) or could not be opened; it never retries an answer.
+- A subclass of aioapns's connection protocol (endpoint_protocol) puts the mock's address in place of Apple's, in
+  every mode. Unless --stock, which runs aioapns as published otherwise, two fixes that change no request and only
+  keep aioapns from slowing down or stalling: fix_stream_limit_raise (without it a connection can stay at one or
+  two streams) and HTTP/2 flow-control credit given back for answer bodies (without it a connection stalls after
+  64 KiB of error bodies).
 
 Exit status 0 when it sent (even if APNs refused some); 1 on setup errors (files, key, arguments) and when no
 connection to the server could be made at all, with the reason on stderr.
@@ -82,7 +77,7 @@ def parse_arguments():
         help=f"notifications sent at once (default {DEFAULT_IN_FLIGHT}; more than 100 may break new connections)")
     parser.add_argument(
         "--stock", action="store_true",
-        help="aioapns exactly as it is, without the anchor's fixes (fix_stream_limit_raise, endpoint_protocol)")
+        help="aioapns as published, without the anchor's fixes (stream-limit raise, flow-control credit)")
     parser.add_argument(
         "--push-type", default="alert",
         choices=[kind.value for kind in PushType] + ["none"],
@@ -148,39 +143,19 @@ def endpoint_protocol(host, port, stock):
     the `host` header. A subclass with the mock's address, set as the pool's protocol_class, points it there without
     patching aioapns's module.
 
-    Unless `stock`, the subclass also mends three things in aioapns 4.0's HTTP/2, none of which costs it anything;
-    APNs never meets them, the mock (SwiftNIO) does:
-    - It names the server in a `host` header, where RFC 9113 (8.3.1) has clients send `:authority`. APNs accepts
-      that; SwiftNIO's HTTP/2-to-HTTP/1 server codec (the mock's) does not, and leaves such a stream unanswered.
-      The subclass sends the same value as `:authority`.
-    - It never gives back HTTP/2 flow-control credit for the bodies of answers: after 64 KiB of error bodies on a
-      connection (some 2,400 answers such as {"reason":"BadDeviceToken"}) a server could send it no more of them,
-      and those notifications would wait until the connection closes after 10 idle seconds, then be sent again.
-      The subclass acknowledges each body.
-    - It parses every DATA frame as JSON, so an empty one (a 200 whose END_STREAM comes in a DATA frame of its own,
-      as SwiftNIO's HTTP/1-to-HTTP/2 codec writes it, where APNs sets it on the HEADERS) raises in data_received and
-      asyncio drops the connection, and aioapns sends its notifications again. The subclass skips empty frames."""
+    Unless `stock`, the subclass also acknowledges the body of each answer, which aioapns 4.0 never does: HTTP/2
+    flow control would otherwise let a server send no more bodies on a connection after 64 KiB of them (some 2,400
+    error answers such as {"reason":"BadDeviceToken"}), and those notifications would wait until the connection
+    closes after 10 idle seconds, then be sent again."""
 
     class LocalAPNsProtocol(APNsProductionClientProtocol):
         APNS_SERVER = host
         APNS_PORT = port
 
         if not stock:
-            def __init__(self, *arguments, **options):
-                super().__init__(*arguments, **options)
-                send_headers = self.conn.send_headers
-
-                def send_authority(stream_id, headers, **more):
-                    # aioapns's list: :method, :scheme, :path, then ("host", APNS_SERVER), then the apns- headers.
-                    headers = [(":authority", value) if name == "host" else (name, value) for name, value in headers]
-                    return send_headers(stream_id, headers, **more)
-
-                self.conn.send_headers = send_authority
-
             def on_data_received(self, data, stream_id):
-                if data:
-                    super().on_data_received(data, stream_id)
-                    self.conn.acknowledge_received_data(len(data), stream_id)
+                super().on_data_received(data, stream_id)
+                self.conn.acknowledge_received_data(len(data), stream_id)
 
     return LocalAPNsProtocol
 
@@ -194,8 +169,7 @@ def fix_stream_limit_raise():
     accepted, then raise the limit to 1,000. When the limit rises while no stream is free (a few streams went out
     before the first SETTINGS arrived, as in a burst onto a new connection, or the raise comes before an answer),
     aioapns releases the difference one by one while the *old* bound still caps the count, so the connection keeps
-    the one or two streams it had for good. Measured before the anchor opened its first connection ahead of the
-    clock: 2 streams open at most on every connection, 1.2k notifications/s instead of 5.5k. Whether it happens
+    the one or two streams it had for good (about 1.2k notifications/s instead of 5.5k here). Whether it happens
     depends on timing; setting the new bound before releasing is the evident intent of that code."""
     stock = DynamicBoundedSemaphore.bound
 

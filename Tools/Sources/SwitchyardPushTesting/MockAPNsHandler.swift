@@ -96,7 +96,8 @@ final class MockAPNsHandler: ChannelInboundHandler {
     private func respond(
         _ answer: MockAPNsRules.Answer, id: String, raiseTo: Int?, goAway: Int?, context: ChannelHandlerContext
     ) {
-        var headers = HPACKHeaders([(":status", "\(answer.status)"), ("apns-id", id)])
+        var headers = HPACKHeaders([(":status", "\(answer.status)")])
+        headers.add(name: "apns-id", value: id, indexing: .nonIndexable)  // new with every answer: not indexed
         var payload: ByteBuffer?
         if let reason = answer.reason {
             var json = #"{"reason":"\#(reason.rawValue)""#

@@ -95,7 +95,7 @@ public struct MockAPNsRules: Sendable {
             }
         }
         if let text = request.header("apns-expiration"), Int(text) == nil { return .error(.badExpirationDate) }
-        if let id = request.header("apns-id"), UUID(uuidString: id) == nil { return .error(.badMessageID) }
+        if let id = request.header("apns-id"), !Self.isUUID(id) { return .error(.badMessageID) }
         if let collapse = request.header("apns-collapse-id"), collapse.utf8.count > PushNotification.longestCollapseID {
             return .error(.badCollapseID)
         }
@@ -165,6 +165,20 @@ public struct MockAPNsRules: Sendable {
         var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while text.count % 4 != 0 { text += "=" }
         return Data(base64Encoded: text)
+    }
+
+    /// Whether `text` is a UUID in its canonical 8-4-4-4-12 hexadecimal form (either case).
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count == 36 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(offset) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !isHex(byte) {
+                return false
+            }
+        }
+        return true
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -174,7 +174,8 @@ extension PushClient {
         return capped * Double.random(in: 0.5...1.5)
     }
 
-    /// The request for `notification`: HTTP/2 pseudo-headers, then APNs's headers.
+    /// The request for `notification`: HTTP/2 pseudo-headers, then APNs's headers (the body's length is its DATA
+    /// frame's).
     static func head(for notification: PushNotification, topic: String, token: ProviderToken, host: String)
         -> HPACKHeaders
     {
@@ -182,10 +183,12 @@ extension PushClient {
         headers.reserveCapacity(13)
         headers.add(name: ":method", value: "POST")
         headers.add(name: ":scheme", value: "https")
-        headers.add(name: ":path", value: "/3/device/\(notification.deviceToken)")
+        // Values new with every request are not indexed: HPACK's dynamic table keeps the ones repeated (the token,
+        // the topic), found at once, instead of filling with paths and IDs that never come again.
+        headers.add(name: ":path", value: "/3/device/\(notification.deviceToken)", indexing: .nonIndexable)
         headers.add(name: ":authority", value: host)
         headers.add(name: "authorization", value: "bearer " + token.text)
-        headers.add(name: "apns-id", value: notification.id.uuidString)
+        headers.add(name: "apns-id", value: notification.id.uuidString, indexing: .nonIndexable)
         headers.add(name: "apns-topic", value: topic)
         headers.add(name: "apns-push-type", value: notification.type.rawValue)
         if let priority = notification.priority { headers.add(name: "apns-priority", value: "\(priority.rawValue)") }
@@ -193,7 +196,6 @@ extension PushClient {
             headers.add(name: "apns-expiration", value: "\(max(0, Int(expiration.timeIntervalSince1970)))")
         }
         if let collapse = notification.collapseID { headers.add(name: "apns-collapse-id", value: collapse) }
-        headers.add(name: "content-length", value: "\(notification.payload.count)")
         return headers
     }
 
