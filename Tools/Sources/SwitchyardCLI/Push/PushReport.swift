@@ -43,7 +43,8 @@ enum PushReport {
         let rate = seconds > 0 ? Int(Double(summary.total) / seconds) : 0
         var lines = [
             "\(summary.total) notifications in \(String(format: "%.2f", seconds)) s (\(rate) pushes/s), "
-                + "\(summary.requests) requests on up to \(connections) connection\(connections == 1 ? "" : "s")"
+                + "\(summary.requests) requests (retries included) on up to \(connections) connection"
+                + (connections == 1 ? "" : "s")
         ]
         var rows: [(String, Int, String)] = [("delivered", summary.delivered, "")]
         for (reason, count) in summary.failed.sorted(by: { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) })

@@ -26,7 +26,19 @@ extension PushClient {
             await self.run(notifications, total: total, onResult: onResult)
         }
         return await withTaskCancellationHandler {
-            (try? await job.value) ?? PushSummary()
+            do {
+                return try await job.value
+            } catch {
+                // Cancelled before its job began (the body itself never throws): nothing was sent.
+                var summary = PushSummary()
+                for notification in notifications {
+                    let result = PushResult(
+                        id: notification.id, deviceToken: notification.deviceToken, outcome: .notSent, attempts: 0)
+                    summary.add(result)
+                    onResult(result)
+                }
+                return summary
+            }
         } onCancel: {
             job.cancel()
         }

@@ -38,8 +38,9 @@ import Switchyard
 /// - **Cancellation**: cancelling the task that awaits ``send(_:total:onResult:)`` stops the batch: no new
 ///   request starts, requests in flight are reset, and their notifications end as ``PushResult/Outcome/notSent``
 ///   unless their answer arrived first.
-/// - `onResult` runs once per notification, on the task that sent it, in completion order (not submission
-///   order); it must be quick and must not block.
+/// - **Results**: `onResult` runs once per notification, on the batch's job, one call at a time, in completion
+///   order (not submission order); it must be quick and must not block. ``results(of:total:)`` gives the same
+///   results as an asynchronous sequence.
 ///
 /// Thread-safe. Call ``shutdown()`` when done: it closes the connections.
 public final class PushClient: Sendable {
