@@ -131,6 +131,8 @@ public final class MockAPNs: Sendable {
 
     /// Every accepted notification, in the order accepted.
     public var deliveries: [Delivery] { state.withLockedValue { $0.deliveries } }
+    /// How many notifications were accepted (``deliveries``' count, without copying them).
+    public var deliveryCount: Int { state.withLockedValue { $0.deliveries.count } }
     /// Notifications accepted a second time under an `apns-id` already accepted.
     public var duplicates: Int { state.withLockedValue { $0.duplicates } }
     /// Answers given, by reason (`"accepted"` for 200).

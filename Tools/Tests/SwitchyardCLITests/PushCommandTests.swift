@@ -142,6 +142,37 @@ struct PushCommandTests {
         try await mock.shutdown()
     }
 
+    @Test("a tokens file with a byte-order mark, a header comment and a line that is no token")
+    func tokensFileShapes() async throws {
+        let mock = try await Self.start()
+        let text = "\u{FEFF}# devices\r\n" + (0..<5).map { Self.token($0) + "\r\n" }.joined() + ",\(Self.token(9))\r\n"
+        let files = try Files(tokens: text)
+        defer { files.remove() }
+        let output = try await SwitchyardProcess.run(files.arguments(mock, extra: ["--json"]))
+        #expect(output.status == 1)
+        let summary = try JSONDecoder().decode(Summary.self, from: Data(output.standardOutput.utf8))
+        #expect(summary.delivered == 5)
+        #expect(summary.failed == ["BadDeviceToken": 1], "the line beginning with a comma is kept, and refused")
+        try await mock.shutdown()
+    }
+
+    @Test("an unusable --ca-file stops the run before any request (2); a malformed --endpoint is a usage error (64)")
+    func badServerArguments() async throws {
+        let mock = try await Self.start()
+        let files = try Files(tokens: Self.token(1))
+        defer { files.remove() }
+        try "not a certificate".write(toFile: files.ca, atomically: true, encoding: .utf8)
+        let badAuthority = try await SwitchyardProcess.run(files.arguments(mock))
+        #expect(badAuthority.status == 2)
+        #expect(badAuthority.standardError.contains("holds no PEM certificate"))
+        var arguments = files.arguments(mock)
+        arguments[arguments.firstIndex(of: "--endpoint")! + 1] = "http://127.0.0.1:1"
+        let badEndpoint = try await SwitchyardProcess.run(arguments)
+        #expect(badEndpoint.status == 64)
+        #expect(mock.requests == 0)
+        try await mock.shutdown()
+    }
+
     @Test("keys import: an encrypted key sends with its passphrase; a wrong one is refused")
     func encryptedKey() async throws {
         let mock = try await Self.start()

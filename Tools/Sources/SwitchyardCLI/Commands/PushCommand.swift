@@ -17,8 +17,9 @@ struct PushCommand: AsyncParsableCommand {
 /// (pushes/s), and prints a summary by reason. `--failed FILE` lists the tokens to stop using (410) and those to send
 /// again.
 ///
-/// Exit status: 0 when every notification was delivered; 1 when any failed or was not sent; 2 for a bad argument or
-/// input (nothing sent); 130 when stopped by Ctrl-C (what was not sent is reported, and listed by `--failed`).
+/// Exit status: 0 when every notification was delivered; 1 when any failed or was not sent; 2 when an input cannot
+/// be used (the key, the payload, the tokens file, the `--ca-file`: nothing is sent); 64 for a malformed command
+/// line; 130 when stopped by Ctrl-C with notifications not sent (they are reported, and listed by `--failed`).
 struct PushSendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
@@ -29,8 +30,10 @@ struct PushSendCommand: AsyncParsableCommand {
             terminal), or a systemd credential (--credential NAME). Tokens: one per line; blank lines, # comments, \
             spaces and <> are ignored, and a tab or comma ends the token (a --failed file can be sent again). \
             Answers 429, 500 and 503, expired provider tokens, lost connections and GOAWAY are retried with backoff \
-            (five requests at most per notification, with the same apns-id); a notification APNs accepted is never \
-            sent again. Ctrl-C stops sending; answers already received are kept and the rest reported as not sent.
+            (five requests at most per notification, with the same apns-id); a notification APNs answered 200 is \
+            never sent again, but one whose answer was lost (a timeout, a lost connection) is, and may then reach \
+            its device twice. Ctrl-C stops sending; answers already received are kept and the rest reported as not \
+            sent (those that were in flight may have been delivered).
             """)
 
     @Option(help: "The signing key: a .p8 file, or a file written by `switchyard push keys import`.")
@@ -96,6 +99,17 @@ struct PushSendCommand: AsyncParsableCommand {
         guard key != nil || credential != nil else { throw ValidationError("name the key: --key FILE or --credential") }
         if sandbox, endpoint != nil { throw ValidationError("--sandbox and --endpoint exclude each other") }
         if caFile != nil, endpoint == nil { throw ValidationError("--ca-file is for --endpoint's server") }
+        if let endpoint, Self.server(endpoint) == nil {
+            throw ValidationError("--endpoint must be https://HOST[:PORT], got \(endpoint)")
+        }
+    }
+
+    /// The host and port of an `--endpoint` URL.
+    static func server(_ endpoint: String) -> (host: String, port: Int)? {
+        guard let url = URL(string: endpoint), url.scheme == "https", let host = url.host, !host.isEmpty else {
+            return nil
+        }
+        return (host, url.port ?? 443)
     }
 
     func run() async throws {
@@ -106,7 +120,7 @@ struct PushSendCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let client = PushClient(key: inputs.key, bundleID: topic, configuration: try clientConfiguration())
+        let client = PushClient(key: inputs.key, bundleID: topic, configuration: clientConfiguration(inputs))
         let progress = PushProgress()
         let outcomes = PushOutcomes()
         let batch = PushBatch(
@@ -142,7 +156,8 @@ struct PushSendCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        try finish(summary, outcomes: outcomes, seconds: seconds, interrupted: work.isCancelled)
+        // A Ctrl-C that came after the last notification ended stopped nothing.
+        try finish(summary, outcomes: outcomes, seconds: seconds, interrupted: work.isCancelled && summary.notSent > 0)
     }
 
     /// Prints the summary, writes `--failed`, and exits with the status the type describes.
@@ -165,16 +180,13 @@ struct PushSendCommand: AsyncParsableCommand {
         if summary.delivered < summary.total { throw ExitCode(1) }
     }
 
-    private func clientConfiguration() throws -> PushClient.Configuration {
+    private func clientConfiguration(_ inputs: PushInputs) -> PushClient.Configuration {
         var configuration = PushClient.Configuration(
             endpoint: sandbox ? .sandbox : .production, connections: connections, streamsPerConnection: streams)
-        if let endpoint {
-            guard let url = URL(string: endpoint), url.scheme == "https", let host = url.host, !host.isEmpty else {
-                throw ValidationError("--endpoint must be https://HOST[:PORT], got \(endpoint)")
-            }
-            configuration.endpoint = .custom(host: host, port: url.port ?? 443)
+        if let endpoint, let server = Self.server(endpoint) {
+            configuration.endpoint = .custom(host: server.host, port: server.port)
         }
-        if let caFile { configuration.tls.trustRoots = .file(caFile) }
+        if let authority = inputs.authority { configuration.tls.trustRoots = .certificates(authority) }
         return configuration
     }
 }
@@ -184,6 +196,8 @@ struct PushInputs: Sendable {
     var key: PushSigningKey
     var payload: [UInt8]
     var tokens: PushTokenList
+    /// `--ca-file`'s certificates.
+    var authority: [NIOSSLCertificate]?
 
     /// Blocks on files, scrypt and a passphrase prompt: run it on the blocking executor.
     static func load(_ command: PushSendCommand) throws -> PushInputs {
@@ -208,7 +222,16 @@ struct PushInputs: Sendable {
         } catch {
             throw PushCommandError("\(command.tokens) cannot be read")
         }
-        return PushInputs(key: key, payload: payload, tokens: tokens)
+        var authority: [NIOSSLCertificate]?
+        if let caFile = command.caFile {
+            do {
+                authority = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw PushCommandError("\(caFile) holds no PEM certificate (\(error))")
+            }
+            if authority?.isEmpty == true { throw PushCommandError("\(caFile) holds no PEM certificate") }
+        }
+        return PushInputs(key: key, payload: payload, tokens: tokens, authority: authority)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SwitchyardPush
 
@@ -79,13 +80,34 @@ struct PushCommandError: Error, CustomStringConvertible {
 
 /// Reads a line from the controlling terminal with echo off.
 enum TerminalPassphrase {
-    /// The line typed (without its newline), or `nil` when there is no terminal.
+    /// The line typed (without its newline), or `nil` when there is no terminal. A stop signal during the prompt
+    /// (Ctrl-C, SIGTERM, SIGHUP) restores the terminal's echo first (the default action would leave the terminal
+    /// silent), then ends the process with 128 + the signal's number.
     static func read(prompt: String) -> String? {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var saved = termios()
         guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        let restore = saved
+        let stops = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                var settings = restore
+                tcsetattr(descriptor, TCSAFLUSH, &settings)
+                _ = write(descriptor, "\n", 1)
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for (number, source) in zip([SIGINT, SIGTERM, SIGHUP], stops) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
@@ -96,7 +118,12 @@ enum TerminalPassphrase {
         }
         var line: [UInt8] = []
         var byte: UInt8 = 0
-        while Foundation.read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        while true {
+            let count = Foundation.read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte != UInt8(ascii: "\n") else { break }
+            line.append(byte)
+        }
         return String(decoding: line, as: UTF8.self)
     }
 }

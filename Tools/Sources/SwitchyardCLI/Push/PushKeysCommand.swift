@@ -15,7 +15,8 @@ struct PushKeysCommand: AsyncParsableCommand {
 /// --key` opens with the passphrase. The `.p8` file is left as it was: delete it once the encrypted file is kept
 /// safe.
 ///
-/// Exit status: 0 when written; 1 when the key cannot be read or the output exists; 2 for a bad argument.
+/// Exit status: 0 when written; 1 when the key cannot be read or the output exists; 64 for a malformed command line;
+/// 130 when Ctrl-C ends the passphrase prompt (the terminal's echo restored).
 struct PushKeysImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",

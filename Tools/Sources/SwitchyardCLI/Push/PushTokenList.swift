@@ -5,15 +5,16 @@ import Foundation
 /// Tolerated, as other providers' tools do: blank lines and `#` comments are skipped; spaces, angle brackets
 /// (`<3f8a 09c1 …>`, as iOS once printed tokens) and a trailing `\r` are removed; hexadecimal digits may be upper
 /// or lower case. A tab or a comma ends the token: the rest of the line is ignored, so a file `--failed` wrote
-/// (token, tab, action, reason) can be sent again as it is, or filtered (`grep retry`). A line that is still not a token is kept and fails without a request as `BadDeviceToken`, so it
-/// appears in the summary and in `--failed` instead of vanishing.
+/// (token, tab, action, reason) can be sent again as it is, or filtered (`grep retry`). A line that is still not a
+/// token is kept and fails without a request as `BadDeviceToken`, so it appears in the summary and in `--failed`
+/// instead of vanishing.
 ///
-/// The file is held in memory once (its bytes, and two integers per line); notifications are made from it one at a
-/// time as the batch needs them.
+/// A byte-order mark at the start of the file is skipped. The file is held in memory once (its bytes, and two
+/// integers per token); notifications are made from it one at a time as the batch needs them.
 struct PushTokenList: Sendable {
     private let bytes: [UInt8]
-    /// Each token's byte range in `bytes`, and its line number (from 1).
-    private let ranges: [(start: Int32, end: Int32, line: Int32)]
+    /// Each token's byte range in `bytes`.
+    private let ranges: [Range<Int>]
 
     var count: Int { ranges.count }
 
@@ -31,15 +32,15 @@ struct PushTokenList: Sendable {
     init(_ text: [UInt8]) {
         var cleaned: [UInt8] = []
         cleaned.reserveCapacity(text.count)
-        var ranges: [(start: Int32, end: Int32, line: Int32)] = []
-        var line: Int32 = 0
+        var ranges: [Range<Int>] = []
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = text.starts(with: bom) ? Array(text.dropFirst(3)) : text
         var start = cleaned.count
         var isComment = false
         var isTokenDone = false
         var atLineStart = true
         for byte in text + [UInt8(ascii: "\n")] {
             if atLineStart {
-                line += 1
                 start = cleaned.count
                 isComment = false
                 isTokenDone = false
@@ -47,12 +48,12 @@ struct PushTokenList: Sendable {
             }
             switch byte {
             case UInt8(ascii: "\n"):
-                if !isComment, cleaned.count > start { ranges.append((Int32(start), Int32(cleaned.count), line)) }
+                if !isComment, cleaned.count > start { ranges.append(start..<cleaned.count) }
                 if isComment { cleaned.removeSubrange(start...) }
                 atLineStart = true
             case UInt8(ascii: "#") where cleaned.count == start:
                 isComment = true
-            case UInt8(ascii: "\t") where cleaned.count > start, UInt8(ascii: ","):
+            case UInt8(ascii: "\t") where cleaned.count > start, UInt8(ascii: ",") where cleaned.count > start:
                 isTokenDone = true
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "<"), UInt8(ascii: ">"):
                 continue
@@ -66,10 +67,6 @@ struct PushTokenList: Sendable {
 
     /// The token at `index` (in file order).
     func token(at index: Int) -> String {
-        let range = ranges[index]
-        return String(decoding: bytes[Int(range.start)..<Int(range.end)], as: UTF8.self)
+        String(decoding: bytes[ranges[index]], as: UTF8.self)
     }
-
-    /// The line `index`'s token came from.
-    func line(at index: Int) -> Int { Int(ranges[index].line) }
 }

@@ -16,7 +16,8 @@ extension PushClient {
     /// progress a total (else it counts notifications ended). Cancelling the awaiting task cancels the job: the
     /// notifications not yet sent end as ``PushResult/Outcome/notSent`` (and are counted so), as do those in
     /// flight whose answer had not arrived.
-    /// - Throws: `SubmissionError` if the queue refuses the job.
+    /// - Throws: `SubmissionError` if the queue refuses the job; `JobError.wouldDeadlock` when awaited from a job
+    ///   that holds what the batch's job would need to start (the batch is then cancelled, and nothing is sent).
     public func send<Notifications: Sequence & Sendable>(
         _ notifications: Notifications, total: Int? = nil,
         onResult: @escaping @Sendable (PushResult) -> Void = { _ in }
@@ -25,11 +26,11 @@ extension PushClient {
         let job = try await queue.submit(name) { () async -> PushSummary in
             await self.run(notifications, total: total, onResult: onResult)
         }
-        return await withTaskCancellationHandler {
-            do {
+        return try await withTaskCancellationHandler {
+            do throws(JobError<Never>) {
                 return try await job.value
-            } catch {
-                // Cancelled before its job began (the body itself never throws): nothing was sent.
+            } catch .cancelled {
+                // Cancelled before its job began (a job that began returns its summary): nothing was sent.
                 var summary = PushSummary()
                 for notification in notifications {
                     let result = PushResult(
@@ -38,6 +39,9 @@ extension PushClient {
                     onResult(result)
                 }
                 return summary
+            } catch {
+                job.cancel()  // it must not run later, unawaited
+                throw error
             }
         } onCancel: {
             job.cancel()

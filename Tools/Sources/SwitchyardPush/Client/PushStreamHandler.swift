@@ -64,7 +64,10 @@ final class PushStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .headers(let frame):
-            if let status = frame.headers.first(name: ":status").flatMap({ Int($0) }), answer.status == 0 {
+            // The final answer's headers: not an informational (1xx) block, nor trailers after it.
+            if let status = frame.headers.first(name: ":status").flatMap({ Int($0) }), status >= 200,
+                answer.status == 0
+            {
                 answer.status = status
                 answer.id = frame.headers.first(name: "apns-id")
             }
