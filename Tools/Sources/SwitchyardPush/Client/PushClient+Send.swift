@@ -33,8 +33,7 @@ extension PushClient {
                 // Cancelled before its job began (a job that began returns its summary): nothing was sent.
                 var summary = PushSummary()
                 for notification in notifications {
-                    let result = PushResult(
-                        id: notification.id, deviceToken: notification.deviceToken, outcome: .notSent, attempts: 0)
+                    let result = PushResult(notSent: notification)
                     summary.add(result)
                     onResult(result)
                 }
@@ -68,16 +67,14 @@ extension PushClient {
             // its JSON is checked once, not per notification (`==` on the same array storage is O(1)).
             var checkedPayload: [UInt8]?
             for notification in notifications {
+                if Task.isCancelled {
+                    record(PushResult(notSent: notification))
+                    continue
+                }
                 if notification.payload != checkedPayload, PushNotification.isJSONObject(notification.payload) {
                     checkedPayload = notification.payload
                 }
                 let jsonChecked = notification.payload == checkedPayload
-                if Task.isCancelled {
-                    record(
-                        PushResult(
-                            id: notification.id, deviceToken: notification.deviceToken, outcome: .notSent, attempts: 0))
-                    continue
-                }
                 if running == window, let result = await group.next() {
                     running -= 1
                     record(result)
@@ -203,7 +200,7 @@ extension PushClient {
         // the topic), found at once, instead of filling with paths and IDs that never come again.
         headers.add(name: ":path", value: "/3/device/\(notification.deviceToken)", indexing: .nonIndexable)
         headers.add(name: ":authority", value: host)
-        headers.add(name: "authorization", value: "bearer " + token.text)
+        headers.add(name: "authorization", value: token.authorization)
         headers.add(name: "apns-id", value: notification.id.uuidString, indexing: .nonIndexable)
         headers.add(name: "apns-topic", value: topic)
         headers.add(name: "apns-push-type", value: notification.type.rawValue)

@@ -75,7 +75,7 @@ final class PushConnection: Sendable {
         let mark = GoAwayMark()
         let (channel, multiplexer) = try await ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connectTimeout(.nanoseconds(Int64(timeout.components.seconds * 1_000_000_000)))
+            .connectTimeout(TimeAmount(timeout))
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
@@ -101,7 +101,7 @@ final class PushConnection: Sendable {
     func send(_ headers: HPACKHeaders, body: ByteBuffer, timeout: Duration) async throws -> Answer {
         let slot = PushAnswerSlot(promise: channel.eventLoop.makePromise(of: Answer.self))
         let created = channel.eventLoop.makePromise(of: (any Channel).self)
-        let (timeout, mark) = (TimeAmount.nanoseconds(timeout.nanoseconds), goAwayLast)
+        let (timeout, mark) = (TimeAmount(timeout), goAwayLast)
         multiplexer.createStreamChannel(promise: created) { stream in
             stream.eventLoop.makeCompletedFuture {
                 try stream.pipeline.syncOperations.addHandler(
@@ -130,15 +130,6 @@ final class PushConnection: Sendable {
         var address = in_addr()
         var address6 = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address6) == 1
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }
 

@@ -15,6 +15,8 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
     public let issuedAt: Int
     /// Its `kid`.
     public let keyID: String
+    /// The `authorization` header's value, `bearer <text>` (made once: every request sends it).
+    let authorization: String
 
     /// Signs a token issued at `issuedAt` with `key`.
     public init(key: PushSigningKey, issuedAt: Int) throws {
@@ -23,6 +25,7 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
         let signed = header + "." + claims
         let signature = try key.key.signature(for: Data(signed.utf8))
         self.text = signed + "." + Self.base64URL(Array(signature.rawRepresentation))
+        self.authorization = "bearer " + text
         self.issuedAt = issuedAt
         self.keyID = key.keyID
     }

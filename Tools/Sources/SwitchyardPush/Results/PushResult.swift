@@ -20,6 +20,11 @@ public struct PushResult: Sendable, Hashable {
         self.attempts = attempts
     }
 
+    /// `notification`'s result when it was never sent (its batch was cancelled first).
+    init(notSent notification: PushNotification) {
+        self.init(id: notification.id, deviceToken: notification.deviceToken, outcome: .notSent, attempts: 0)
+    }
+
     public enum Outcome: Sendable, Hashable {
         /// APNs accepted it (200).
         case delivered
