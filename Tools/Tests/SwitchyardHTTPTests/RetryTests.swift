@@ -144,4 +144,16 @@ struct RetryTests {
             gate.open()
         }
     }
+
+    @Test("connect and idle timeouts beyond what a TimeAmount holds are clamped, not a crash")
+    func hugeTimeouts() async throws {
+        // 10^10 s is more nanoseconds than Int64 holds: NIO's conversion clamps it.
+        let configuration = HTTPSession.Configuration(
+            timeouts: HTTPTimeouts(connect: .seconds(10_000_000_000), idle: .seconds(10_000_000_000)), retry: .never)
+        try await withServer(configuration) { server, session in
+            server.route("/ok", StubResponse.text("ok"))
+            let response = try await session.data(for: HTTPRequest(url: server.url("/ok")))
+            #expect(response.body == Array("ok".utf8))
+        }
+    }
 }

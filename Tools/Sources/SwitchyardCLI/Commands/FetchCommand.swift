@@ -8,7 +8,8 @@ import SwitchyardHTTP
 /// fetched, found unchanged and could not fetch.
 ///
 /// Exit status: 0 when every file was fetched or unchanged, 1 when any failed (each named with its reason), 2 for a
-/// bad argument or list line (before anything is downloaded), 130 when interrupted (partial files are kept).
+/// bad URL or list line (before anything is downloaded), 64 for a bad option (usage), 130 when interrupted (partial
+/// files are kept).
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
