@@ -61,11 +61,48 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         for key: Key, priority: JobPriority? = nil,
         load: @escaping @Sendable (Key) async throws -> Value
     ) async throws(JobError<any Error>) -> Value {
+        try await value(for: key, priority: priority) { queue, name, priority in
+            queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
+                () async throws(any Error) -> Value in try await load(key)
+            }
+        }
+    }
+
+    /// The value for `key`: joins the unfinished job for `key`, or submits a new self-completing job (see
+    /// ``JobCompletion``) whose `start` begins the work once the job holds its slot and returns at once.
+    ///
+    /// For work carried out by callbacks (an event loop, a completion-handler API): no task runs the job, and
+    /// the thread that completes it resumes its callers. Cancellation is as for ``value(for:priority:load:)``:
+    /// a caller that leaves stops waiting, and when the last one leaves the job is cancelled, which runs the
+    /// handler `start` gave to ``JobCompletion/onCancel(_:)``.
+    /// - Parameters:
+    ///   - start: called once, after the engine's lock is released, on the thread that starts the job; must not
+    ///     block, nor complete the job before returning (a completion it makes then is carried out by a new task).
+    public func value(
+        for key: Key, priority: JobPriority? = nil,
+        start: @escaping @Sendable (Key, JobCompletion<Value, any Error>) -> Void
+    ) async throws(JobError<any Error>) -> Value {
+        try await value(for: key, priority: priority) { queue, name, priority in
+            let node = queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
+                () async throws(any Error) -> Value in throw CancellationError()  // never run: the job has a starter
+            }
+            node.starter = { node, attempt in
+                let typed = unsafeDowncast(node, to: TypedJobNode<Value, any Error>.self)
+                start(key, JobCompletion(node: typed, attempt: attempt))
+            }
+            return node
+        }
+    }
+
+    private func value(
+        for key: Key, priority: JobPriority?,
+        makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
+    ) async throws(JobError<any Error>) -> Value {
         let level = (priority ?? JobPriority(Task.currentPriority)).level
         let node: TypedJobNode<Value, any Error>
         let created: Bool
         do {
-            (node, created) = try join(key, level: level, load: load)
+            (node, created) = try join(key, level: level, makeNode: makeNode)
         } catch {
             throw .failed(error)
         }
@@ -106,10 +143,19 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
+        try join(key, level: level) { queue, name, priority in
+            queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
+                () async throws(any Error) -> Value in try await load(key)
+            }
+        }
+    }
+
+    /// ``join(_:level:load:)`` with the node made by `makeNode` (given the queue, the job's name and priority).
+    func join(
+        _ key: Key, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
+    ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
         if let node = entries.withLock({ joinExisting(key, &$0) }) { return (node, false) }
-        let node = queue.makeNode(
-            "\(name) \(key)", JobPriority(level: level), isBlocking: false, isBarrier: false, JobOptions()
-        ) { () async throws(any Error) -> Value in try await load(key) }
+        let node = makeNode(queue, "\(name) \(key)", JobPriority(level: level))
         // The handler names the job by identity only: capturing the job itself would make a cycle that a job
         // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
         let identity = ObjectIdentifier(node)

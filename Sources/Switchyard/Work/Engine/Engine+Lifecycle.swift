@@ -272,6 +272,14 @@ extension Engine {
                 extras.dependents = []
             }
             if extras.awaitedEpoch != nil { extras.awaitedEpoch = nil }
+            if let starter = extras.starter {  // a self-completing job's: what it captured goes now
+                transaction.discardedValues.append(starter)
+                extras.starter = nil
+            }
+            if let attempt = extras.selfCompletingAttempt {  // finished without completing (cancelled, or a merge)
+                transaction.discardedValues.append(attempt)
+                extras.selfCompletingAttempt = nil
+            }
         }
         if let timing = node.timing {
             transaction.discard(timing)
@@ -325,7 +333,7 @@ extension Engine {
         guard job.phase != .finished, !job.cancelRequested || job.phase != .running else { return }
         job.cancelRequested = true
         if job.phase == .running {
-            if let task = job.task { transaction.actions.append { task.cancel() } }
+            if let cancel = job.attemptCanceller { transaction.actions.append(cancel) }
         } else {
             finish(job, .cancelled, &transaction)
         }
@@ -381,7 +389,7 @@ extension Engine {
             guard job.phase == .running, job.attempts == attempt, !job.timedOut else { return }
             job.timedOut = true
             job.queue.emit(.timedOut, job, &transaction)
-            if let task = job.task { transaction.actions.append { task.cancel() } }
+            if let cancel = job.attemptCanceller { transaction.actions.append(cancel) }
         }
     }
 }

@@ -257,6 +257,26 @@ class JobNode: @unchecked Sendable {
         _modify { yield &extrasForWriting.completionHandlers }
     }
 
+    /// A self-completing job's `start` (see ``JobCompletion``): called with the job and its attempt once the job
+    /// holds its slot, in place of a worker running its body. Set before the node is shared; never changed.
+    var starter: (@Sendable (JobNode, SelfCompletingAttempt) -> Void)? {
+        get { extras?.starter }
+        set { if newValue != nil || extras != nil { extrasForWriting.starter = newValue } }
+    }
+    /// A self-completing job's running attempt: what a cancellation reaches in place of a task.
+    var selfCompletingAttempt: SelfCompletingAttempt? {
+        get { extras?.selfCompletingAttempt }
+        set { if newValue != nil || extras != nil { extrasForWriting.selfCompletingAttempt = newValue } }
+    }
+
+    /// Lock held: what cancels the running attempt (its task, or a self-completing job's handler), to run after the
+    /// lock; nil when there is nothing to reach yet (a worker's task still being created applies it then).
+    var attemptCanceller: (() -> Void)? {
+        if let task { return { task.cancel() } }
+        if let attempt = selfCompletingAttempt { return { attempt.cancel() } }
+        return nil
+    }
+
     // MARK: Overridden by TypedJobNode
 
     /// Runs one attempt of the body on the current task and stores its result. Called only by the job's task.
@@ -287,6 +307,8 @@ final class JobNodeExtras: @unchecked Sendable {
     @exclusivity(unchecked) var group: JobGroup?
     @exclusivity(unchecked) var timer: Task<Void, Never>?
     @exclusivity(unchecked) var completionHandlers: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var starter: (@Sendable (JobNode, SelfCompletingAttempt) -> Void)?
+    @exclusivity(unchecked) var selfCompletingAttempt: SelfCompletingAttempt?
 }
 
 /// How one attempt of a job's body ended.

@@ -289,6 +289,12 @@ enum Engine {
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
         queue.emit(.started, job, &transaction)
+        if let starter = job.starter {
+            let attempt = SelfCompletingAttempt()
+            job.selfCompletingAttempt = attempt
+            transaction.actions.append { attempt.start(job) { starter(job, attempt) } }
+            return
+        }
         if let reusable = transaction.reusableWorker, reusable._withUnsafeGuaranteedRef({ $0.canRun(job) }) {
             transaction.reusableWorker = nil
             reusable._withUnsafeGuaranteedRef { $0.assign(job, at: now) }
@@ -367,6 +373,37 @@ enum Engine {
         // Only this task reads the body, and the job can no longer run: no lock needed.
         if finished { job.clearBody() }
         return step
+    }
+}
+
+extension Engine {
+    /// Ends the attempt of a self-completing job (see ``JobCompletion``), on the thread that completed it: as
+    /// ``endAttempt(of:end:retryAllowed:on:)`` does for a worker's attempt, without a worker to hand the next job
+    /// to. Lock not held.
+    static func attemptCompleted(_ job: JobNode, end: AttemptEnd) {
+        let region = job.queue.region.lockCurrent()
+        var transaction = Transaction(region: region)
+        admitIntake(&transaction)
+        guard job.phase == .running else {  // never started this attempt's end twice; defensive
+            finishHold(&transaction)
+            return
+        }
+        if let attempt = job.selfCompletingAttempt {
+            job.selfCompletingAttempt = nil
+            transaction.discardedValues.append(attempt)
+        }
+        transaction.bodyOwner = job
+        attemptEnded(job, end: end, retryAllowed: false, &transaction)
+        transaction.bodyOwner = nil
+        let finished = job.phase == .finished
+        dispatchMarkedRoots(&transaction)
+        _checkInvariants(region)
+        region._withUnsafeGuaranteedRef { region in
+            region.lock.unlock()
+            carryOut(transaction)
+            admitPushedWhileHeld(region)
+        }
+        if finished { job.clearBody() }
     }
 }
 

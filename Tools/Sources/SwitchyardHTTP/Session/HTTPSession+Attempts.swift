@@ -22,8 +22,12 @@ extension HTTPSession {
     /// `makeRequest` builds each attempt's request (a download adds its range); `handle` reads the response and
     /// decides (`isLastAttempt` tells it whether a retryable status can still be retried). A transport error
     /// (connection refused or broken, a connect or idle timeout) is worth a retry; cancellation never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``).
+    ///
+    /// `firstFailure`, when given, is the retryable failure of a first attempt made elsewhere (see
+    /// ``startExchange(_:_:)``): the loop then waits as after it and goes on with the second.
     func attempts<Value: Sendable>(
         _ prepared: PreparedRequest,
+        after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
         makeRequest: (_ attempt: Int) async throws(HTTPError) -> HTTPClientRequest,
         handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
     ) async throws(HTTPError) -> Value {
@@ -31,6 +35,12 @@ extension HTTPSession {
         var failures: [HTTPError.Reason] = []
         var attempt = 0
         var restarts = 0
+        if let firstFailure {
+            attempt = 1
+            failures.append(firstFailure.reason)
+            try await waitBeforeRetry(
+                prepared, afterAttempt: 1, firstFailure.reason, retryAfter: firstFailure.retryAfter, failures)
+        }
         while true {
             attempt += 1
             if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures) }
@@ -69,16 +79,26 @@ extension HTTPSession {
                 throw HTTPError(request: prepared.label, reason: reason, attempts: failures)
             case .retry(let reason, let retryAfter):
                 failures.append(reason)
-                guard !isLast,
-                    let wait = policy.wait(
-                        afterAttempt: attempt, retryAfter: retryAfter, randomFraction: configuration.randomFraction())
-                else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
-                do {
-                    try await configuration.clock.sleep(for: wait)
-                } catch {
-                    throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
-                }
+                guard !isLast else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
+                try await waitBeforeRetry(prepared, afterAttempt: attempt, reason, retryAfter: retryAfter, failures)
             }
+        }
+    }
+
+    /// Waits on the session's clock before the attempt after `attempt`, which failed with `reason`. - Throws:
+    /// ``HTTPError`` with `reason` when the policy gives up (a `Retry-After` too long), or cancelled.
+    private func waitBeforeRetry(
+        _ prepared: PreparedRequest, afterAttempt attempt: Int, _ reason: HTTPError.Reason, retryAfter: Duration?,
+        _ failures: [HTTPError.Reason]
+    ) async throws(HTTPError) {
+        guard
+            let wait = configuration.retry.wait(
+                afterAttempt: attempt, retryAfter: retryAfter, randomFraction: configuration.randomFraction())
+        else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
+        do {
+            try await configuration.clock.sleep(for: wait)
+        } catch {
+            throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
         }
     }
 

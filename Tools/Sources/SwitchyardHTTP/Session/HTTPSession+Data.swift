@@ -17,7 +17,7 @@ extension HTTPSession {
             if request.isCoalescable {
                 do {
                     let response = try await lane.coalescer.value(for: prepared.key, priority: request.priority) {
-                        _ in try await self.exchange(prepared)
+                        _, completion in self.startExchange(prepared, completion)
                     }
                     if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
                     return response
@@ -82,11 +82,15 @@ extension HTTPSession {
         }
     }
 
-    /// One exchange of a buffered request: attempts until a final response, read whole within the limit.
-    func exchange(_ prepared: PreparedRequest) async throws(HTTPError) -> HTTPResponse {
+    /// One exchange of a buffered request: attempts until a final response, read whole within the limit
+    /// (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
+    func exchange(
+        _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
+    ) async throws(HTTPError) -> HTTPResponse {
         let request = prepared.request
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        return try await attempts(prepared, makeRequest: { _ in clientRequest(prepared) }) { response, isLast in
+        return try await attempts(prepared, after: firstFailure, makeRequest: { _ in clientRequest(prepared) }) {
+            response, isLast in
             if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
                 return verdict.widened()
             }
