@@ -20,10 +20,18 @@ final class PlatformLock<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ initial: State) {
+    /// A lock guarding `initial`; `adaptive` (glibc) makes a waiter spin briefly before it sleeps, for short holds
+    /// that many threads contend for.
+    init(_ initial: State, adaptive: Bool = false) {
         state = initial
         mutex = .allocate(capacity: 1)
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        #if canImport(Glibc)
+            if adaptive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP)) }
+        #endif
+        precondition(pthread_mutex_init(mutex, &attributes) == 0, "pthread_mutex_init failed")
+        pthread_mutexattr_destroy(&attributes)
     }
 
     deinit {

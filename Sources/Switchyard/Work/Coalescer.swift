@@ -14,9 +14,10 @@
 ///   and is cancelled only when the last waiter leaves.
 /// - When the job finishes, the key is forgotten: failures are not cached, and the next request starts a new job.
 ///
-/// Thread-safe. The keyed state sits behind this coalescer's own lock, never the engine's: a key's `hash(into:)` and
-/// `==` run under that lock only (a slow one delays requests to this coalescer, no other queue), and a key is
-/// destroyed after the lock is released, so its `deinit` may use the coalescer, its queue or any other.
+/// Thread-safe. The keyed state sits behind this coalescer's own lock, never the engine's: a key's `hash(into:)`
+/// runs once per request, outside any lock; its `==` runs under that lock only, when hashes match (a slow one
+/// delays requests to this coalescer, no other queue); and a key is destroyed after the lock is released, so its
+/// `deinit` may use the coalescer, its queue or any other.
 /// - Complexity: O(1) per request and per waiter that leaves (plus escalation when the job's priority changes).
 // Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` is a `PlatformLock`, touched only
 // inside `withLock`. Exercised under Thread Sanitizer by `CoalescerTests`.
@@ -31,7 +32,24 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         var waiters: Int
     }
 
-    private let entries = PlatformLock([Key: Entry]())
+    /// A key with its hash, computed once per request outside the lock: holds of the lock only combine the stored
+    /// hash, and compare keys with `==` when the hashes match.
+    private struct HashedKey: Hashable {
+        let key: Key
+        let hash: Int
+
+        init(_ key: Key) {
+            self.key = key
+            hash = key.hashValue
+        }
+
+        static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// Adaptive: its holds are short and contended by every caller of the queue's keys and by the threads that
+    /// finish their jobs, so a waiter spins briefly before it sleeps.
+    private let entries = PlatformLock([HashedKey: Entry](), adaptive: true)
 
     /// A coalescer submitting to `queue`.
     public init(queue: WorkQueue, name: String = "coalesced") {
@@ -45,7 +63,10 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// The callers waiting for `key`'s unfinished job, 0 when there is none (for diagnostics and tests).
     /// - Complexity: O(1).
-    public func waiterCount(for key: Key) -> Int { entries.withLock { $0[key]?.waiters ?? 0 } }
+    public func waiterCount(for key: Key) -> Int {
+        let hashed = HashedKey(key)
+        return entries.withLock { $0[hashed]?.waiters ?? 0 }
+    }
 
     /// The value for `key`: joins the unfinished job for `key`, or submits `load` as a new one.
     ///
@@ -99,10 +120,11 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
     ) async throws(JobError<any Error>) -> Value {
         let level = (priority ?? JobPriority(Task.currentPriority)).level
+        let hashed = HashedKey(key)  // the key's own hashing, outside the lock
         let node: TypedJobNode<Value, any Error>
         let created: Bool
         do {
-            (node, created) = try join(key, level: level, makeNode: makeNode)
+            (node, created) = try join(hashed, level: level, makeNode: makeNode)
         } catch {
             throw .failed(error)
         }
@@ -116,15 +138,15 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         case .finished:
             let done = node.isDone.load(ordering: .acquiring)  // publishes the result without the lock
             assert(done, "Coalescer: resumed before the shared job finished")
-            // The job's completion handler forgets the key too, but it runs after the waiters are resumed: without
-            // this, a caller could still count the finished job in `inFlightCount` after getting its value.
-            forget(key, ObjectIdentifier(node))
+            // Every waiter ends here or in `leave`, so the first of them to return forgets the finished job (the job
+            // needs no completion handler of its own, nor a hold of this lock on the thread that finishes it).
+            forget(hashed, ObjectIdentifier(node))
             return try node.result.get()
         case .deadlock(let report):
-            leave(key, node)
+            leave(hashed, node)
             throw .wouldDeadlock(report)
         case .left:
-            leave(key, node)
+            leave(hashed, node)
             throw .cancelled
         }
     }
@@ -154,13 +176,15 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     func join(
         _ key: Key, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
+        try join(HashedKey(key), level: level, makeNode: makeNode)
+    }
+
+    private func join(
+        _ key: HashedKey, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
+    ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
         if let node = entries.withLock({ joinExisting(key, &$0) }) { return (node, false) }
-        let node = makeNode(queue, "\(name) \(key)", JobPriority(level: level))
-        // The handler names the job by identity only: capturing the job itself would make a cycle that a job
-        // dropped in the race below (never admitted, so never finished) would keep alive, with its queue.
-        let identity = ObjectIdentifier(node)
-        node.completionHandlers.append { [weak self] in self?.forget(key, identity) }
-        var removed: (key: Key, value: Entry)?
+        let node = makeNode(queue, "\(name) \(key.key)", JobPriority(level: level))
+        var removed: (key: HashedKey, value: Entry)?
         defer { _ = removed }  // a replaced key and its job are released here, after the lock
         let joined = try entries.withLock {
             (entries) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) in
@@ -185,15 +209,16 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// Joins `key`'s unfinished job. Called under this coalescer's lock. A job that finished but is not yet
     /// forgotten is not joined (its result is final, and a new request starts a new job).
-    private func joinExisting(_ key: Key, _ entries: inout [Key: Entry]) -> TypedJobNode<Value, any Error>? {
+    private func joinExisting(_ key: HashedKey, _ entries: inout [HashedKey: Entry]) -> TypedJobNode<Value, any Error>?
+    {
         guard let index = entries.index(forKey: key), !entries.values[index].node.isDone.load(ordering: .acquiring)
         else { return nil }
         entries.values[index].waiters += 1
         return entries.values[index].node
     }
 
-    private func leave(_ key: Key, _ node: TypedJobNode<Value, any Error>) {
-        let removed = entries.withLock { entries -> (key: Key, value: Entry)? in
+    private func leave(_ key: HashedKey, _ node: TypedJobNode<Value, any Error>) {
+        let removed = entries.withLock { entries -> (key: HashedKey, value: Entry)? in
             guard let index = entries.index(forKey: key), entries.values[index].node === node else { return nil }
             entries.values[index].waiters -= 1
             return entries.values[index].waiters > 0 ? nil : entries.remove(at: index)
@@ -204,8 +229,8 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
 
     /// Forgets `key` if its entry is still the job `identity` names (the entry retains that job, so a match can
     /// never be another job at a reused address). The removed key and job are released after the lock.
-    private func forget(_ key: Key, _ identity: ObjectIdentifier) {
-        let removed = entries.withLock { entries -> (key: Key, value: Entry)? in
+    private func forget(_ key: HashedKey, _ identity: ObjectIdentifier) {
+        let removed = entries.withLock { entries -> (key: HashedKey, value: Entry)? in
             guard let index = entries.index(forKey: key), ObjectIdentifier(entries.values[index].node) == identity
             else { return nil }
             return entries.remove(at: index)

@@ -24,8 +24,9 @@ struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
     var description: String { "\(method) \(url)" }
 }
 
-/// A request whose URL has been checked, with its host and its exchange key.
-struct PreparedRequest: Sendable {
+/// A request whose URL has been checked, with its host and its exchange key. A class: it is captured by the
+/// closures of its job and of its exchange's callbacks, and each copy of a struct would retain every string in it.
+final class PreparedRequest: Sendable {
     let request: HTTPRequest
     let host: HostKey
     let key: ExchangeKey
