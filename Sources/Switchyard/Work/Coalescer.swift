@@ -97,8 +97,13 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     /// a caller that leaves stops waiting, and when the last one leaves the job is cancelled, which runs the
     /// handler `start` gave to ``JobCompletion/onCancel(_:)``.
     /// - Parameters:
-    ///   - start: called once, after the engine's lock is released, on the thread that starts the job; must not
-    ///     block, nor complete the job before returning (a completion it makes then is carried out by a new task).
+    ///   - key: what identifies the work: callers with equal keys share one job while it is unfinished.
+    ///   - priority: the priority this request lends the job; by default the current task's.
+    ///   - start: called once, after the engine's lock is released, on the thread that starts the job, with the
+    ///     key and the job's ``JobCompletion``; must not block. A completion made before it returns is carried out
+    ///     by a new task.
+    /// - Throws: ``JobError/cancelled`` when this caller's task is cancelled (or the job was cancelled), otherwise
+    ///   the error the job was failed with.
     public func value(
         for key: Key, priority: JobPriority? = nil,
         start: @escaping @Sendable (Key, JobCompletion<Value, any Error>) -> Void
