@@ -162,11 +162,13 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     /// job is made outside the lock, and a second hold joins the job another caller may have submitted meanwhile
     /// (dropping this one, never admitted; internal for the test of that drop) or submits this one. On a queue
     /// without a pending-job bound the job is only pushed to the engine's intake under this lock and admitted
-    /// after it (see ``Engine/pushPlain(_:)``), so this lock is not held while the engine's lock is awaited or a
-    /// transaction carried out, except when the push races with a merge of the queue's region (rare: the push is
-    /// then admitted in the surviving region, under its lock). Any hold of the engine's lock admits pushed jobs
-    /// first, so another caller that joins the job meanwhile waits for an admitted job. On a bounded queue the room
-    /// check needs the engine's lock: it is taken inside this coalescer's lock, never the reverse.
+    /// after it (see ``Engine/pushPlain(_:)``), so this lock is not held while the engine's lock is awaited, except
+    /// when the push races with a merge of the queue's region (rare: the push is then admitted in the surviving
+    /// region, under its lock). Any hold of the engine's lock admits pushed jobs first, so another caller that joins
+    /// the job meanwhile waits for an admitted job. On a bounded queue the room check needs the engine's lock: it
+    /// is taken inside this coalescer's lock, never the reverse. A hold made under this lock has its transaction
+    /// carried out after it (``Engine/performHeld(in:_:)``): starting a job, which may run its `start`, never
+    /// happens under this lock.
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
@@ -191,18 +193,20 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         let node = makeNode(queue, "\(name) \(key.key)", JobPriority(level: level))
         var removed: (key: HashedKey, value: Entry)?
         defer { _ = removed }  // a replaced key and its job are released here, after the lock
+        var held: Transaction?  // a bounded queue's admission, carried out after this coalescer's lock
+        defer { if let held { Engine.carryOutHeld(held) } }
         let joined = try entries.withLock {
             (entries) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) in
             if let existing = joinExisting(key, &entries) { return (existing, false) }
             if let maximumPending = queue.maximumPending {
-                try Engine.perform(in: queue.region) { (transaction) throws(SubmissionError) in
+                held = try Engine.performHeld(in: queue.region) { (transaction) throws(SubmissionError) in
                     if !queue.roomWaiters.isEmpty || queue.pendingCount + queue.reservedRoom >= maximumPending {
                         throw SubmissionError(code: .full, queue: queue.name, maximumPending: maximumPending)
                     }
                     Engine.admit(node, dependencies: [], group: nil, isHeld: false, &transaction)
                 }
             } else {
-                Engine.pushPlain(node)
+                held = Engine.pushPlain(node)
             }
             if let index = entries.index(forKey: key) { removed = entries.remove(at: index) }  // a finished job's
             entries[key] = Entry(node: node, waiters: 1)

@@ -5,7 +5,14 @@
 /// ``Coalescer/value(for:priority:start:)``) once the job holds its slot, after releasing its lock, on the thread
 /// that started the job (a submitter's, or one that finished another job). `start` must not block or wait: it
 /// begins the work and returns; whatever carries the work out calls ``succeed(_:)`` or ``fail(_:)`` later, from any
-/// thread. Until then the job runs, and the thread that completes it resumes the job's waiters.
+/// thread (or at once, even before `start` returns). Until then the job runs, and the thread that completes it
+/// resumes the job's waiters.
+///
+/// - `start` runs outside the job's context: ``JobContext/current`` is not this job, and the queue's propagated
+///   task-locals are not bound. A task it creates inherits the starting thread's task-locals and priority, not the
+///   job's: create one detached, at the priority it needs. The job's priority still orders it among waiting jobs
+///   and is escalated by its waiters, but reaches no thread or task of the work.
+/// - No timeout or retry applies: the work that `start` begins keeps its own.
 ///
 /// - Cancellation: cancelling the job (its last waiter leaving a coalesced job, ``WorkQueue/cancelAll()``) runs the
 ///   handler given to ``onCancel(_:)`` once, on the thread that cancelled, after the engine's lock is released; the
@@ -34,13 +41,13 @@ public struct JobCompletion<Success: Sendable, Failure: Error>: Sendable {
         // and only by the first completion: a later one finds the value already set and is ignored.
         guard attempt.claim() else { return }
         node.storeValue(value)
-        if attempt.complete(.success) == .now { Engine.attemptCompleted(node, end: .success) }
+        if attempt.complete(.success) == .now { Engine.attemptCompleted(node, attempt, end: .success) }
     }
 
     /// Completes the job with `error`.
     public func fail(_ error: Failure) {
         guard attempt.claim() else { return }
-        if attempt.complete(.failure(error)) == .now { Engine.attemptCompleted(node, end: .failure(error)) }
+        if attempt.complete(.failure(error)) == .now { Engine.attemptCompleted(node, attempt, end: .failure(error)) }
     }
 }
 
@@ -149,6 +156,6 @@ final class SelfCompletingAttempt: Sendable {
         state.withLock { $0.beginStart() }
         start()
         guard let end = state.withLock({ $0.endStart() }) else { return }
-        Task.detached { Engine.attemptCompleted(node, end: end) }
+        Task.detached { Engine.attemptCompleted(node, self, end: end) }
     }
 }

@@ -166,6 +166,19 @@ struct JobCompletionTests {
         #expect(queue.counts.running == 0)
     }
 
+    @Test("start runs after the coalescer's lock, on a bounded queue too: it may use the coalescer")
+    func startOutsideTheLock() async throws {
+        for maximumPending in [nil, 4] as [Int?] {
+            let queue = WorkQueue(name: "bounded", width: 1, maximumPending: maximumPending)
+            let coalescer = Coalescer<Int, Int>(queue: queue)
+            let value = try await coalescer.value(for: 3) { key, completion in
+                // The coalescer's lock is not re-entrant: this deadlocked while start ran under it.
+                completion.succeed(coalescer.waiterCount(for: key) * 10 + coalescer.inFlightCount)
+            }
+            #expect(value == 11)
+        }
+    }
+
     @Test("random completions, cancels and cancelAll: every caller ends, nothing is left running")
     func randomTraffic() async throws {
         var random = SeededRandomNumberGenerator.forTest("JobCompletionTests")

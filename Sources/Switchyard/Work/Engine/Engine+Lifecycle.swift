@@ -276,7 +276,7 @@ extension Engine {
                 transaction.discardedValues.append(starter)
                 extras.starter = nil
             }
-            if let attempt = extras.selfCompletingAttempt {  // finished without completing (cancelled, or a merge)
+            if let attempt = extras.selfCompletingAttempt {  // defensive: ending its attempt dropped it already
                 transaction.discardedValues.append(attempt)
                 extras.selfCompletingAttempt = nil
             }

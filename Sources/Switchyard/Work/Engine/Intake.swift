@@ -118,12 +118,20 @@ extension Engine {
     /// the region's lock is taken and a transaction carried out (only a push racing with a merge waits for the
     /// survivor's lock, as in `submitPlain`). Any hold of the region's lock admits the job first; the caller calls
     /// ``admitPushed(of:)`` once its own lock is released, which is the second try of the protocol (see ``Intake``).
-    static func pushPlain(_ job: JobNode) {
+    ///
+    /// Returns the transaction of that rare hold, released but not carried out: the caller carries it out with
+    /// ``carryOutHeld(_:)`` once its own lock is released (what it does may run user code).
+    static func pushPlain(_ job: JobNode) -> Transaction? {
         let region = job.queue.region.current
-        region._withUnsafeGuaranteedRef { region in
+        return region._withUnsafeGuaranteedRef { region -> Transaction? in
             region.intake.push(job)
             atomicMemoryFence(ordering: .sequentiallyConsistent)  // as in `submitPlain`
-            if region.isMerged { forward(region) }
+            guard region.isMerged else { return nil }
+            var transaction = Transaction(region: region.lockCurrent())
+            region.intake.takeAll { admitPlain($0, &transaction) }
+            admitIntake(&transaction)
+            releaseHeld(&transaction)
+            return transaction
         }
     }
 
@@ -180,6 +188,39 @@ extension Engine {
         let region = transaction.region
         release(&transaction)
         region._withUnsafeGuaranteedRef { admitPushedWhileHeld($0) }
+    }
+
+    /// ``perform(in:_:)`` whose transaction is carried out later, by ``carryOutHeld(_:)`` (exactly once): for a
+    /// caller that holds a lock of its own around the hold (a coalescer's on a bounded queue), so that what a
+    /// transaction does after the engine's lock (a self-completing job's `start`: user code) does not run under
+    /// that other lock either. Returns with the engine's lock released.
+    static func performHeld<Failure: Error>(
+        in region: EngineRegion, _ body: (inout Transaction) throws(Failure) -> Void
+    ) throws(Failure) -> Transaction {
+        var transaction = Transaction(region: region.lockCurrent())
+        admitIntake(&transaction)
+        var failure: Failure?
+        do throws(Failure) { try body(&transaction) } catch { failure = error }
+        releaseHeld(&transaction)
+        if let failure {
+            carryOutHeld(transaction)
+            throw failure
+        }
+        return transaction
+    }
+
+    /// Dispatches and releases the lock, leaving `transaction` to be carried out by ``carryOutHeld(_:)``.
+    private static func releaseHeld(_ transaction: inout Transaction) {
+        dispatchMarkedRoots(&transaction)
+        _checkInvariants(transaction.region)
+        transaction.region._withUnsafeGuaranteedRef { $0.lock.unlock() }
+    }
+
+    /// Carries out a transaction of ``performHeld(in:_:)`` or ``pushPlain(_:)``, then admits what was pushed
+    /// meanwhile. Lock not held.
+    static func carryOutHeld(_ transaction: Transaction) {
+        carryOut(transaction)
+        transaction.region._withUnsafeGuaranteedRef { admitPushedWhileHeld($0) }
     }
 
     /// Dispatches, releases the lock and carries out `transaction`. Lock held on entry, not on return.

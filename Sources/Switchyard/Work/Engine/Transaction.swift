@@ -380,18 +380,17 @@ extension Engine {
     /// Ends the attempt of a self-completing job (see ``JobCompletion``), on the thread that completed it: as
     /// ``endAttempt(of:end:retryAllowed:on:)`` does for a worker's attempt, without a worker to hand the next job
     /// to. Lock not held.
-    static func attemptCompleted(_ job: JobNode, end: AttemptEnd) {
+    static func attemptCompleted(_ job: JobNode, _ attempt: SelfCompletingAttempt, end: AttemptEnd) {
         let region = job.queue.region.lockCurrent()
         var transaction = Transaction(region: region)
         admitIntake(&transaction)
-        guard job.phase == .running else {  // never started this attempt's end twice; defensive
+        // Defensive: an attempt completes once (``SelfCompletingAttemptState``), and only the running one may end.
+        guard job.phase == .running, job.selfCompletingAttempt === attempt else {
             finishHold(&transaction)
             return
         }
-        if let attempt = job.selfCompletingAttempt {
-            job.selfCompletingAttempt = nil
-            transaction.discardedValues.append(attempt)
-        }
+        job.selfCompletingAttempt = nil
+        transaction.discardedValues.append(attempt)
         transaction.bodyOwner = job
         attemptEnded(job, end: end, retryAllowed: false, &transaction)
         transaction.bodyOwner = nil

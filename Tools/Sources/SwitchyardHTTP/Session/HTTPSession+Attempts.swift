@@ -115,9 +115,13 @@ extension HTTPSession {
     /// Whether `response`'s status is worth another attempt, and the wait the server asked for; nil on the last
     /// attempt, whose response is handled like any other (an error, or returned when the request allows any status).
     func retryVerdict(_ response: HTTPClientResponse, isLastAttempt: Bool) -> AttemptOutcome<Never>? {
-        let status = Int(response.status.code)
+        retryVerdict(status: Int(response.status.code), response.headers, isLastAttempt: isLastAttempt)
+    }
+
+    /// ``retryVerdict(_:isLastAttempt:)`` from a head's status and header fields.
+    func retryVerdict(status: Int, _ headers: HTTPHeaders, isLastAttempt: Bool) -> AttemptOutcome<Never>? {
         guard !isLastAttempt, configuration.retry.retryableStatuses.contains(status) else { return nil }
-        return .retry(.status(status), retryAfter: RetryAfter.parse(response.headers))
+        return .retry(.status(status), retryAfter: RetryAfter.parse(headers))
     }
 
     /// Runs `body` within the request's total timeout, if the session has one: past it, `body`'s task is

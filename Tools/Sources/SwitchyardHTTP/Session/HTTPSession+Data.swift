@@ -109,10 +109,17 @@ extension HTTPSession {
     func headVerdict(
         _ response: HTTPClientResponse, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
     ) -> AttemptOutcome<Never>? {
-        if let retry = retryVerdict(response, isLastAttempt: isLastAttempt) { return retry }
-        let status = Int(response.status.code)
+        headVerdict(
+            status: Int(response.status.code), response.headers, request, limit: limit, isLastAttempt: isLastAttempt)
+    }
+
+    /// ``headVerdict(_:_:limit:isLastAttempt:)`` from a head's status and header fields.
+    func headVerdict(
+        status: Int, _ headers: HTTPHeaders, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
+    ) -> AttemptOutcome<Never>? {
+        if let retry = retryVerdict(status: status, headers, isLastAttempt: isLastAttempt) { return retry }
         if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-        if request.method != .HEAD, let length = response.headers.first(name: "content-length").flatMap(Int.init),
+        if request.method != .HEAD, let length = headers.first(name: "content-length").flatMap(Int.init),
             length > limit
         {
             return .fail(.responseTooLarge(limit: limit))

@@ -9,23 +9,30 @@ extension HTTPSession {
     /// runs the exchange and no caller's task carries it (a caller that leaves only stops waiting; the job's
     /// cancellation, when the last one leaves, cancels the request).
     ///
-    /// Its outcome is decided as in ``exchange(_:after:)``: a retryable failure before the last attempt continues
-    /// there, in a task, waiting as after any failed attempt. Called once the job holds its host slot; returns at
-    /// once.
+    /// Its outcome is decided as in ``exchange(_:after:)``: the head first (``headVerdict(status:_:_:limit:isLastAttempt:)``),
+    /// then the body within the limit. A retryable failure before the last attempt continues there, in a task at
+    /// the request's priority, waiting as after any failed attempt. Called once the job holds its host slot;
+    /// returns at once.
     func startExchange(_ prepared: PreparedRequest, _ completion: JobCompletion<HTTPResponse, any Error>) {
+        if completion.isCancelled {  // the last caller left before the job started
+            return completion.fail(HTTPError(request: prepared.label, reason: .cancelled))
+        }
         let request = prepared.request
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        // The accumulator holds at most 4 GiB (a `ByteBuffer`); a larger limit takes the task's path.
-        guard limit <= Int(UInt32.max), request.body == nil,
+        // A `ByteBuffer` holds at most 4 GiB: a larger limit (or a request with a body) takes the task's path.
+        guard (0...Int(UInt32.max)).contains(limit), request.body == nil,
             let clientRequest = try? HTTPClient.Request(
                 url: request.url, method: request.method, headers: request.headers)
         else { return continueExchange(prepared, after: nil, completion) }
-        let task = client.execute(
-            request: clientRequest, delegate: ResponseAccumulator(request: clientRequest, maxBodySize: limit))
+        let isLast = !prepared.isRetryable || configuration.retry.maximumAttempts <= 1
+        let delegate = BufferedResponseDelegate(limit: limit) { head in
+            self.headVerdict(
+                status: Int(head.status.code), head.headers, request, limit: limit, isLastAttempt: isLast)
+        }
+        let task = client.execute(request: clientRequest, delegate: delegate)
         completion.onCancel { task.cancel() }
         task.futureResult.whenComplete { result in
-            let isLast = !prepared.isRetryable || self.configuration.retry.maximumAttempts <= 1
-            switch self.firstOutcome(result, prepared, limit: limit, isLastAttempt: isLast) {
+            switch self.firstOutcome(result, prepared, isLastAttempt: isLast) {
             case .done(let response): completion.succeed(response)
             case .fail(let reason):
                 let attempts = reason == .cancelled ? [] : [reason]
@@ -42,24 +49,20 @@ extension HTTPSession {
         }
     }
 
-    /// What the first attempt's result decides, as ``exchange(_:after:)``'s handler and ``attempts(_:after:makeRequest:handle:)``
-    /// decide it for an attempt of theirs.
+    /// What the first attempt's result decides, as ``attempts(_:after:makeRequest:handle:)`` decides it for an
+    /// attempt of its own.
     private func firstOutcome(
-        _ result: Result<HTTPClient.Response, any Error>, _ prepared: PreparedRequest, limit: Int,
-        isLastAttempt: Bool
+        _ result: Result<BufferedResponse, any Error>, _ prepared: PreparedRequest, isLastAttempt: Bool
     ) -> AttemptOutcome<HTTPResponse> {
         switch result {
         case .success(let response):
-            let status = Int(response.status.code)
-            if !isLastAttempt, configuration.retry.retryableStatuses.contains(status) {
-                return .retry(.status(status), retryAfter: RetryAfter.parse(response.headers))
-            }
-            if prepared.request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-            let body = response.body.map { Array($0.readableBytesView) } ?? []
             return .done(
-                HTTPResponse(url: prepared.request.url, status: status, headers: response.headers, body: body))
+                HTTPResponse(
+                    url: prepared.request.url, status: Int(response.head.status.code), headers: response.head.headers,
+                    body: Array(response.body.readableBytesView)))
+        case .failure(let verdict as BufferedResponseDelegate.Verdict):
+            return verdict.outcome.widened()
         case .failure(let error):
-            if error is ResponseAccumulator.ResponseTooBigError { return .fail(.responseTooLarge(limit: limit)) }
             let reason = TransportErrors.reason(for: error)
             switch reason {
             case .cancelled: return .fail(.cancelled)
@@ -70,12 +73,13 @@ extension HTTPSession {
     }
 
     /// Carries the exchange on in a task (the retries after `firstFailure`, or every attempt when nil), and
-    /// completes the job with its end; the job's cancellation cancels the task.
+    /// completes the job with its end; the job's cancellation cancels the task. Detached, at the request's
+    /// priority: whatever thread starts it, the task carries none of that thread's task-locals.
     private func continueExchange(
         _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)?,
         _ completion: JobCompletion<HTTPResponse, any Error>
     ) {
-        let task = Task {
+        let task = Task.detached(priority: prepared.request.priority.taskPriority) {
             do throws(HTTPError) {
                 completion.succeed(try await self.exchange(prepared, after: firstFailure))
             } catch {
