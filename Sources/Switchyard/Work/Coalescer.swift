@@ -82,7 +82,14 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         for key: Key, priority: JobPriority? = nil,
         load: @escaping @Sendable (Key) async throws -> Value
     ) async throws(JobError<any Error>) -> Value {
-        try await value(for: key, priority: priority) { queue, name, priority in
+        try await value(for: key, priority: priority, makeNode: Self.loadingNode(key, load))
+    }
+
+    /// Makes the node of a job whose body is `load(key)`, given the queue, the job's name and priority.
+    private static func loadingNode(
+        _ key: Key, _ load: @escaping @Sendable (Key) async throws -> Value
+    ) -> (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error> {
+        { queue, name, priority in
             queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
                 () async throws(any Error) -> Value in try await load(key)
             }
@@ -172,20 +179,10 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
-        try join(key, level: level) { queue, name, priority in
-            queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
-                () async throws(any Error) -> Value in try await load(key)
-            }
-        }
+        try join(HashedKey(key), level: level, makeNode: Self.loadingNode(key, load))
     }
 
     /// ``join(_:level:load:)`` with the node made by `makeNode` (given the queue, the job's name and priority).
-    func join(
-        _ key: Key, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
-    ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
-        try join(HashedKey(key), level: level, makeNode: makeNode)
-    }
-
     private func join(
         _ key: HashedKey, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {

@@ -126,12 +126,7 @@ extension Engine {
         return region._withUnsafeGuaranteedRef { region -> Transaction? in
             region.intake.push(job)
             atomicMemoryFence(ordering: .sequentiallyConsistent)  // as in `submitPlain`
-            guard region.isMerged else { return nil }
-            var transaction = Transaction(region: region.lockCurrent())
-            region.intake.takeAll { admitPlain($0, &transaction) }
-            admitIntake(&transaction)
-            releaseHeld(&transaction)
-            return transaction
+            return region.isMerged ? forwardHeld(region) : nil
         }
     }
 
@@ -164,10 +159,16 @@ extension Engine {
     /// (merges are rare): first the merged intake's jobs (pushed before anything the same submitters pushed to the
     /// survivor's), then the survivor's own. Lock not held.
     private static func forward(_ region: EngineRegion) {
+        carryOutHeld(forwardHeld(region))
+    }
+
+    /// ``forward(_:)`` with its transaction released but not carried out (see ``carryOutHeld(_:)``).
+    private static func forwardHeld(_ region: EngineRegion) -> Transaction {
         var transaction = Transaction(region: region.lockCurrent())
         region.intake.takeAll { admitPlain($0, &transaction) }
         admitIntake(&transaction)
-        finishHold(&transaction)
+        releaseHeld(&transaction)
+        return transaction
     }
 
     /// Admits every job waiting in the intake, in push order. Lock held.
@@ -225,9 +226,7 @@ extension Engine {
 
     /// Dispatches, releases the lock and carries out `transaction`. Lock held on entry, not on return.
     private static func release(_ transaction: inout Transaction) {
-        dispatchMarkedRoots(&transaction)
-        _checkInvariants(transaction.region)
-        transaction.region._withUnsafeGuaranteedRef { $0.lock.unlock() }
+        releaseHeld(&transaction)
         carryOut(transaction)
     }
 

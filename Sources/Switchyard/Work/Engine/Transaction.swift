@@ -376,36 +376,6 @@ enum Engine {
     }
 }
 
-extension Engine {
-    /// Ends the attempt of a self-completing job (see ``JobCompletion``), on the thread that completed it: as
-    /// ``endAttempt(of:end:retryAllowed:on:)`` does for a worker's attempt, without a worker to hand the next job
-    /// to. Lock not held.
-    static func attemptCompleted(_ job: JobNode, _ attempt: SelfCompletingAttempt, end: AttemptEnd) {
-        let region = job.queue.region.lockCurrent()
-        var transaction = Transaction(region: region)
-        admitIntake(&transaction)
-        // Defensive: an attempt completes once (``SelfCompletingAttemptState``), and only the running one may end.
-        guard job.phase == .running, job.selfCompletingAttempt === attempt else {
-            finishHold(&transaction)
-            return
-        }
-        job.selfCompletingAttempt = nil
-        transaction.discardedValues.append(attempt)
-        transaction.bodyOwner = job
-        attemptEnded(job, end: end, retryAllowed: false, &transaction)
-        transaction.bodyOwner = nil
-        let finished = job.phase == .finished
-        dispatchMarkedRoots(&transaction)
-        _checkInvariants(region)
-        region._withUnsafeGuaranteedRef { region in
-            region.lock.unlock()
-            carryOut(transaction)
-            admitPushedWhileHeld(region)
-        }
-        if finished { job.clearBody() }
-    }
-}
-
 /// What a worker does after an attempt.
 enum WorkerStep {
     /// Run this job next: at once, or after `Task.yield()` when the worker's run has lasted its quantum.

@@ -11,11 +11,12 @@
 /// Unchecked-Sendable invariant: as ``JobNode``; `body` is set at creation and cleared either under the engine lock
 /// once the job can no longer run, or after the lock hold that finished the job by the job's own task (see
 /// ``Engine/endAttempt(of:end:retryAllowed:on:)``) or, for a self-completing job, by the thread that completed it
-/// (``Engine/attemptCompleted(_:_:end:)``). Only the job's task reads it. `valueStorage` is written only by
-/// the job's task while an attempt runs (or by a self-completing job's first completion, before it is recorded), and read only once the job finished: after `isDone` was seen set
-/// (acquiring), or by a task whose creation followed a hold of the lock that saw the job finished (a dependent's
-/// input, read by its own attempt). Exercised under Thread Sanitizer by `WorkQueueStressTests` and
-/// `JobValueTests` (values of every size written by a worker and read by other tasks, replaced on a retry).
+/// (``Engine/attemptCompleted(_:_:end:)``). Only the job's task reads it. `valueStorage` is written only by the
+/// job's task while an attempt runs (or by a self-completing job's first completion, before it is recorded), and
+/// read only once the job finished: after `isDone` was seen set (acquiring), or by a task whose creation followed a
+/// hold of the lock that saw the job finished (a dependent's input, read by its own attempt). Exercised under
+/// Thread Sanitizer by `WorkQueueStressTests` and `JobValueTests` (values of every size written by a worker and read
+/// by other tasks, replaced on a retry).
 @usableFromInline
 final class TypedJobNode<Success: Sendable, Failure: Error>: JobNode, @unchecked Sendable {
     @usableFromInline

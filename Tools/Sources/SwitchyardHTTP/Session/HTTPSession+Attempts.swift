@@ -55,12 +55,7 @@ extension HTTPSession {
                 if Task.isCancelled || reason == .cancelled {
                     throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
                 }
-                // Only a broken connection or a timeout is worth another attempt: a TLS failure, a redirect loop,
-                // a body over its limit or a file that cannot be written would fail the same way again.
-                switch reason {
-                case .transport, .timedOut: outcome = .retry(reason, retryAfter: nil)
-                default: outcome = .fail(reason)
-                }
+                outcome = Self.outcome(afterFailure: reason).widened()
             }
             switch outcome {
             case .done(let value):
@@ -82,6 +77,16 @@ extension HTTPSession {
                 guard !isLast else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
                 try await waitBeforeRetry(prepared, afterAttempt: attempt, reason, retryAfter: retryAfter, failures)
             }
+        }
+    }
+
+    /// What an attempt that failed with `reason` (not a cancellation) decides: only a broken connection or a timeout
+    /// is worth another attempt; a TLS failure, a redirect loop, a body over its limit or a file that cannot be
+    /// written would fail the same way again.
+    static func outcome(afterFailure reason: HTTPError.Reason) -> AttemptOutcome<Never> {
+        switch reason {
+        case .transport, .timedOut: .retry(reason, retryAfter: nil)
+        default: .fail(reason)
         }
     }
 

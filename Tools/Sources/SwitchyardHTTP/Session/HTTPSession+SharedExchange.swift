@@ -64,11 +64,10 @@ extension HTTPSession {
             return verdict.outcome.widened()
         case .failure(let error):
             let reason = TransportErrors.reason(for: error)
-            switch reason {
-            case .cancelled: return .fail(.cancelled)
-            case .transport, .timedOut: return isLastAttempt ? .fail(reason) : .retry(reason, retryAfter: nil)
-            default: return .fail(reason)
-            }
+            if reason == .cancelled { return .fail(.cancelled) }
+            let outcome = Self.outcome(afterFailure: reason)
+            if isLastAttempt, case .retry = outcome { return .fail(reason) }
+            return outcome.widened()
         }
     }
 
