@@ -1,6 +1,7 @@
 #include "CVipsFixtures.h"
 // Empty without the tools' Images trait (no libvips).
 #ifdef SWITCHYARD_IMAGES
+#include <string.h>
 #include <vips/vips.h>
 
 static VipsImage *upright(int width, int height) {
@@ -196,6 +197,28 @@ int syf_transparent(int width, int height, void **out, size_t *length) {
     }
     if (black) g_object_unref(black);
     if (red) g_object_unref(red);
+    return status;
+}
+
+int syf_decode(const char *path, int size) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *header = vips_image_new_from_file(path, NULL), *image = NULL;
+    if (!header) return -1;
+    const char *loader = vips_foreign_find_load(path);
+    int longest = VIPS_MAX(vips_image_get_width(header), vips_image_get_height(header));
+    g_object_unref(header);
+    int status;
+    if (loader && strstr(loader, "Jpeg")) {
+        int shrink = 8;
+        while (shrink > 1 && longest / shrink < size) shrink /= 2;
+        status = vips_jpegload(path, &image, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    } else {
+        image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+        status = image ? 0 : -1;
+    }
+    double mean = 0;
+    if (status == 0) status = vips_avg(image, &mean, NULL);
+    if (image) g_object_unref(image);
     return status;
 }
 

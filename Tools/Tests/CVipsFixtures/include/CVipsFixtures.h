@@ -38,5 +38,10 @@ double syf_alpha(const void *bytes, size_t length, int x, int y);
 /// A PNG of `width` × `height`, red and wholly transparent. 0 on success; `*out` is freed with `syf_free`.
 int syf_transparent(int width, int height, void **out, size_t *length);
 
+/// Decodes the image at `path` and nothing else: a JPEG at the largest shrink-on-load (1/2, 1/4, 1/8) that keeps
+/// its longer side at least `size`, any other format whole; its pixels summed so that every one is decoded. What
+/// no thumbnailer built on these decoders can go below. 0 on success.
+int syf_decode(const char *path, int size);
+
 void syf_free(void *bytes);
 #endif

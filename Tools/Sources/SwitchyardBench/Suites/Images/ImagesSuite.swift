@@ -1,4 +1,5 @@
 #if Images
+    import CVipsFixtures
     import Foundation
     import Switchyard
     import SwitchyardImages
@@ -102,6 +103,38 @@
                 }
                 report.record(measurement)
             }
+            decodingFloor(corpus, imageMagickSeconds: Clockwork.median(results[1].map(\.seconds)), report: report)
+        }
+
+        /// How fast the decoders alone go, 2 images at a time in this process, and so the highest ImageMagick ratio
+        /// any thumbnailer built on them (libjpeg with shrink-on-load, libpng's zlib) can reach on this corpus.
+        private func decodingFloor(_ corpus: ImageCorpus, imageMagickSeconds: Double, report: Report) {
+            let rounds = (0..<2).map { _ in
+                let started = Clockwork.now()
+                let failures = Isolated(0)
+                DispatchQueue.concurrentPerform(iterations: 2) { half in
+                    for (index, file) in corpus.files.enumerated() where index % 2 == half {
+                        if syf_decode(file, 256) != 0 { failures.withValueBlocking { $0 += 1 } }
+                    }
+                }
+                return failures.withValueBlocking { $0 } == 0 ? Double(Clockwork.now() - started) / 1e9 : nil
+            }
+            let seconds = rounds.compactMap { $0 }
+            guard seconds.count == rounds.count else { return report.note("images: the decoding floor failed") }
+            let floor = Clockwork.median(seconds)
+            let count = Double(corpus.files.count)
+            var measurement = Measurement(
+                suite: name, name: "thumbnails/decoding alone (libvips' loaders, shrink-on-load), 2 threads",
+                nanosecondsPerOperation: floor / count * 1e9)
+            measurement.extra = [
+                ("images_per_s", count / floor), ("imagemagick_ratio_ceiling", imageMagickSeconds / floor),
+            ]
+            report.record(measurement)
+            report.note(
+                String(
+                    format:
+                        "images: decoding alone is %.2fx ImageMagick's images/s, the ceiling of any thumbnailer on these decoders",
+                    imageMagickSeconds / floor))
         }
 
         static let pillowScript = """
