@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // SwitchyardHTTP: to tell AsyncHTTPClient's default tracer (which discards every span) from a real one.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         // SwitchyardPush: the FIFO of senders waiting for a stream (the core's own dependency).
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // SwitchyardPush: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
@@ -66,6 +68,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),

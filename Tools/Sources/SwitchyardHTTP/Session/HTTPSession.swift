@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Switchyard
+import Tracing
 
 /// HTTP requests as jobs of the work engine: per-host limits under a global width, priorities with escalation,
 /// coalescing of identical requests, cancellation, timeouts, retries with backoff, bodies in fixed memory and
@@ -91,7 +92,9 @@ public final class HTTPSession: Sendable {
     private let lanes = NIOLockedValueBox<[HostKey: HostLane]>([:])
 
     /// A session with its own AsyncHTTPClient, configured from `configuration` (and, for TLS, from
-    /// `tlsConfiguration`, by default the system's trust store).
+    /// `tlsConfiguration`, by default the system's trust store). Requests are traced as AsyncHTTPClient traces
+    /// them, with the tracer bootstrapped (swift-distributed-tracing's `InstrumentationSystem`) when the session is
+    /// made, if any.
     public init(configuration: Configuration = Configuration(), tlsConfiguration: TLSConfiguration? = nil) {
         self.configuration = configuration
         limit = LimitDomain(name: configuration.name, width: configuration.maximumConcurrentRequests)
@@ -109,6 +112,9 @@ public final class HTTPSession: Sendable {
         // until the connect timeout. The pool then fails every request waiting for a connection to that host:
         // each counts a failed attempt and is retried per the policy like the first.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        // AsyncHTTPClient opens a span per request with the tracer bootstrapped when the session is made; when none
+        // is (its default discards every span), it opens none instead of building spans nobody records.
+        if clientConfiguration.tracing.tracer is NoOpTracer { clientConfiguration.tracing.tracer = nil }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
