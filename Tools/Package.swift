@@ -72,11 +72,27 @@ let package = Package(
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
-        // libvips (Debian's libvips-dev 8.14, installed by Scripts/install-system-packages.sh), with fixed-argument
-        // wrappers of the variadic operations SwitchyardImages calls. Built only with the `Images` trait.
+        // The compiler flags for libvips' headers (Debian's libvips-dev 8.14, in /usr/include, installed by
+        // Scripts/install-system-packages.sh): glib's, whose pkg-config file links glib and gobject only. libvips'
+        // own would link libvips and the hundred libraries it needs into every program using SwitchyardImages.
         .systemLibrary(
-            name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
+            name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "gobject-2.0",
+            providers: [.apt(["libvips-dev"])]),
+        // Apple platforms: libvips' own flags (Homebrew's headers are not on the default paths); libvips linked.
+        .systemLibrary(
+            name: "CLibVipsApple", path: "Sources/CLibVipsApple", pkgConfig: "vips", providers: [.brew(["vips"])]),
+        // SwitchyardImages' calls into libvips: fixed-argument wrappers of its variadic operations, through pointers
+        // resolved when libvips is loaded on first use (a program linking SwitchyardImages does not load libvips
+        // and its libraries until it makes an image). Built only with the `Images` trait.
+        .target(
+            name: "CVips",
+            dependencies: [
+                .target(name: "CLibVips", condition: .when(platforms: [.linux], traits: ["Images"])),
+                .target(
+                    name: "CLibVipsApple",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS], traits: ["Images"])),
+            ],
+            path: "Sources/CVips", cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
         // Without the `Images` trait the module is empty (its sources are inside `#if Images`) and links no libvips.
         .target(
             name: "SwitchyardImages",
@@ -207,7 +223,8 @@ let package = Package(
         // Test pictures made with libvips (EXIF orientations, every format), for SwitchyardImagesTests only.
         .target(
             name: "CVipsFixtures", dependencies: [.target(name: "CVips", condition: .when(traits: ["Images"]))],
-            path: "Tests/CVipsFixtures", cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
+            path: "Tests/CVipsFixtures", cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))],
+            linkerSettings: ["vips", "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0, .when(traits: ["Images"])) }),
         .testTarget(
             name: "SwitchyardImagesTests",
             dependencies: [

@@ -12,7 +12,7 @@
 
         init() { flag = sy_flag_new() }
 
-        deinit { g_free(flag) }
+        deinit { sy_flag_free(flag) }
 
         func cancel() { sy_flag_set(flag) }
 

@@ -43,10 +43,10 @@
                     descriptor: descriptor, bytes: nil, length: gint64(size), offset: 0, cancelled: cancellation.flag)
                 let loader = try withReader(reader) { sy_vips_find_load_reader($0) }
                 guard let loader else {
-                    g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
+                    sy_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                     // libvips' ImageMagick loader reads files and buffers only: ask by path to name it.
-                    if let byPath = vips_foreign_find_load(path) { try refuseUntrusted(byPath, fail) }
-                    g_free(sy_vips_take_error())
+                    if let byPath = sy_vips_find_load(path) { try refuseUntrusted(byPath, fail) }
+                    sy_free(sy_vips_take_error())
                     throw fail(.notAnImage)
                 }
                 try refuseUntrusted(loader, fail)
@@ -69,9 +69,9 @@
                 let made = bytes.withUnsafeBytes { buffer -> Result<Thumbnail, ImageError> in
                     Result { () throws(ImageError) -> Thumbnail in
                         guard let base = buffer.baseAddress,
-                            let loader = vips_foreign_find_load_buffer(base, buffer.count)
+                            let loader = sy_vips_find_load_buffer(base, buffer.count)
                         else {
-                            g_free(sy_vips_take_error())  // the sniffer's own message; ours says more
+                            sy_free(sy_vips_take_error())  // the sniffer's own message; ours says more
                             throw fail(.notAnImage)
                         }
                         try refuseUntrusted(loader, fail)
@@ -106,7 +106,7 @@
                             toSRGB ? 1 : 0)
                     }
                     defer { sy_vips_unref(image) }
-                    guard options.format == .jpeg, vips_image_hasalpha(image) != 0 else {
+                    guard options.format == .jpeg, sy_vips_has_alpha(image) != 0 else {
                         return try encode(image, options, fail)
                     }
                     let flat = try flattened(image, on: options.background, fail)
@@ -168,8 +168,8 @@
             _ fail: (ImageError.Reason) -> ImageError
         ) throws(ImageError) -> Bool {
             guard let header else { throw fail(.undecodable(Vips.takeError())) }
-            let width = Int(vips_image_get_width(header))
-            let height = Int(vips_image_get_height(header))
+            let width = Int(sy_vips_width(header))
+            let height = Int(sy_vips_height(header))
             let hasProfile = sy_vips_has_profile(header) != 0
             sy_vips_unref(header)
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
@@ -191,7 +191,7 @@
             guard call(&image, Int32(size.rawValue), Int32(crop.rawValue)) == 0, let made = image else {
                 throw fail(.undecodable(Vips.takeError()))
             }
-            let interpretation = vips_image_get_interpretation(made)
+            let interpretation = sy_vips_interpretation(made)
             guard interpretation != VIPS_INTERPRETATION_sRGB, interpretation != VIPS_INTERPRETATION_B_W else {
                 return made
             }
@@ -240,11 +240,11 @@
                 // Pixels are decoded while encoding: a loader's error is the source's fault, a saver's the encoder's.
                 throw fail(message.contains("save") ? .encodingFailed(message) : .undecodable(message))
             }
-            defer { g_free(output) }
+            defer { sy_free(output) }
             let bytes = [UInt8](UnsafeRawBufferPointer(start: output, count: length))
             return Thumbnail(
-                bytes: bytes, format: options.format, width: Int(vips_image_get_width(image)),
-                height: Int(vips_image_get_height(image)))
+                bytes: bytes, format: options.format, width: Int(sy_vips_width(image)),
+                height: Int(sy_vips_height(image)))
         }
     }
 #endif

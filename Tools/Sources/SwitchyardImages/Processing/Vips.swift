@@ -3,7 +3,7 @@
 
     /// libvips, started once per process.
     enum Vips {
-        /// Starts libvips with one thread per image (the pipeline runs many images at once, each on one of its own
+        /// Loads libvips (the first image processed does) and starts it with one thread per image (the pipeline runs many images at once, each on one of its own
         /// threads: more threads per image fragment glibc's heap and win nothing when every core is busy), its
         /// operation cache off (the pipeline caches results), and the loaders libvips marks untrusted blocked
         /// (ImageMagick, PDF and others that parse whatever they are given). Idempotent and thread-safe.
@@ -11,6 +11,7 @@
 
         private static let started: Bool = {
             guard sy_vips_start("switchyard", 1, 0) == 0 else {
+                if let failure = sy_vips_load_error() { fatalError(String(cString: failure)) }
                 fatalError("libvips failed to start: \(takeError())")
             }
             return true
@@ -20,7 +21,7 @@
         /// a message may carry another failure's lines too).
         static func takeError() -> String {
             guard let message = sy_vips_take_error() else { return "unknown libvips error" }
-            defer { g_free(message) }
+            defer { sy_free(message) }
             let lines = String(cString: message).split(whereSeparator: \.isNewline)
             return lines.isEmpty ? "unknown libvips error" : lines.joined(separator: "; ")
         }

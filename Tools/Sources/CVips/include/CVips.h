@@ -1,0 +1,121 @@
+// libvips (Debian's libvips-dev, 8.14; installed by Scripts/install-system-packages.sh), for SwitchyardImages.
+//
+// libvips is not linked: `sy_vips_start` loads it (`dlopen`) when the first image is processed, so that a program
+// linking SwitchyardImages loads libvips and the hundred libraries it needs only if it makes images (`switchyard
+// fetch` does not pay for `switchyard thumbnails`). Every call into libvips goes through the functions below.
+//
+// Swift cannot call C's variadic functions, and most of libvips' operations take their options as a NULL-ended
+// list of name/value pairs: each operation SwitchyardImages uses is wrapped in a fixed-argument function. They only
+// forward; every decision (limits, formats, options) is made in Swift. One more piece is written here because
+// libvips calls it back on its own threads: the source a decode reads through, which fails its next read once the
+// render is cancelled.
+//
+// Except for `sy_vips_start`, `sy_vips_load_error`, the flags, `sy_limit_malloc_arenas` and
+// `sy_thread_lower_scheduling`, a function here may be called only after `sy_vips_start` returned 0.
+#ifndef SWITCHYARD_CVIPS_H
+#define SWITCHYARD_CVIPS_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/// Loads libvips, then `vips_init` and the settings for many images processed in parallel, each by one thread:
+/// `concurrency` threads per image, libvips' operation cache off (the pipeline caches results itself), and the
+/// loaders libvips marks untrusted (ImageMagick, PDF, ...) blocked unless `allow_untrusted`. Also silences
+/// libvips' warnings, which it prints to standard error (a tolerated flaw in an image, a truncated read): the
+/// pipeline reports what it refuses as errors, and a command's output stays its own. Call once. 0 on success;
+/// otherwise `sy_vips_load_error` says why when libvips could not be loaded.
+int sy_vips_start(const char *program, int concurrency, int allow_untrusted);
+
+/// Why libvips could not be loaded (a library or a symbol missing), or NULL. Valid for the process's lifetime.
+const char *sy_vips_load_error(void);
+
+/// A flag for cancelling a render: set by any thread, read by the decoding thread. Free with `sy_flag_free`.
+int *sy_flag_new(void);
+void sy_flag_free(int *flag);
+void sy_flag_set(int *flag);
+int sy_flag_is_set(const int *flag);
+
+/// What a decode reads: a file's descriptor (`descriptor` >= 0) or bytes in memory, `length` bytes long, read
+/// from `offset`; each read first checks `cancelled`. Used by one decode at a time (libvips reads a source from
+/// one thread at a time).
+typedef struct {
+    int descriptor;
+    const unsigned char *bytes;
+    gint64 length;
+    gint64 offset;
+    const int *cancelled;
+} SYReader;
+
+/// The image's header, read without decoding its pixels (libvips' loaders are lazy). NULL on failure.
+VipsImage *sy_vips_header_buffer(const void *bytes, size_t length);
+
+/// The nickname of the loader class `name` (as `vips_foreign_find_load` returns it) if libvips marks it untrusted
+/// (blocked at start: ImageMagick's, PDF's, SVG's...), else NULL. The string lives as long as the process.
+const char *sy_vips_untrusted_loader(const char *name);
+
+/// The name of the loader class for the file at `path` (by its contents, or its name for loaders that need it),
+/// or for `length` bytes in memory; NULL if none.
+const char *sy_vips_find_load(const char *path);
+const char *sy_vips_find_load_buffer(const void *bytes, size_t length);
+
+/// The name of the loader class for what `reader` reads (sniffed from its first bytes), or NULL.
+const char *sy_vips_find_load_reader(SYReader *reader);
+
+/// The header of the image `reader` reads, without decoding its pixels. NULL on failure; the image reads from
+/// `reader` until it is unreferenced.
+VipsImage *sy_vips_header_reader(SYReader *reader);
+
+/// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied) of the image `reader` reads; with
+/// `to_srgb`, colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting,
+/// `fail_on` a VipsFailOn. The image is lazy and reads from `reader` until it is unreferenced: `reader` must
+/// outlive it. 0 on success.
+int sy_vips_thumbnail_reader(
+    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb);
+
+/// The image's width, height and interpretation, and whether it has an alpha band.
+int sy_vips_width(VipsImage *image);
+int sy_vips_height(VipsImage *image);
+VipsInterpretation sy_vips_interpretation(VipsImage *image);
+int sy_vips_has_alpha(VipsImage *image);
+
+/// Whether the image carries an ICC profile (its thumbnail is then colour managed to sRGB).
+int sy_vips_has_profile(VipsImage *image);
+
+/// The image in sRGB, when it is in another colour space (a grey or CMYK source without an ICC profile).
+int sy_vips_to_srgb(VipsImage *in, VipsImage **out);
+
+/// The image without its alpha channel, laid on a background of `grey` (one band and alpha) or `red`, `green`,
+/// `blue` (three bands and alpha), each 0–255 and scaled to the image's depth (`max_alpha` 255 or 65535).
+int sy_vips_flatten(VipsImage *in, VipsImage **out, double red, double green, double blue, double grey);
+
+/// Encoders: the bytes go to `*out` (free with `sy_free`), `*length` bytes long. 0 on success.
+int sy_vips_jpeg(VipsImage *in, void **out, size_t *length, int quality, int strip);
+int sy_vips_png(VipsImage *in, void **out, size_t *length, int strip);
+int sy_vips_webp(VipsImage *in, void **out, size_t *length, int quality, int strip);
+int sy_vips_avif(VipsImage *in, void **out, size_t *length, int quality, int strip);
+int sy_vips_heic(VipsImage *in, void **out, size_t *length, int quality, int strip);
+
+/// The error messages libvips recorded, copied and cleared in one step under its lock (free with `sy_free`).
+char *sy_vips_take_error(void);
+
+/// Frees what libvips allocated (an encoder's bytes, an error message): glib's `g_free`.
+void sy_free(void *pointer);
+
+/// `sy_vips_can_save` on a thread of its own at nice value `niceness`: whether the installed libvips can encode
+/// `suffix` (".avif"); a 1 × 1 image is encoded (a saver can exist while its codec's plugin is missing). libvips
+/// keeps the worker threads an encode starts, for every later image, and they keep the scheduling of the thread
+/// that started them.
+int sy_vips_can_save_niced(const char *suffix, int niceness);
+
+void sy_vips_unref(VipsImage *image);
+
+/// Limits glibc's malloc arenas to `count` (process-wide; Linux). 1 on success.
+int sy_limit_malloc_arenas(int count);
+
+/// Lowers the calling thread's scheduling (Linux: both are per thread): with `idle`, to `SCHED_IDLE` (it runs only
+/// when no other thread wants the processor, and a waking thread of any other policy preempts it at once);
+/// otherwise to nice value `niceness`. Threads the calling thread creates inherit it. Without privileges a thread
+/// can only be made less favoured, never more again. 0 on success; -1 elsewhere than on Linux.
+int sy_thread_lower_scheduling(int idle, int niceness);
+
+#endif

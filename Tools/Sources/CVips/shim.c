@@ -1,0 +1,343 @@
+// The wrappers declared in CVips.h, calling libvips and glib through pointers that `sy_vips_start` resolves once
+// libvips is loaded. The pointers are written once, before `sy_vips_start` returns, and only read afterwards
+// (every other wrapper may be called only after it returned 0).
+// Empty without the tools' Images trait (no libvips headers); SwitchyardImages then does not import CVips.
+#ifdef SWITCHYARD_IMAGES
+#define G_DISABLE_CAST_CHECKS  // a cast macro must not call glib's checked cast, which is not linked
+#include "CVips.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <malloc.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
+
+// Every libvips and glib function called below.
+#define SY_SYMBOLS(X) \
+    X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_cache_set_max_mem) X(vips_cache_set_max_files) \
+    X(vips_block_untrusted_set) X(g_log_set_handler) X(vips_image_new_from_buffer) X(g_type_from_name) \
+    X(vips_operation_get_type) X(g_type_is_a) X(g_type_class_ref) X(g_type_class_unref) X(vips_source_custom_new) \
+    X(g_signal_connect_data) X(vips_foreign_find_load_source) X(vips_foreign_find_load) \
+    X(vips_foreign_find_load_buffer) X(g_object_unref) X(vips_image_new_from_source) X(vips_thumbnail_source) \
+    X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_interpretation) X(vips_image_hasalpha) \
+    X(vips_image_get_typeof) X(vips_colourspace) X(vips_image_get_bands) X(vips_image_get_format) \
+    X(vips_array_double_new) X(vips_flatten) X(vips_area_unref) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
+    X(vips_webpsave_buffer) X(vips_heifsave_buffer) X(vips_error_buffer_copy) X(vips_black) \
+    X(vips_image_write_to_buffer) X(g_free)
+
+#define SY_POINTER(name) static __typeof__(name) *sy_p_##name;
+SY_SYMBOLS(SY_POINTER)
+
+// From here on, a call to one of them goes through its pointer. A name left out of SY_SYMBOLS would be a direct
+// call, which fails to link in a program without libvips (`switchyard`).
+#undef g_type_is_a
+#define vips_init (*sy_p_vips_init)
+#define vips_concurrency_set (*sy_p_vips_concurrency_set)
+#define vips_cache_set_max (*sy_p_vips_cache_set_max)
+#define vips_cache_set_max_mem (*sy_p_vips_cache_set_max_mem)
+#define vips_cache_set_max_files (*sy_p_vips_cache_set_max_files)
+#define vips_block_untrusted_set (*sy_p_vips_block_untrusted_set)
+#define g_log_set_handler (*sy_p_g_log_set_handler)
+#define vips_image_new_from_buffer (*sy_p_vips_image_new_from_buffer)
+#define g_type_from_name (*sy_p_g_type_from_name)
+#define vips_operation_get_type (*sy_p_vips_operation_get_type)
+#define g_type_is_a (*sy_p_g_type_is_a)
+#define g_type_class_ref (*sy_p_g_type_class_ref)
+#define g_type_class_unref (*sy_p_g_type_class_unref)
+#define vips_source_custom_new (*sy_p_vips_source_custom_new)
+#define g_signal_connect_data (*sy_p_g_signal_connect_data)
+#define vips_foreign_find_load_source (*sy_p_vips_foreign_find_load_source)
+#define vips_foreign_find_load (*sy_p_vips_foreign_find_load)
+#define vips_foreign_find_load_buffer (*sy_p_vips_foreign_find_load_buffer)
+#define g_object_unref (*sy_p_g_object_unref)
+#define vips_image_new_from_source (*sy_p_vips_image_new_from_source)
+#define vips_thumbnail_source (*sy_p_vips_thumbnail_source)
+#define vips_image_get_width (*sy_p_vips_image_get_width)
+#define vips_image_get_height (*sy_p_vips_image_get_height)
+#define vips_image_get_interpretation (*sy_p_vips_image_get_interpretation)
+#define vips_image_hasalpha (*sy_p_vips_image_hasalpha)
+#define vips_image_get_typeof (*sy_p_vips_image_get_typeof)
+#define vips_colourspace (*sy_p_vips_colourspace)
+#define vips_image_get_bands (*sy_p_vips_image_get_bands)
+#define vips_image_get_format (*sy_p_vips_image_get_format)
+#define vips_array_double_new (*sy_p_vips_array_double_new)
+#define vips_flatten (*sy_p_vips_flatten)
+#define vips_area_unref (*sy_p_vips_area_unref)
+#define vips_jpegsave_buffer (*sy_p_vips_jpegsave_buffer)
+#define vips_pngsave_buffer (*sy_p_vips_pngsave_buffer)
+#define vips_webpsave_buffer (*sy_p_vips_webpsave_buffer)
+#define vips_heifsave_buffer (*sy_p_vips_heifsave_buffer)
+#define vips_error_buffer_copy (*sy_p_vips_error_buffer_copy)
+#define vips_black (*sy_p_vips_black)
+#define vips_image_write_to_buffer (*sy_p_vips_image_write_to_buffer)
+#define g_free (*sy_p_g_free)
+
+// MARK: loading
+
+static const char *sy_load_failure;
+
+/// Loads libvips (Debian's libvips42; Homebrew's on macOS) and resolves every pointer; 0 on success.
+static int sy_load(void) {
+    static const char *const names[] = {
+        "libvips.so.42", "libvips.42.dylib", "/opt/homebrew/lib/libvips.42.dylib", "/usr/local/lib/libvips.42.dylib"};
+    void *library = NULL;
+    for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
+        library = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
+    }
+    if (!library) {
+        sy_load_failure = "libvips (libvips.so.42) is not installed: apt-get install libvips42, or "
+                          "Scripts/install-system-packages.sh";
+        return -1;
+    }
+#define SY_RESOLVE(name)                                                                  \
+    if (!(sy_p_##name = (__typeof__(sy_p_##name))dlsym(library, #name))) {                \
+        sy_load_failure = "the installed libvips lacks " #name " (libvips 8.14 or later is needed)"; \
+        return -1;                                                                        \
+    }
+    SY_SYMBOLS(SY_RESOLVE)
+#undef SY_RESOLVE
+    return 0;
+}
+
+const char *sy_vips_load_error(void) { return sy_load_failure; }
+
+static void sy_vips_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {}
+
+int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
+    if (sy_load() != 0) return -1;
+    if (vips_init(program) != 0) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, sy_vips_discard_log, NULL);
+    vips_concurrency_set(concurrency);
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_block_untrusted_set(allow_untrusted ? FALSE : TRUE);
+    return 0;
+}
+
+// MARK: flags, the reader and sources
+
+int *sy_flag_new(void) { return calloc(1, sizeof(int)); }
+void sy_flag_free(int *flag) { free(flag); }
+void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
+/// A read fails once the render is cancelled: the decode stops at its next read (every few KiB of the encoded
+/// image) instead of running to the end.
+static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
+    if (sy_flag_is_set(reader->cancelled)) return -1;
+    gint64 count = reader->length - reader->offset;
+    if (count > length) count = length;
+    if (count <= 0) return 0;
+    if (reader->descriptor >= 0) {
+        ssize_t done;
+        do { done = pread(reader->descriptor, buffer, (size_t)count, (off_t)reader->offset); } while (done < 0 && errno == EINTR);
+        if (done < 0) return -1;
+        count = done;
+    } else {
+        memcpy(buffer, reader->bytes + reader->offset, (size_t)count);
+    }
+    reader->offset += count;
+    return count;
+}
+
+static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
+    gint64 base;
+    switch (whence) {
+    case SEEK_SET: base = 0; break;
+    case SEEK_CUR: base = reader->offset; break;
+    case SEEK_END: base = reader->length; break;
+    default: return -1;
+    }
+    gint64 target = base + offset;
+    if (target < 0 || target > reader->length) return -1;
+    reader->offset = target;
+    return target;
+}
+
+/// A libvips source that reads through `reader` (which must outlive it). NULL on failure.
+static VipsSource *sy_source_new(SYReader *reader) {
+    VipsSourceCustom *source = vips_source_custom_new();
+    if (!source) return NULL;
+    g_signal_connect_data(source, "read", G_CALLBACK(sy_reader_read), reader, NULL, 0);
+    g_signal_connect_data(source, "seek", G_CALLBACK(sy_reader_seek), reader, NULL, 0);
+    return VIPS_SOURCE(source);
+}
+
+// MARK: loaders and headers
+
+VipsImage *sy_vips_header_buffer(const void *bytes, size_t length) {
+    return vips_image_new_from_buffer(bytes, length, "", NULL);
+}
+
+const char *sy_vips_untrusted_loader(const char *name) {
+    GType type = g_type_from_name(name);
+    if (!type || !g_type_is_a(type, VIPS_TYPE_OPERATION)) return NULL;
+    gpointer class = g_type_class_ref(type);
+    const char *nickname = (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_UNTRUSTED)
+        ? VIPS_OBJECT_CLASS(class)->nickname : NULL;
+    g_type_class_unref(class);  // classes are static once created: the nickname stays valid
+    return nickname;
+}
+
+const char *sy_vips_find_load(const char *path) { return vips_foreign_find_load(path); }
+
+const char *sy_vips_find_load_buffer(const void *bytes, size_t length) {
+    return vips_foreign_find_load_buffer(bytes, length);
+}
+
+const char *sy_vips_find_load_reader(SYReader *reader) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return NULL;
+    const char *name = vips_foreign_find_load_source(source);
+    g_object_unref(source);
+    return name;
+}
+
+VipsImage *sy_vips_header_reader(SYReader *reader) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return NULL;
+    VipsImage *image = vips_image_new_from_source(source, "", NULL);
+    g_object_unref(source);  // the image holds its own reference while it needs it
+    return image;
+}
+
+// MARK: thumbnails
+
+int sy_vips_thumbnail_reader(
+    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+    VipsSource *source = sy_source_new(reader);
+    if (!source) return -1;
+    int status = to_srgb
+        ? vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
+              "fail_on", fail_on, "export_profile", "srgb", NULL)
+        : vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
+              "fail_on", fail_on, NULL);
+    g_object_unref(source);  // the image holds its own reference while it needs it
+    return status;
+}
+
+int sy_vips_width(VipsImage *image) { return vips_image_get_width(image); }
+int sy_vips_height(VipsImage *image) { return vips_image_get_height(image); }
+VipsInterpretation sy_vips_interpretation(VipsImage *image) { return vips_image_get_interpretation(image); }
+int sy_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+
+int sy_vips_has_profile(VipsImage *image) { return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0; }
+
+int sy_vips_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+int sy_vips_flatten(VipsImage *in, VipsImage **out, double red, double green, double blue, double grey) {
+    int colour_bands = vips_image_get_bands(in) - 1;
+    double max_alpha = vips_image_get_format(in) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
+    double scale = max_alpha / 255.0;
+    double values[16];
+    if (colour_bands < 1 || colour_bands > 16) return -1;
+    for (int band = 0; band < colour_bands; band++) {
+        // Grey for one band; red, green, blue for three or more (extra bands beyond them take blue's value).
+        double value = colour_bands < 3 ? grey : band == 0 ? red : band == 1 ? green : blue;
+        values[band] = value * scale;
+    }
+    VipsArrayDouble *background = vips_array_double_new(values, colour_bands);
+    int status = vips_flatten(in, out, "background", background, "max_alpha", max_alpha, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+// MARK: encoders
+
+int sy_vips_jpeg(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_jpegsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "optimize_coding", TRUE, "interlace", FALSE, NULL);
+}
+
+int sy_vips_png(VipsImage *in, void **out, size_t *length, int strip) {
+    return vips_pngsave_buffer(in, out, length, "strip", strip, "compression", 6, NULL);
+}
+
+int sy_vips_webp(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_webpsave_buffer(in, out, length, "Q", quality, "strip", strip, NULL);
+}
+
+int sy_vips_avif(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_heifsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
+}
+
+int sy_vips_heic(VipsImage *in, void **out, size_t *length, int quality, int strip) {
+    return vips_heifsave_buffer(
+        in, out, length, "Q", quality, "strip", strip, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+}
+
+char *sy_vips_take_error(void) { return vips_error_buffer_copy(); }
+
+void sy_free(void *pointer) { g_free(pointer); }
+
+/// Whether the installed libvips can encode `suffix`: a 1 × 1 image is encoded.
+static int sy_vips_can_save(const char *suffix) {
+    VipsImage *pixel = NULL;
+    if (vips_black(&pixel, 1, 1, "bands", 3, NULL)) return 0;
+    void *bytes = NULL;
+    size_t length = 0;
+    int status = vips_image_write_to_buffer(pixel, suffix, &bytes, &length, NULL);
+    g_object_unref(pixel);
+    g_free(bytes);
+    if (status) g_free(vips_error_buffer_copy());
+    return status == 0;
+}
+
+typedef struct {
+    const char *suffix;
+    int niceness;
+    int result;
+} SYProbe;
+
+static void *sy_probe_main(void *argument) {
+    SYProbe *probe = argument;
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), probe->niceness);
+#endif
+    probe->result = sy_vips_can_save(probe->suffix);
+    return NULL;
+}
+
+int sy_vips_can_save_niced(const char *suffix, int niceness) {
+    SYProbe probe = {suffix, niceness, 0};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, sy_probe_main, &probe) != 0) return sy_vips_can_save(suffix);
+    pthread_join(thread, NULL);
+    return probe.result;
+}
+
+void sy_vips_unref(VipsImage *image) { g_object_unref(image); }
+
+// MARK: the process and its threads
+
+int sy_limit_malloc_arenas(int count) {
+#ifdef __linux__
+    return mallopt(M_ARENA_MAX, count);
+#else
+    return 0;
+#endif
+}
+
+int sy_thread_lower_scheduling(int idle, int niceness) {
+#ifdef __linux__
+    if (idle) {
+        struct sched_param parameters = {0};
+        return sched_setscheduler(0, 5 /* SCHED_IDLE, defined by glibc only under _GNU_SOURCE */, &parameters);
+    }
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+#else
+    return -1;
+#endif
+}
+#endif
