@@ -1,6 +1,6 @@
 // The wrappers declared in CVips.h, calling libvips and glib through pointers that `sy_vips_start` resolves once
-// libvips is loaded. The pointers are written once, before `sy_vips_start` returns, and only read afterwards
-// (every other wrapper may be called only after it returned 0).
+// libvips is loaded. The pointers are written once, before `sy_vips_start` returns, and only read afterwards: a
+// wrapper that calls libvips may be called only after it returned 0 (CVips.h names the few that do not).
 // Empty without the tools' Images trait (no libvips headers); SwitchyardImages then does not import CVips.
 #ifdef SWITCHYARD_IMAGES
 #define G_DISABLE_CAST_CHECKS  // a cast macro must not call glib's checked cast, which is not linked
@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,7 +38,8 @@ SY_SYMBOLS(SY_POINTER)
 
 // From here on, a call to one of them goes through its pointer. A name left out of SY_SYMBOLS would be a direct
 // call, which fails to link in a program without libvips (`switchyard`).
-#undef g_type_is_a
+#undef g_type_is_a  // glib may define these as macros (g_free: glib 2.78 with glibc's free_sized)
+#undef g_free
 #define vips_init (*sy_p_vips_init)
 #define vips_concurrency_set (*sy_p_vips_concurrency_set)
 #define vips_cache_set_max (*sy_p_vips_cache_set_max)
@@ -82,6 +84,7 @@ SY_SYMBOLS(SY_POINTER)
 // MARK: loading
 
 static const char *sy_load_failure;
+static char sy_load_message[512];
 
 /// Loads libvips (Debian's libvips42; Homebrew's on macOS) and resolves every pointer; 0 on success.
 static int sy_load(void) {
@@ -92,8 +95,11 @@ static int sy_load(void) {
         library = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
     }
     if (!library) {
-        sy_load_failure = "libvips (libvips.so.42) is not installed: apt-get install libvips42, or "
-                          "Scripts/install-system-packages.sh";
+        const char *reason = dlerror();
+        snprintf(sy_load_message, sizeof sy_load_message,
+            "libvips could not be loaded (%s); on Debian: apt-get install libvips42, or "
+            "Scripts/install-system-packages.sh", reason ? reason : "not found");
+        sy_load_failure = sy_load_message;
         return -1;
     }
 #define SY_RESOLVE(name)                                                                  \

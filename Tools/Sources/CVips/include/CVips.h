@@ -1,8 +1,9 @@
 // libvips (Debian's libvips-dev, 8.14; installed by Scripts/install-system-packages.sh), for SwitchyardImages.
 //
-// libvips is not linked: `sy_vips_start` loads it (`dlopen`) when the first image is processed, so that a program
-// linking SwitchyardImages loads libvips and the hundred libraries it needs only if it makes images (`switchyard
-// fetch` does not pay for `switchyard thumbnails`). Every call into libvips goes through the functions below.
+// libvips is not linked: `sy_vips_start` loads it (`dlopen`), which SwitchyardImages calls before its first use
+// of libvips, so that a program linking SwitchyardImages loads libvips and the hundred libraries it needs only if
+// it uses it (`switchyard fetch` does not pay for `switchyard thumbnails`). Every call into libvips goes through
+// the functions below.
 //
 // Swift cannot call C's variadic functions, and most of libvips' operations take their options as a NULL-ended
 // list of name/value pairs: each operation SwitchyardImages uses is wrapped in a fixed-argument function. They only
@@ -101,10 +102,9 @@ char *sy_vips_take_error(void);
 /// Frees what libvips allocated (an encoder's bytes, an error message): glib's `g_free`.
 void sy_free(void *pointer);
 
-/// `sy_vips_can_save` on a thread of its own at nice value `niceness`: whether the installed libvips can encode
-/// `suffix` (".avif"); a 1 × 1 image is encoded (a saver can exist while its codec's plugin is missing). libvips
-/// keeps the worker threads an encode starts, for every later image, and they keep the scheduling of the thread
-/// that started them.
+/// Whether the installed libvips can encode `suffix` (".avif"): a 1 × 1 image is encoded (a saver can exist while
+/// its codec's plugin is missing), on a thread of its own at nice value `niceness` (libvips keeps the worker
+/// threads an encode starts, for every later image, and they keep the scheduling of the thread that started them).
 int sy_vips_can_save_niced(const char *suffix, int niceness);
 
 void sy_vips_unref(VipsImage *image);

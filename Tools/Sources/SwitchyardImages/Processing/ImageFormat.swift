@@ -19,7 +19,8 @@
         public var mimeType: String { "image/\(rawValue)" }
 
         /// Whether the installed libvips can write this format. JPEG, PNG and WebP always can on Debian's
-        /// `libvips42`; AVIF needs its HEIF module. - Complexity: O(1) after the first call per format.
+        /// `libvips42`; AVIF needs its HEIF module. The first call loads libvips, as any first use of it does (a
+        /// process without an installed libvips stops, saying so). - Complexity: O(1) after the first call.
         public var isAvailable: Bool {
             Vips.start()
             return Self.available[self] ?? false

@@ -3,7 +3,7 @@
 
     /// libvips, started once per process.
     enum Vips {
-        /// Loads libvips (the first image processed does) and starts it with one thread per image (the pipeline
+        /// Loads libvips (at the module's first use of it) and starts it with one thread per image (the pipeline
         /// runs many images at once, each on one of its own threads: more threads per image fragment glibc's heap
         /// and win nothing when every core is busy), its operation cache off (the pipeline caches results), and
         /// the loaders libvips marks untrusted blocked (ImageMagick, PDF and others that parse whatever they are
