@@ -130,6 +130,26 @@ int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
 
 // MARK: flags, the reader and sources
 
+// libvips calls a source's callbacks from one thread at a time, the decoding thread or one of its workers, in an
+// order kept by its own locks (glib's futex-based mutexes, which Thread Sanitizer does not see). Under the
+// sanitizer these annotations state that order on the reader: the thread that made it publishes it, each callback
+// acquires it on entry and releases it on return, and the thread that frees it acquires it first.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+#define SY_ACQUIRE(reader) __tsan_acquire(reader)
+#define SY_RELEASE(reader) __tsan_release(reader)
+#endif
+#endif
+#ifndef SY_ACQUIRE
+#define SY_ACQUIRE(reader) ((void)(reader))
+#define SY_RELEASE(reader) ((void)(reader))
+#endif
+
+void sy_reader_publish(SYReader *reader) { SY_RELEASE(reader); }
+void sy_reader_retire(SYReader *reader) { SY_ACQUIRE(reader); }
+
 int *sy_flag_new(void) { return calloc(1, sizeof(int)); }
 void sy_flag_free(int *flag) { free(flag); }
 void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
@@ -137,7 +157,7 @@ int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQU
 
 /// A read fails once the render is cancelled: the decode stops at its next read (every few KiB of the encoded
 /// image) instead of running to the end.
-static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
+static gint64 sy_reader_read_once(SYReader *reader, void *buffer, gint64 length) {
     if (sy_flag_is_set(reader->cancelled)) return -1;
     gint64 count = reader->length - reader->offset;
     if (count > length) count = length;
@@ -154,7 +174,14 @@ static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 leng
     return count;
 }
 
-static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
+static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
+    SY_ACQUIRE(reader);
+    gint64 count = sy_reader_read_once(reader, buffer, length);
+    SY_RELEASE(reader);
+    return count;
+}
+
+static gint64 sy_reader_seek_once(SYReader *reader, gint64 offset, int whence) {
     gint64 base;
     switch (whence) {
     case SEEK_SET: base = 0; break;
@@ -165,6 +192,13 @@ static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence
     gint64 target = base + offset;
     if (target < 0 || target > reader->length) return -1;
     reader->offset = target;
+    return target;
+}
+
+static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
+    SY_ACQUIRE(reader);
+    gint64 target = sy_reader_seek_once(reader, offset, whence);
+    SY_RELEASE(reader);
     return target;
 }
 

@@ -47,6 +47,12 @@ typedef struct {
     const int *cancelled;
 } SYReader;
 
+/// For Thread Sanitizer, which does not see the locks by which libvips reads a source from one thread at a time:
+/// `sy_reader_publish` after filling in a reader, before libvips reads through it; `sy_reader_retire` after the
+/// last image reading through it is released, before it is freed. No-ops in other builds.
+void sy_reader_publish(SYReader *reader);
+void sy_reader_retire(SYReader *reader);
+
 /// The image's header, read without decoding its pixels (libvips' loaders are lazy). NULL on failure.
 VipsImage *sy_vips_header_buffer(const void *bytes, size_t length);
 

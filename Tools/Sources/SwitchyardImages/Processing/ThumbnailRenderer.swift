@@ -130,7 +130,11 @@
         ) throws(ImageError) -> Result {
             let state = UnsafeMutablePointer<SYReader>.allocate(capacity: 1)
             state.initialize(to: reader)
-            defer { state.deallocate() }
+            sy_reader_publish(state)
+            defer {
+                sy_reader_retire(state)
+                state.deallocate()
+            }
             return try body(state)
         }
 
