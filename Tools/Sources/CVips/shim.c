@@ -36,8 +36,9 @@
 #define SY_POINTER(name) static __typeof__(name) *sy_p_##name;
 SY_SYMBOLS(SY_POINTER)
 
-// From here on, a call to one of them goes through its pointer. A name left out of SY_SYMBOLS would be a direct
-// call, which fails to link in a program without libvips (`switchyard`).
+// From here on, a call to one of them goes through its pointer. A libvips name left out of SY_SYMBOLS would be a
+// direct call, which fails to link in a program without libvips (`switchyard`); glib's are kept with libvips' for
+// one rule (glib itself is linked, through CLibVips' flags).
 #undef g_type_is_a  // glib may define these as macros (g_free: glib 2.78 with glibc's free_sized)
 #undef g_free
 #define vips_init (*sy_p_vips_init)
