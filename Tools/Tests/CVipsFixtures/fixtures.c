@@ -204,11 +204,12 @@ int syf_decode(const char *path, int size) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *header = vips_image_new_from_file(path, NULL), *image = NULL;
     if (!header) return -1;
-    const char *loader = vips_foreign_find_load(path);
+    const char *loader = NULL;  // the header's own loader's nickname ("jpegload"), not sniffed again
+    int is_jpeg = vips_image_get_string(header, VIPS_META_LOADER, &loader) == 0 && strstr(loader, "jpeg");
     int longest = VIPS_MAX(vips_image_get_width(header), vips_image_get_height(header));
     g_object_unref(header);
     int status;
-    if (loader && strstr(loader, "Jpeg")) {
+    if (is_jpeg) {
         int shrink = 8;
         while (shrink > 1 && longest / shrink < size) shrink /= 2;
         status = vips_jpegload(path, &image, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
