@@ -2,7 +2,7 @@
 /// the job holds its queue's slot, counted as running, until ``succeed(_:)`` or ``fail(_:)`` is called.
 ///
 /// Such a job has no task of its own: the engine calls its `start` closure (see
-/// ``Coalescer/value(for:priority:start:)``) once the job holds its slot, after releasing its lock, on the thread
+/// ``WorkQueue/trySubmitSelfCompleting(_:priority:start:)`` and ``Coalescer/value(for:priority:start:)``) once the job holds its slot, after releasing its lock, on the thread
 /// that started the job (a submitter's, or one that finished another job). `start` must not block or wait: it
 /// begins the work and returns; whatever carries the work out calls ``succeed(_:)`` or ``fail(_:)`` later, from any
 /// thread (or at once, even before `start` returns). Until then the job runs, and the thread that completes it

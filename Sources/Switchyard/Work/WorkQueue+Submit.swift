@@ -171,6 +171,31 @@ extension WorkQueue {
 
     // MARK: - Internals
 
+    /// Submits a job that completes itself (see ``JobCompletion``), without ever suspending; throws
+    /// ``SubmissionError/Code/full`` at the bound.
+    ///
+    /// For work carried out by callbacks (an event loop, a completion-handler API): no task runs the job. Once the
+    /// job holds its slot, the engine calls `start` with the job's ``JobCompletion``, after releasing its lock, on
+    /// the thread that starts the job (this one when a slot is free, else one that finished another job); `start`
+    /// must not block: it begins the work and returns, and whatever carries the work out completes the job, from
+    /// any thread. Until then the job runs and holds its slot. Cancelling the job (``Job/cancel()``,
+    /// ``cancelAll()``) runs the handler given to ``JobCompletion/onCancel(_:)``; a job cancelled before it starts
+    /// never calls `start`. No timeout, retry or dependency applies (the work keeps its own).
+    @discardableResult
+    public func trySubmitSelfCompleting<Success: Sendable, Failure: Error>(
+        _ name: String, priority: JobPriority = .medium,
+        start: @escaping @Sendable (JobCompletion<Success, Failure>) -> Void
+    ) throws(SubmissionError) -> Job<Success, Failure> {
+        let node = makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
+            () async throws(Failure) -> Success in preconditionFailure("never run: the job has a starter")
+        }
+        node.starter = { node, attempt in
+            start(JobCompletion(node: unsafeDowncast(node, to: TypedJobNode<Success, Failure>.self), attempt: attempt))
+        }
+        try admit(node, [], JobOptions(), .checkNow)
+        return Job(node: node)
+    }
+
     /// The value of a finished, successful input job. Its task was created after the input finished.
     private static func inputValue<Value, Failure>(_ node: TypedJobNode<Value, Failure>) -> Value {
         guard case .succeeded = node.outcome else {

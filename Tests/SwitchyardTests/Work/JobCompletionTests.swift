@@ -215,3 +215,67 @@ struct JobCompletionTests {
         print("JobCompletionTests: \(values) of 600 callers got a value")
     }
 }
+
+@Suite("Self-completing jobs: WorkQueue.trySubmitSelfCompleting", .timeLimit(.minutes(1)))
+struct SelfCompletingSubmitTests {
+    @Test("the job holds its slot until completed elsewhere; its value and error reach the waiter")
+    func holdsSlotThenCompletes() async throws {
+        let queue = WorkQueue(name: "self-completing submit", width: 1)
+        let pending = Log<JobCompletion<Int, Refused>>()
+        let first = try queue.trySubmitSelfCompleting("first") { (completion: JobCompletion<Int, Refused>) in
+            pending.append(completion)
+        }
+        let second = try queue.trySubmitSelfCompleting("second") { (completion: JobCompletion<Int, Refused>) in
+            pending.append(completion)
+        }
+        #expect(pending.all.count == 1)  // started on this thread, at once: a slot was free
+        #expect(queue.counts.running == 1 && queue.counts.pending == 1)
+        let completion = pending.all[0]
+        completeElsewhere { completion.succeed(5) }
+        #expect(try await first.value == 5)
+        while pending.all.count < 2 { await Task.yield() }
+        pending.all[1].fail(Refused())
+        await #expect(throws: JobError<Refused>.self) { try await second.value }
+        await queue.waitUntilIdle()
+        #expect(queue.counts.running == 0)
+    }
+
+    @Test("cancelling runs the handler once; a job cancelled before it starts never calls start")
+    func cancellation() async throws {
+        let queue = WorkQueue(name: "self-completing cancel", width: 1)
+        let cancels = SharedCounter()
+        let starts = SharedCounter()
+        let pending = Log<JobCompletion<Int, any Error>>()
+        let start: @Sendable (JobCompletion<Int, any Error>) -> Void = { completion in
+            starts.add()
+            completion.onCancel {
+                if completion.isCancelled { cancels.add() }
+                completeElsewhere { completion.fail(CancellationError()) }
+            }
+            pending.append(completion)
+        }
+        let running = try queue.trySubmitSelfCompleting("running", start: start)
+        let waiting = try queue.trySubmitSelfCompleting("waiting", start: start)
+        waiting.cancel()
+        running.cancel()
+        await #expect(throws: JobError<any Error>.self) { try await running.value }
+        await #expect(throws: JobError<any Error>.self) { try await waiting.value }
+        await queue.waitUntilIdle()
+        #expect(starts.value == 1 && cancels.value == 1)
+        #expect(pending.all.count == 1)
+    }
+
+    @Test("a completion made inside start is carried out; later ones are ignored")
+    func completionInsideStart() async throws {
+        let queue = WorkQueue(name: "self-completing inline", width: 2)
+        let jobs = try (0..<50).map { index in
+            try queue.trySubmitSelfCompleting("inline \(index)") { (completion: JobCompletion<Int, Never>) in
+                completion.succeed(index)
+                completion.succeed(-1)
+            }
+        }
+        for (index, job) in jobs.enumerated() { #expect(try await job.value == index) }
+        await queue.waitUntilIdle()
+        #expect(queue.counts.running == 0)
+    }
+}
