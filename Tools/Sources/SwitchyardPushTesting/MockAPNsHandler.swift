@@ -74,7 +74,11 @@ final class MockAPNsHandler: ChannelInboundHandler {
             parent.flush()
             context.eventLoop.execute { parent.close(promise: nil) }
         case .refuse:
-            context.close(promise: nil)
+            // On the next tick, not inside this read: closing a stream hands the reads pending on the other
+            // streams to their handlers, so refusing many streams of one read nested each close in the one before,
+            // thousands deep (a stack overflow with 2,000 streams in flight).
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.eventLoop.execute { bound.value.close(promise: nil) }
         case .respond(let answer, let id, let delay, let raiseTo, let goAway):
             guard let delay else {
                 respond(answer, id: id, raiseTo: raiseTo, goAway: goAway, context: context)
