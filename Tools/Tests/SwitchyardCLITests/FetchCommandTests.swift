@@ -156,6 +156,12 @@ struct FetchCommandTests {
         let junk = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
         #expect(junk.status == 2)
         #expect(junk.standardError.contains("\(list):3: not a URL: not a url at all"))
+        // Windows line ends and a byte-order mark: the same lines, numbered the same.
+        try "\u{FEFF}http://127.0.0.1:9/a\r\n\r\nnot a url at all\r\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
+        let windows = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
+        #expect(windows.status == 2)
+        #expect(windows.standardError.contains("\(list):3: not a URL: not a url at all"))
         try "http://127.0.0.1:9/a sha256=12ab\n".write(toFile: list, atomically: true, encoding: .utf8)
         let digest = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
         #expect(digest.status == 2)

@@ -19,8 +19,8 @@ struct FetchList: Sendable {
 
     var items: [Item] = []
 
-    /// The URLs of the arguments, then those of the list file: one per line, optionally followed by
-    /// `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped;
+    /// The URLs of the arguments, then those of the list file: one per line (LF, CRLF or CR), optionally followed
+    /// by `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped;
     /// anything else that is not an `http(s)` URL with a host, or a malformed digest, is an error naming its line.
     static func read(arguments: [String], listFile: String?) throws -> FetchList {
         var urls: [(url: String, path: String, sha256: String?)] = []
@@ -39,8 +39,11 @@ struct FetchList: Sendable {
             } catch {
                 throw Failure(description: "\(listFile): cannot read the list (\(error.localizedDescription))")
             }
-            for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Lines end in LF, CRLF or CR; a byte-order mark (lists saved by Windows editors) is skipped.
+            let lines = text.drop { $0 == "\u{FEFF}" }.split(
+                omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            for (number, rawLine) in lines.enumerated() {
+                let line = trimmed(rawLine)
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 let url = fields[0]
@@ -100,9 +103,18 @@ struct FetchList: Sendable {
     /// none).
     static func fileName(forPath path: String) -> String {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
-        let decoded = last.removingPercentEncoding ?? last
-        let safe = decoded.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\0", with: "_")
+        let decoded = last.contains("%") ? last.removingPercentEncoding ?? last : last
+        let safe =
+            decoded.contains(where: { $0 == "/" || $0 == "\0" })
+            ? String(decoded.map { $0 == "/" || $0 == "\0" ? "_" : $0 }) : decoded
         return safe.isEmpty || safe == "." || safe == ".." ? "index.html" : safe
+    }
+
+    /// `line` without the white space (Unicode's, new lines included) at either end.
+    static func trimmed(_ line: Substring) -> String {
+        let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
+        let end = line[start...].lastIndex { !$0.isWhitespace }.map(line.index(after:)) ?? start
+        return String(line[start..<end])
     }
 
     private static func split(_ name: String) -> (String, String) {
