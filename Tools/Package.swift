@@ -165,6 +165,8 @@ let package = Package(
                 "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush",
                 // `switchyard push --ca-file`: the client's TLS trust roots.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // `switchyard fetch`: the event loop group its connections run on.
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A local APNs to try `switchyard push` against: writes a key, tokens and the authority to trust.

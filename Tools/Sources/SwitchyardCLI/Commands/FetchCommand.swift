@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NIOCore
+import NIOPosix
 import Switchyard
 import SwitchyardHTTP
 
@@ -61,9 +63,13 @@ struct FetchCommand: AsyncParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var manifest = FetchManifest.load(from: out)
+        // Half the cores for the connections: the others write the files (SwitchyardHTTP's file threads) and run
+        // the bookkeeping, instead of every thread kind wanting every core.
+        let network = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
         let session = HTTPSession(
             configuration: HTTPSession.Configuration(
-                name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost))
+                name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost),
+            eventLoopGroup: network)
         let progress = TransferProgress()
         let folder = out
         let known = manifest
@@ -85,6 +91,7 @@ struct FetchCommand: AsyncParsableCommand {
         await drawing.value
         withExtendedLifetime(interrupts) {}
         try? await session.shutdown()
+        try? await network.shutdownGracefully()
         for (item, outcome) in zip(list.items, outcomes) {
             if case .success(let result) = outcome {
                 let checked = result.outcome == .unchanged ? manifest.files[item.name]?.sha256 : result.sha256

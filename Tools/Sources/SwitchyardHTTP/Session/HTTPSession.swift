@@ -95,7 +95,13 @@ public final class HTTPSession: Sendable {
     /// `tlsConfiguration`, by default the system's trust store). Requests are traced as AsyncHTTPClient traces
     /// them, with the tracer bootstrapped (swift-distributed-tracing's `InstrumentationSystem`) when the session is
     /// made, if any.
-    public init(configuration: Configuration = Configuration(), tlsConfiguration: TLSConfiguration? = nil) {
+    ///
+    /// Connections run on `eventLoopGroup`'s threads, by default NIO's process-wide group (one thread per core).
+    /// A group of the caller's must outlive the session: shut it down after ``shutdown()``.
+    public init(
+        configuration: Configuration = Configuration(), tlsConfiguration: TLSConfiguration? = nil,
+        eventLoopGroup: (any EventLoopGroup)? = nil
+    ) {
         self.configuration = configuration
         limit = LimitDomain(name: configuration.name, width: configuration.maximumConcurrentRequests)
         var clientConfiguration = HTTPClient.Configuration(
@@ -115,7 +121,9 @@ public final class HTTPSession: Sendable {
         // AsyncHTTPClient opens a span per request with the tracer bootstrapped when the session is made; when none
         // is (its default discards every span), it opens none instead of building spans nobody records.
         if clientConfiguration.tracing.tracer is NoOpTracer { clientConfiguration.tracing.tracer = nil }
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        client = HTTPClient(
+            eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, configuration: clientConfiguration
+        )
     }
 
     /// Cancels every request and ends the client's connections. Further requests fail.
