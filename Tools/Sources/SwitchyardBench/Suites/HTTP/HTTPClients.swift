@@ -83,6 +83,34 @@ enum HTTPClients {
         return try total.get()
     }
 
+    /// AsyncHTTPClient alone, each body written to `folder` as curl writes it: gathered whole (at most 1 MiB), then
+    /// created in place under its URL's last path segment (`open`, `write`, `close`: no temporary name) on a
+    /// blocking thread. The ceiling of a downloader built on AsyncHTTPClient that keeps disk I/O off its event
+    /// loops, for the small-files case.
+    static func asyncHTTPClientWriting(_ urls: [String], width: Int, folder: String) async throws -> Int {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: width)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let total = await Result(catching: {
+            try await window(urls, width: width) { url in
+                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                let path = folder + "/" + (url.split(separator: "/").last.map(String.init) ?? "index.html")
+                let written = try await BlockingExecutor.shared.run {
+                    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                    guard descriptor >= 0 else { return -1 }
+                    defer { close(descriptor) }
+                    return body.withUnsafeReadableBytes { write(descriptor, $0.baseAddress, $0.count) }
+                }
+                guard written == body.readableBytes else { throw CocoaError(.fileWriteUnknown) }
+                return written
+            }
+        })
+        try? await client.shutdown()
+        return try total.get()
+    }
+
     /// FoundationNetworking's `URLSession` (libcurl underneath), `width` connections per host.
     static func urlSession(_ urls: [String], width: Int) async throws -> Int {
         let configuration = URLSessionConfiguration.ephemeral

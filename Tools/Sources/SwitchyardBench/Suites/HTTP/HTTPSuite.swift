@@ -90,15 +90,23 @@ struct HTTPSuite: BenchmarkSuite {
     }
 
     /// The fetch cases' floor (`SWITCHYARD_BENCH_PROBE=http-floor:WIDTH:LIST`): every URL of the list file
-    /// through AsyncHTTPClient alone, `WIDTH` at a time, bodies read and dropped. Exits 1 if a request failed.
+    /// through AsyncHTTPClient alone, `WIDTH` at a time, bodies read and dropped; with `:DIR` after the list,
+    /// bodies written into `DIR` as curl writes them (``HTTPClients/asyncHTTPClientWriting(_:width:folder:)``).
+    /// Exits 1 if a request failed.
     static func floorProbe(_ specification: String) {
-        let parts = specification.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let width = Int(parts[0]),
+        let parts = specification.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count >= 2, let width = Int(parts[0]),
             let text = try? String(contentsOfFile: parts[1], encoding: .utf8)
-        else { return print("http-floor: WIDTH:LIST") }
+        else { return print("http-floor: WIDTH:LIST[:DIR]") }
         let urls = text.split(separator: "\n").map(String.init)
+        let folder = parts.count == 3 ? parts[2] : nil
         do {
-            _ = try blockingRun { try await HTTPClients.asyncHTTPClientDiscarding(urls, width: width) }
+            _ = try blockingRun {
+                if let folder {
+                    return try await HTTPClients.asyncHTTPClientWriting(urls, width: width, folder: folder)
+                }
+                return try await HTTPClients.asyncHTTPClientDiscarding(urls, width: width)
+            }
         } catch {
             print("http-floor failed: \(error)")
             exit(1)
@@ -126,11 +134,16 @@ struct HTTPSuite: BenchmarkSuite {
             report.note("http: \(fetch) not built (swift build -c release --package-path Tools); fetch cases skipped")
             return
         }
+        // Many small files are written to memory (tmpfs, when there is one): on a disk file system, creating
+        // thousands of files costs what the file system's recent history says (ext4 skips inodes freed in the last
+        // minutes, and this suite frees thousands), which no tool controls. The large files go to the disk.
+        let smallFilesRoot = Self.memoryFolder(named: "switchyard-bench-http-\(getpid())") ?? root
+        defer { if smallFilesRoot != root { try? FileManager.default.removeItem(atPath: smallFilesRoot) } }
         for item in cases {
             let list = root + "/list.txt"
             try item.urls.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
             let floor = "http-floor:\(item.parallel):\(list)"
-            let tools: [(String, [String], [String: String])] = [
+            let common: [(String, [String], [String: String])] = [
                 (
                     "curl --parallel --parallel-max \(item.parallel) (anchor)",
                     [
@@ -157,6 +170,17 @@ struct HTTPSuite: BenchmarkSuite {
                     ["SWITCHYARD_BENCH_PROBE": floor]
                 ),
             ]
+            // Small files only: the ceiling of an AsyncHTTPClient-based tool that writes what curl writes.
+            let ceiling: [(String, [String], [String: String])] =
+                item.memoryGoal
+                ? []
+                : [
+                    (
+                        "AsyncHTTPClient alone, bodies written in place on a blocking thread (ceiling)",
+                        [bench.path], ["SWITCHYARD_BENCH_PROBE": floor + ":OUT"]
+                    )
+                ]
+            let tools = common + ceiling
             var results = [[(seconds: Double, kilobytes: Int)]](repeating: [], count: tools.count)
             // Many small files are kept until the case ends: deleting thousands of files makes the file system
             // busy (journal, discards) for the next run, whichever tool it is.
@@ -164,12 +188,13 @@ struct HTTPSuite: BenchmarkSuite {
             defer { for out in outputs { try? FileManager.default.removeItem(atPath: out) } }
             for round in 0..<(runner.scale < 1 ? 1 : 3) {
                 for (index, tool) in tools.enumerated() {
-                    let out = root + "/out-\(index)-\(round)"
+                    let out = (item.memoryGoal ? root : smallFilesRoot) + "/out-\(index)-\(round)"
                     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                     let arguments = tool.1.map { $0 == "OUT" ? out : $0 }
+                    let environment = tool.2.mapValues { $0.hasSuffix(":OUT") ? String($0.dropLast(3)) + out : $0 }
                     // Every run starts with the disk's write-back done, so that no tool pays for the one before.
                     sync()
-                    if let measured = TimedProcess.run(arguments, environment: tool.2) {
+                    if let measured = TimedProcess.run(arguments, environment: environment) {
                         results[index].append(measured)
                     }
                     if item.memoryGoal {
@@ -213,6 +238,24 @@ struct HTTPSuite: BenchmarkSuite {
             }
             report.record(measurement)
         }
+        if results.count > 4 {
+            let ours = Clockwork.median(results[2].map(\.seconds))
+            let ceiling = Clockwork.median(results[4].map(\.seconds))
+            report.note(
+                "fetch \(label): switchyard fetch ÷ the AsyncHTTPClient ceiling = \(String(format: "%.2f", ours / ceiling))x"
+            )
+        }
+    }
+
+    /// A new folder on `/dev/shm` (tmpfs) with room for the small-files case's outputs, or nil.
+    private static func memoryFolder(named name: String) -> String? {
+        var status = statvfs()
+        guard statvfs("/dev/shm", &status) == 0, UInt64(status.f_bavail) * UInt64(status.f_frsize) > 2 << 30 else {
+            return nil
+        }
+        let path = "/dev/shm/" + name
+        return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+            ? path : nil
     }
 
     /// Writes `size` bytes of a varied pattern (not compressible to nothing, not all zero) in 1 MiB writes.
