@@ -14,10 +14,11 @@
 ///   and is escalated by its waiters, but reaches no thread or task of the work.
 /// - No timeout or retry applies: the work that `start` begins keeps its own.
 ///
-/// - Cancellation: cancelling the job (its last waiter leaving a coalesced job, ``WorkQueue/cancelAll()``) runs the
-///   handler given to ``onCancel(_:)`` once, on the thread that cancelled, after the engine's lock is released; the
-///   job still runs until completed. A job completed after its cancellation finishes as it would after a task that
-///   ignored its cancellation: with the value, or cancelled when it fails.
+/// - Cancellation: cancelling the job (``Job/cancel()``, its last waiter leaving a coalesced job,
+///   ``WorkQueue/cancelAll()``) runs the handler given to ``onCancel(_:)`` once, on the thread that cancelled,
+///   after the engine's lock is released; the job still runs until completed. A job completed after its
+///   cancellation finishes as it would after a task that ignored its cancellation: with the value, or cancelled
+///   when it fails.
 /// - Misuse: only the first ``succeed(_:)`` or ``fail(_:)`` counts; later calls are ignored. A job never completed
 ///   keeps its slot forever.
 /// - Thread-safe. ``onCancel(_:)`` and completion are O(1).

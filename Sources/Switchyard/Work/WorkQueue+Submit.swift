@@ -176,7 +176,8 @@ extension WorkQueue {
     ///
     /// For work carried out by callbacks (an event loop, a completion-handler API): no task runs the job. Once the
     /// job holds its slot, the engine calls `start` with the job's ``JobCompletion``, after releasing its lock, on
-    /// the thread that starts the job (this one when a slot is free, else one that finished another job); `start`
+    /// the thread that starts the job (often this one when a slot is free; else another submitter's, or one that
+    /// finished another job); `start`
     /// must not block: it begins the work and returns, and whatever carries the work out completes the job, from
     /// any thread. Until then the job runs and holds its slot. Cancelling the job (``Job/cancel()``,
     /// ``cancelAll()``) runs the handler given to ``JobCompletion/onCancel(_:)``; a job cancelled before it starts
