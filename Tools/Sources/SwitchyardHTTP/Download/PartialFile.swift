@@ -9,6 +9,9 @@ import Switchyard
     import Darwin
 #endif
 
+/// A resumable partial file: its size and the validators of the version it holds.
+typealias ResumePoint = (size: Int64, validators: HTTPValidators)
+
 /// A download's file while it is written: `<destination>.partial`, with the validators it was started with in
 /// `<destination>.partial.validators` once it holds ``resumableSize`` bytes (a smaller partial file is cheaper to
 /// download again than to keep a second file for), renamed to the destination only when complete (so no reader ever sees a half
@@ -16,17 +19,22 @@ import Switchyard
 /// whole body arrives before the first write (at most ``bufferSize``) skips the partial file on Linux: it is
 /// written unnamed and linked in whole (`linkWhole`).
 ///
-/// Opening, writing, flushing, renaming and removing run on ``BlockingExecutor/shared``, never on the cooperative
-/// pool (closing a descriptor, which does not wait for the disk, runs where the owner is). Not `Sendable`: one
-/// download owns it; the descriptor it holds is used by one blocking call at a time.
-final class PartialFile {
+/// The methods that touch the disk (``writeGathered()``, ``complete(sync:checksum:)``) block: they run on
+/// ``executor``, never on the cooperative pool or an event loop; the async ones hop there themselves.
+///
+/// `@unchecked Sendable`: one download owns it, and one thread at a time uses it — the download's task, then the
+/// event loop and file threads of an attempt (``DownloadAttempt``), then the task again. Each hand-over is
+/// ordered (a continuation's resume, an event loop's queue, the executor's queue), so no two threads ever touch
+/// it at once. The download tests run under Thread Sanitizer in CI: whole files, resumes (of this call's partial
+/// file and of an earlier one's), redirects, cancellation mid-body, failed writes.
+final class PartialFile: @unchecked Sendable {
     let destination: String
     var path: String { destination + ".partial" }
     var validatorsPath: String { destination + ".partial.validators" }
     private var descriptor: Int32 = -1
-    /// The bytes of the download so far: on disk, plus those buffered in memory.
+    /// The bytes of the download so far: on disk, plus those gathered in memory.
     private(set) var size: Int64 = 0
-    /// Bytes received and not yet written (at most ``bufferSize``, past which they are written).
+    /// Bytes received and not yet written (about ``bufferSize`` at most, past which they are written).
     private var buffered: [UInt8] = []
     /// How the file is opened at the first write: appending (resuming) or emptied.
     private var resuming = false
@@ -39,6 +47,12 @@ final class PartialFile {
     static let resumableSize: Int64 = 1 << 20
     /// Bytes gathered in memory before a write: a small file is written in one go with its rename.
     static let bufferSize = 256 << 10
+
+    /// Where downloads read and write their files: threads of their own (`sy-files-<n>`), as many as the
+    /// processors up to 4 (at least 2). Changes to one folder serialize in the kernel (its lock, the file
+    /// system's journal), so more threads only add contention and wake-ups; a download waits here, by priority,
+    /// while every thread writes.
+    static let executor = BlockingExecutor(name: "sy-files", maximumThreads: min(4, max(2, System.coreCount)))
 
     /// The URL whose bytes the partial file holds (recorded with its validators: a partial file of another URL is
     /// never continued).
@@ -54,17 +68,19 @@ final class PartialFile {
     }
 
     /// The partial file's size and the validators it was started with, if one exists with both.
-    func existing() async throws(HTTPError) -> (size: Int64, validators: HTTPValidators)? {
-        let (partial, sidecar, url) = (path, validatorsPath, url)
-        return try await blocking { () throws(HTTPError) -> (Int64, HTTPValidators)? in
-            var status = stat()
-            guard stat(partial, &status) == 0, status.st_size > 0, let text = Self.readFile(sidecar) else { return nil }
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard lines.count >= 3, lines[2] == url else { return nil }
-            let validators = HTTPValidators(
-                etag: lines[0].isEmpty ? nil : lines[0], lastModified: lines[1].isEmpty ? nil : lines[1])
-            return validators.ifRange == nil ? nil : (Int64(status.st_size), validators)
-        }
+    func existing() async throws(HTTPError) -> ResumePoint? {
+        try await blocking { () throws(HTTPError) -> (Int64, HTTPValidators)? in self.existingNow() }
+    }
+
+    /// ``existing()``, on this thread. Blocking.
+    func existingNow() -> ResumePoint? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0, let text = Self.readFile(validatorsPath) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 3, lines[2] == url else { return nil }
+        let validators = HTTPValidators(
+            etag: lines[0].isEmpty ? nil : lines[0], lastModified: lines[1].isEmpty ? nil : lines[1])
+        return validators.ifRange == nil ? nil : (Int64(status.st_size), validators)
     }
 
     /// Starts a response's bytes: after the `existingSize` bytes of the partial file (resuming), or from zero (the
@@ -78,89 +94,82 @@ final class PartialFile {
         pendingValidators = resuming || validators.ifRange == nil ? nil : validators
     }
 
-    /// Adds `bytes`; writes what is gathered once it reaches ``bufferSize``.
-    func append(_ bytes: ByteBuffer) async throws(HTTPError) {
+    /// Adds `bytes` to those gathered in memory; true once they reach ``bufferSize``: ``writeGathered()`` is due.
+    func gather(_ bytes: ByteBuffer) -> Bool {
         buffered.append(contentsOf: bytes.readableBytesView)
         size += Int64(bytes.readableBytes)
-        if buffered.count >= Self.bufferSize { try await flush() }
+        return buffered.count >= Self.bufferSize
     }
 
-    /// Writes the gathered bytes (opening the file first if needed, and writing the validators file once the
-    /// partial file is resumable), in one blocking call.
-    func flush() async throws(HTTPError) {
-        let work = pendingWrite()
-        let descriptor = try await blocking { () throws(HTTPError) -> Int32 in try work.perform() }
-        record(work, descriptor)
+    /// Whether bytes are gathered in memory, not yet written.
+    var hasGatheredBytes: Bool { !buffered.isEmpty }
+
+    /// Writes the gathered bytes: opens the partial file first if needed (emptied, with a stale validators file
+    /// removed first, or appended to), then writes the validators file once the partial file is resumable. A write
+    /// that fails keeps the bytes it did not write. Blocking.
+    func writeGathered() throws(HTTPError) {
+        if descriptor < 0 {
+            // A stale validators file goes first: it must never describe bytes of another version. Looked for
+            // first: an unlink locks the folder for writing even when there is nothing to remove, and downloads
+            // into one folder would wait for each other.
+            var status = stat()
+            if !resuming, lstat(validatorsPath, &status) == 0 { unlink(validatorsPath) }
+            let opened = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC), 0o644)
+            guard opened >= 0 else { throw Self.error("cannot open", path) }
+            descriptor = opened
+        }
+        let written = Self.writeAll(buffered, to: descriptor)
+        buffered.removeFirst(written)
+        guard buffered.isEmpty else { throw Self.error("cannot write", path) }
+        if let validators = pendingValidators, size >= Self.resumableSize {
+            let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n" + url + "\n"
+            guard Self.writeFile(text, to: validatorsPath) else { throw Self.error("cannot write", validatorsPath) }
+            pendingValidators = nil
+            hasValidatorsFile = true
+        }
     }
 
-    /// Writes what is gathered, even when the task is cancelled (the write runs in a task of its own, so a
-    /// cancelled download keeps the bytes it received for a resume: from ``resumableSize`` on, when its
-    /// validators are written too). Failures are ignored: the partial file then ends earlier, and a resume asks
-    /// for more.
-    func keepForResume() async {
-        let work = pendingWrite()
-        let written = await Task.detached { () -> Int32? in
-            try? await BlockingExecutor.shared.run { try work.perform() }
-        }.value
-        if let written { record(work, written) }
+    /// Writes what is gathered, for a later resume (from ``resumableSize`` on, its validators too). Failures are
+    /// ignored: the partial file then ends earlier, and a resume asks for more. Blocking.
+    func keepForResume() {
+        try? writeGathered()
     }
 
     /// Writes what is gathered and renames the partial file to the destination (atomically: readers see the old
-    /// file or the whole new one), then removes the validators file; one blocking call. With `sync`, the data is
-    /// flushed to disk first (`fsync`), and the folder's entry after the rename, so the file survives a power loss.
-    /// With `checksum`, the complete file's SHA-256 is computed before the rename and returned; one that differs
-    /// from the expected digest removes the partial file and throws.
-    func complete(sync: Bool, checksum: DownloadChecksum? = nil) async throws(HTTPError) -> String? {
-        let work = pendingWrite()
-        let (partial, sidecar, destination) = (path, validatorsPath, self.destination)
-        let hasValidatorsFile = hasValidatorsFile || work.validators != nil
-        let digest: String?
-        do {
-            digest = try await blocking { () throws(HTTPError) -> String? in
-                // The whole file in memory and nothing on disk yet (a small file): one change to the folder.
-                if work.descriptor < 0, !work.resuming, work.validators == nil, checksum == nil,
-                    try Self.linkWhole(work.bytes, at: destination, sync: sync)
-                {
-                    // Left by an earlier download of this destination that was not resumed: stale now.
-                    var status = stat()
-                    if lstat(partial, &status) == 0 { unlink(partial) }
-                    if hasValidatorsFile || lstat(sidecar, &status) == 0 { unlink(sidecar) }
-                    return nil
-                }
-                let descriptor: Int32
-                do throws(HTTPError) {
-                    descriptor = try work.perform()
-                } catch {
-                    if work.descriptor >= 0 { close(work.descriptor) }
-                    throw error
-                }
-                defer { close(descriptor) }
-                let digest = try checksum.map { (checksum) throws(HTTPError) -> String in
-                    let digest = try Self.sha256(of: partial)
-                    if let expected = checksum.expectedSHA256, expected != digest {
-                        unlink(partial)
-                        if hasValidatorsFile { unlink(sidecar) }
-                        throw HTTPError(
-                            request: destination, reason: .checksumMismatch(expected: expected, actual: digest))
-                    }
-                    return digest
-                }
-                if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", partial) }
-                guard rename(partial, destination) == 0 else {
-                    throw Self.error("cannot rename to \(destination):", partial)
-                }
-                if hasValidatorsFile { unlink(sidecar) }
-                if sync { Self.syncFolder(of: destination) }
-                return digest
+    /// file or the whole new one), then removes the validators file. With `sync`, the data is flushed to disk first
+    /// (`fsync`), and the folder's entry after the rename, so the file survives a power loss. With `checksum`, the
+    /// complete file's SHA-256 is computed before the rename and returned; one that differs from the expected
+    /// digest removes the partial file and throws. Blocking.
+    func complete(sync: Bool, checksum: DownloadChecksum? = nil) throws(HTTPError) -> String? {
+        // The whole file in memory and nothing on disk yet (a small file): one change to the folder.
+        if descriptor < 0, !resuming, size < Self.resumableSize, checksum == nil,
+            try Self.linkWhole(buffered, at: destination, sync: sync)
+        {
+            buffered.removeAll()
+            // Left by an earlier download of this destination that was not resumed: stale now. Validators are
+            // only written beside a partial file (and removed after it): without one there are none to look for.
+            var status = stat()
+            if lstat(path, &status) == 0 {
+                unlink(path)
+                unlink(validatorsPath)
             }
-        } catch {
-            // Cancelled before the call ran: the descriptor is still open and the bytes still buffered, for
-            // `keepForResume`. Otherwise the call closed the descriptor (opened by it or before).
-            if error.reason != .cancelled { descriptor = -1 }
-            throw error
+            return nil
         }
-        descriptor = -1
-        buffered.removeAll()
+        defer { closeDescriptor() }
+        try writeGathered()
+        let digest = try checksum.map { (checksum) throws(HTTPError) -> String in
+            let digest = try Self.sha256(of: path)
+            if let expected = checksum.expectedSHA256, expected != digest {
+                unlink(path)
+                if hasValidatorsFile { unlink(validatorsPath) }
+                throw HTTPError(request: destination, reason: .checksumMismatch(expected: expected, actual: digest))
+            }
+            return digest
+        }
+        if sync, fsync(descriptor) != 0 { throw Self.error("cannot flush", path) }
+        guard rename(path, destination) == 0 else { throw Self.error("cannot rename to \(destination):", path) }
+        if hasValidatorsFile { unlink(validatorsPath) }
+        if sync { Self.syncFolder(of: destination) }
         return digest
     }
 
@@ -178,15 +187,7 @@ final class PartialFile {
             let descriptor = open(folder.isEmpty ? "/" : folder, temporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return false }
             defer { close(descriptor) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw error("cannot write", destination)
-                }
-                offset += written
-            }
+            guard writeAll(bytes, to: descriptor) == bytes.count else { throw error("cannot write", destination) }
             if sync, fsync(descriptor) != 0 { throw error("cannot flush", destination) }
             guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0 else {
                 return false
@@ -215,24 +216,6 @@ final class PartialFile {
             buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
         return digest.finish()
-    }
-
-    /// The write of the gathered bytes, as a value the blocking call owns.
-    private func pendingWrite() -> PendingWrite {
-        let validators = size >= Self.resumableSize ? pendingValidators : nil
-        return PendingWrite(
-            descriptor: descriptor, resuming: resuming, bytes: buffered, path: path, validatorsPath: validatorsPath,
-            validators: validators, url: url)
-    }
-
-    /// Notes a write that succeeded: its bytes leave the buffer (a write that did not happen keeps them).
-    private func record(_ work: PendingWrite, _ descriptor: Int32) {
-        buffered.removeFirst(min(work.bytes.count, buffered.count))
-        self.descriptor = descriptor
-        if work.validators != nil {
-            pendingValidators = nil
-            hasValidatorsFile = true
-        }
     }
 
     /// Flushes the folder holding `path` (its entries: a rename's result), best effort.
@@ -275,13 +258,28 @@ final class PartialFile {
     ) async throws(HTTPError) -> Value {
         let result: Result<Value, HTTPError>
         do {
-            result = try await BlockingExecutor.shared.run {
+            result = try await Self.executor.run {
                 do throws(HTTPError) { return .success(try body()) } catch { return .failure(error) }
             }
         } catch {
             throw HTTPError(request: destination, reason: .cancelled)
         }
         return try result.get()
+    }
+
+    /// Writes `bytes` to `descriptor` (retrying short writes and interruptions); returns how many were written,
+    /// fewer than all when a write failed (`errno` says why).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            offset += written
+        }
+        return offset
     }
 
     static func error(_ what: String, _ path: String) -> HTTPError {
@@ -303,57 +301,5 @@ final class PartialFile {
         defer { close(descriptor) }
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
-    }
-}
-
-/// One write of gathered bytes: opens the partial file if needed (emptied, with a stale validators file removed
-/// first, or appended to), writes the bytes, then the validators file if due. Runs on the blocking executor.
-private struct PendingWrite: Sendable {
-    var descriptor: Int32
-    var resuming: Bool
-    var bytes: [UInt8]
-    var path: String
-    var validatorsPath: String
-    var validators: HTTPValidators?
-    var url: String
-
-    /// Returns the open descriptor (closed again if this call opened it and then failed).
-    func perform() throws(HTTPError) -> Int32 {
-        var descriptor = self.descriptor
-        if descriptor < 0 {
-            // A stale validators file goes first: it must never describe bytes of another version. Looked for
-            // first: an unlink locks the folder for writing even when there is nothing to remove, and downloads
-            // into one folder would wait for each other.
-            var status = stat()
-            if !resuming, lstat(validatorsPath, &status) == 0 { unlink(validatorsPath) }
-            descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (resuming ? O_APPEND : O_TRUNC), 0o644)
-            guard descriptor >= 0 else { throw PartialFile.error("cannot open", path) }
-        }
-        let opened = self.descriptor < 0 ? descriptor : -1
-        do throws(HTTPError) {
-            try writeBytes(to: descriptor)
-        } catch {
-            if opened >= 0 { close(opened) }
-            throw error
-        }
-        return descriptor
-    }
-
-    private func writeBytes(to descriptor: Int32) throws(HTTPError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw PartialFile.error("cannot write", path)
-            }
-            offset += written
-        }
-        if let validators {
-            let text = (validators.etag ?? "") + "\n" + (validators.lastModified ?? "") + "\n" + url + "\n"
-            guard PartialFile.writeFile(text, to: validatorsPath) else {
-                throw PartialFile.error("cannot write", validatorsPath)
-            }
-        }
     }
 }

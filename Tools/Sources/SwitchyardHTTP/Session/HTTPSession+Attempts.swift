@@ -19,17 +19,34 @@ enum AttemptOutcome<Value: Sendable>: Sendable {
 extension HTTPSession {
     /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
     ///
-    /// `makeRequest` builds each attempt's request (a download adds its range); `handle` reads the response and
-    /// decides (`isLastAttempt` tells it whether a retryable status can still be retried). A transport error
-    /// (connection refused or broken, a connect or idle timeout) is worth a retry; cancellation never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``).
+    /// `makeRequest` builds each attempt's request; `handle` reads the response and decides (`isLastAttempt` tells
+    /// it whether a retryable status can still be retried). See ``attempts(_:after:perform:)``.
+    func attempts<Value: Sendable>(
+        _ prepared: PreparedRequest,
+        after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
+        makeRequest: () async throws(HTTPError) -> HTTPClientRequest,
+        handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
+    ) async throws(HTTPError) -> Value {
+        try await attempts(prepared, after: firstFailure) { isLast in
+            let request = try await makeRequest()
+            let response = try await self.client.execute(request, deadline: .distantFuture)
+            return try await handle(response, isLast)
+        }
+    }
+
+    /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
+    ///
+    /// `perform` makes one attempt and decides on it (`isLastAttempt` tells it whether a retryable status can still
+    /// be retried); an error it throws is a failed attempt: a transport error (connection refused or broken, a
+    /// connect or idle timeout) is worth a retry; cancellation never is. Between attempts the session waits on
+    /// its clock (see ``HTTPRetryPolicy``).
     ///
     /// `firstFailure`, when given, is the retryable failure of a first attempt made elsewhere (see
     /// ``startExchange(_:_:)``): the loop then waits as after it and goes on with the second.
     func attempts<Value: Sendable>(
         _ prepared: PreparedRequest,
         after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
-        makeRequest: (_ attempt: Int) async throws(HTTPError) -> HTTPClientRequest,
-        handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
+        perform: (_ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
     ) async throws(HTTPError) -> Value {
         let policy = configuration.retry
         var failures: [HTTPError.Reason] = []
@@ -47,9 +64,7 @@ extension HTTPSession {
             let isLast = !prepared.isRetryable || attempt >= policy.maximumAttempts
             let outcome: AttemptOutcome<Value>
             do {
-                let request = try await makeRequest(attempt)
-                let response = try await client.execute(request, deadline: .distantFuture)
-                outcome = try await handle(response, isLast)
+                outcome = try await perform(isLast)
             } catch {
                 let reason = TransportErrors.reason(for: error)
                 if Task.isCancelled || reason == .cancelled {

@@ -60,7 +60,7 @@ extension HTTPSession {
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
         return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
             try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
-                try await self.attempts(prepared, makeRequest: { _ in self.clientRequest(prepared) }) {
+                try await self.attempts(prepared, makeRequest: { self.clientRequest(prepared) }) {
                     response, isLast in
                     if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
                         return verdict.widened()
@@ -89,7 +89,7 @@ extension HTTPSession {
     ) async throws(HTTPError) -> HTTPResponse {
         let request = prepared.request
         let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        return try await attempts(prepared, after: firstFailure, makeRequest: { _ in clientRequest(prepared) }) {
+        return try await attempts(prepared, after: firstFailure, makeRequest: { clientRequest(prepared) }) {
             response, isLast in
             if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
                 return verdict.widened()
@@ -138,6 +138,13 @@ extension HTTPSession {
         } catch {
             throw HTTPError(request: prepared.label, reason: .transport(error.description))
         }
+        return try await wait(for: job, prepared)
+    }
+
+    /// Waits for `job`'s value; the caller's cancellation cancels the job.
+    func wait<Value: Sendable>(
+        for job: Job<Value, HTTPError>, _ prepared: PreparedRequest
+    ) async throws(HTTPError) -> Value {
         let result = await withTaskCancellationHandler {
             await job.result
         } onCancel: {

@@ -23,6 +23,10 @@ extension HTTPSession {
     ///   ``DownloadResult/sha256`` and checked against the expected digest if one is given (see
     ///   ``DownloadChecksum``: a resumed file that does not match is downloaded once more in full).
     /// - The size limit is the request's ``HTTPRequest/maximumResponseSize`` only (none by default).
+    /// - **Threads**: the response is read on the client's event loops and the file is written on threads of
+    ///   their own, `sy-files-<n>` (at most 4; writes into one folder serialize in the kernel anyway), 256 KiB at
+    ///   a time, the next bytes read only once a write is done. A download whose first attempt puts its file in
+    ///   place (or fails at the response's head) runs no task: the job completes itself from those threads.
     /// - **Durability**: the rename is atomic (a crash of the process leaves the old file or the new one, never a
     ///   mix). With `syncsToDisk`, the data is also flushed (`fsync`) before the rename and the folder after it,
     ///   so the complete file survives a power loss; that costs a disk flush per file, which `curl` and browsers
@@ -40,16 +44,19 @@ extension HTTPSession {
         }
         let lane = lane(for: prepared.host)
         return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> DownloadResult in
-            try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> DownloadResult in
-                let transfer = progress?.begin(Self.fileName(path))
-                defer { if let transfer { progress?.end(transfer) } }
-                let download = Download(
-                    session: self, prepared: prepared, file: PartialFile(destination: path, url: request.url),
-                    ifChanged: ifChanged, checksum: checksum,
-                    progress: progress.flatMap { progress in transfer.map { (progress, $0) } }, syncs: syncsToDisk,
-                    lookForPartialFile: resumesPartialFile)
-                return try await download.run()
+            let download = Download(
+                session: self, prepared: prepared, file: PartialFile(destination: path, url: request.url),
+                ifChanged: ifChanged, checksum: checksum, progress: progress, syncs: syncsToDisk,
+                lookForPartialFile: resumesPartialFile)
+            let job: Job<DownloadResult, HTTPError>
+            do throws(SubmissionError) {
+                job = try lane.queue.trySubmitSelfCompleting(prepared.name, priority: prepared.request.priority) {
+                    completion in download.start(completion)
+                }
+            } catch {
+                throw HTTPError(request: prepared.label, reason: .transport(error.description))
             }
+            return try await self.wait(for: job, prepared)
         }
     }
 
@@ -58,25 +65,34 @@ extension HTTPSession {
     }
 }
 
-/// One download's attempts: what each asks for (a range, a condition) and how each response is written.
-/// Owned by the download's job; never shared.
-final class Download {
+/// One download's attempts: what each asks for (a range, a condition) and what each one's end decides.
+///
+/// The download is a self-completing job of its host's queue (``WorkQueue/trySubmitSelfCompleting(_:priority:start:)``):
+/// ``start(_:)`` makes the first attempt from the thread that starts the job, and an attempt that puts the file in
+/// place (or fails for good) completes the job from its callbacks, so no task runs a download that succeeds at once.
+/// Anything more (a retry and its wait, a restart, a `304`'s file size) goes on in a task, as ``run(after:)``.
+///
+/// `@unchecked Sendable`: its mutable state (``lookForPartialFile``, ``transfer``) is used by one thread at a time —
+/// the job's start, then the first attempt's end (an event loop or a file thread), then the task that goes on, each
+/// handing over to the next through the attempt's callback or a task's creation; its file is lent to each attempt
+/// (see ``DownloadAttempt``).
+final class Download: @unchecked Sendable {
     let session: HTTPSession
     let prepared: PreparedRequest
     let file: PartialFile
     let ifChanged: HTTPValidators?
     let checksum: DownloadChecksum?
-    let progress: (TransferProgress, Int)?
+    let progress: TransferProgress?
     let syncs: Bool
     /// Whether the next attempt looks for a partial file: once this call has written one (an attempt that broke
     /// off leaves it), and from the start only when the caller resumes partial files of earlier calls.
     private var lookForPartialFile: Bool
-    /// The partial file's size and validators when the current attempt asked for a range.
-    private var resume: (size: Int64, validators: HTTPValidators)?
+    /// The download's entry in `progress`, from the start to the end.
+    private var transfer: Int?
 
     init(
         session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
-        checksum: DownloadChecksum?, progress: (TransferProgress, Int)?, syncs: Bool, lookForPartialFile: Bool
+        checksum: DownloadChecksum?, progress: TransferProgress?, syncs: Bool, lookForPartialFile: Bool
     ) {
         self.session = session
         self.prepared = prepared
@@ -88,102 +104,175 @@ final class Download {
         self.lookForPartialFile = lookForPartialFile
     }
 
-    func run() async throws(HTTPError) -> DownloadResult {
-        try await session.attempts(
-            prepared,
-            makeRequest: { (_: Int) async throws(HTTPError) -> HTTPClientRequest in try await self.request() }
-        ) { response, isLast in try await self.handle(response, isLastAttempt: isLast) }
+    /// Starts the download as its job's `start`: the first attempt, after looking for a partial file on a file
+    /// thread if it resumes one. Does not block.
+    func start(_ completion: JobCompletion<DownloadResult, HTTPError>) {
+        if completion.isCancelled { return completion.fail(HTTPError(request: prepared.label, reason: .cancelled)) }
+        transfer = progress?.begin(HTTPSession.fileName(file.destination))
+        guard lookForPartialFile else { return firstAttempt(resume: nil, completion) }
+        PartialFile.executor.execute(priority: prepared.request.priority.taskPriority) {
+            self.firstAttempt(resume: self.file.existingNow(), completion)
+        }
     }
 
-    private func request() async throws(HTTPError) -> HTTPClientRequest {
-        var extra: [(String, String)] = []
-        resume = lookForPartialFile ? try await file.existing() : nil
+    private func firstAttempt(
+        resume: ResumePoint?, _ completion: JobCompletion<DownloadResult, HTTPError>
+    ) {
+        let isLast = !prepared.isRetryable || session.configuration.retry.maximumAttempts <= 1
+        let attempt = makeAttempt(resume: resume, isLastAttempt: isLast)
+        let request: HTTPClient.Request
+        do {
+            request = try clientRequest(resume: resume)
+        } catch {
+            let reason = TransportErrors.reason(for: error)
+            return finish(.failure(HTTPError(request: prepared.label, reason: reason, attempts: [reason])), completion)
+        }
+        completion.onCancel { attempt.cancel() }
+        attempt.start(request, on: session.client) { end in
+            switch end {
+            case .complete(let sha256):
+                self.finish(.success(self.result(sha256: sha256, of: attempt)), completion)
+            case .head(.verdict(.fail(let reason))):
+                self.finish(
+                    .failure(HTTPError(request: self.prepared.label, reason: reason, attempts: [reason])), completion)
+            default:
+                let task = Task.detached(priority: self.prepared.request.priority.taskPriority) {
+                    do throws(HTTPError) {
+                        self.finish(.success(try await self.run(after: (end, attempt))), completion)
+                    } catch {
+                        self.finish(.failure(error), completion)
+                    }
+                }
+                completion.onCancel { task.cancel() }
+            }
+        }
+    }
+
+    /// Ends the download's progress entry and completes its job.
+    private func finish(
+        _ result: Result<DownloadResult, HTTPError>, _ completion: JobCompletion<DownloadResult, HTTPError>
+    ) {
+        if let transfer { progress?.end(transfer) }
+        switch result {
+        case .success(let value): completion.succeed(value)
+        case .failure(let error): completion.fail(error)
+        }
+    }
+
+    /// Carries the download on in a task: decides on the first attempt's end (`first`), then makes attempts until
+    /// one succeeds, fails for good, or the retry policy gives up.
+    func run(
+        after first: (end: DownloadAttempt.End, attempt: DownloadAttempt)
+    ) async throws(HTTPError) -> DownloadResult {
+        var first = Optional(first)
+        return try await session.attempts(prepared) { (isLast) async throws -> AttemptOutcome<DownloadResult> in
+            if let (end, attempt) = first {
+                first = nil
+                return try await self.outcome(end, of: attempt)
+            }
+            return try await self.attempt(isLastAttempt: isLast)
+        }
+    }
+
+    /// One attempt: asks for the rest of a resumable partial file if there is one, and decides on its end.
+    private func attempt(isLastAttempt: Bool) async throws -> AttemptOutcome<DownloadResult> {
+        let resume = lookForPartialFile ? try await file.existing() : nil
+        let attempt = makeAttempt(resume: resume, isLastAttempt: isLastAttempt)
+        let request = try clientRequest(resume: resume)
+        let client = session.client
+        let end = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DownloadAttempt.End, Never>) in
+                attempt.start(request, on: client) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            attempt.cancel()
+        }
+        return try await outcome(end, of: attempt)
+    }
+
+    private func makeAttempt(
+        resume: ResumePoint?, isLastAttempt: Bool
+    ) -> DownloadAttempt {
+        let session = session
+        let isConditional = ifChanged != nil
+        let limit = prepared.request.maximumResponseSize ?? Int.max
+        return DownloadAttempt(
+            file: file, limit: limit, sync: syncs, checksum: checksum,
+            progress: progress.flatMap { progress in transfer.map { (progress, $0) } },
+            priority: prepared.request.priority.taskPriority
+        ) { head in
+            let status = Int(head.status.code)
+            return DownloadHeadDecision.decide(
+                status: status, head.headers,
+                retry: session.retryVerdict(status: status, head.headers, isLastAttempt: isLastAttempt),
+                resume: resume, isConditional: isConditional, limit: limit)
+        }
+    }
+
+    /// The attempt's request: the caller's, with `Range` and `If-Range` to continue `resume`, and the caller's
+    /// validators as conditions.
+    private func clientRequest(resume: ResumePoint?) throws -> HTTPClient.Request {
+        let request = prepared.request
+        var headers = request.headers
         if let resume, let ifRange = resume.validators.ifRange {
-            extra += [("range", "bytes=\(resume.size)-"), ("if-range", ifRange)]
+            headers.replaceOrAdd(name: "range", value: "bytes=\(resume.size)-")
+            headers.replaceOrAdd(name: "if-range", value: ifRange)
         }
         if let ifChanged {
-            if let etag = ifChanged.etag { extra.append(("if-none-match", etag)) }
-            if let date = ifChanged.lastModified { extra.append(("if-modified-since", date)) }
+            if let etag = ifChanged.etag { headers.replaceOrAdd(name: "if-none-match", value: etag) }
+            if let date = ifChanged.lastModified { headers.replaceOrAdd(name: "if-modified-since", value: date) }
         }
-        return session.clientRequest(prepared, extra: extra)
+        return try HTTPClient.Request(
+            url: request.url, method: request.method, headers: headers, body: request.body.map { .bytes($0) })
     }
 
-    private func handle(
-        _ response: HTTPClientResponse, isLastAttempt: Bool
+    /// What an attempt's end decides.
+    private func outcome(
+        _ end: DownloadAttempt.End, of attempt: DownloadAttempt
     ) async throws -> AttemptOutcome<DownloadResult> {
-        if let retry = session.retryVerdict(response, isLastAttempt: isLastAttempt) { return retry.widened() }
-        let status = Int(response.status.code)
-        let path = file.destination
-        if status == 304, let ifChanged {
-            let size = await file.destinationSize()
-            return .done(DownloadResult(path: path, outcome: .unchanged, size: size, validators: ifChanged))
+        var resumedFrom: Int64?
+        if case .write(let from, _, _)? = attempt.decision {
+            lookForPartialFile = true  // this attempt wrote the partial file, if anything arrived
+            resumedFrom = from
         }
-        if status == 416 {  // the partial file no longer fits the resource: start over, at once
+        switch end {
+        case .head(.unchanged):
+            let size = await file.destinationSize()
+            return .done(
+                DownloadResult(
+                    path: file.destination, outcome: .unchanged, size: size, validators: ifChanged ?? HTTPValidators()))
+        case .head(.startOver):
             await file.discard()
             lookForPartialFile = false
             return .restart
-        }
-        guard (200..<300).contains(status) else { return .fail(.status(status)) }
-        var resumedFrom: Int64?
-        var total: Int64?
-        if status == 206 {
-            // Only the rest of the file, as asked, of the version the partial file holds, is appended.
-            let range = Self.contentRange(response.headers)
-            let etag = response.headers.first(name: "etag")
-            guard let resume, let range, range.start == resume.size, range.total.map({ range.end + 1 == $0 }) ?? true,
-                etag == nil || resume.validators.etag == nil || etag == resume.validators.etag
-            else {
-                await file.discard()
+        case .head(.verdict(let verdict)):
+            return verdict.widened()
+        case .head(.write):
+            return .fail(.transport("the download ended at its head"))  // never: a written head ends otherwise
+        case .short:
+            let expected: Int64? = if case .write(_, _, let expected)? = attempt.decision { expected } else { nil }
+            return .retry(
+                .transport("the body ended after \(file.size) of \(expected ?? file.size) bytes"), retryAfter: nil)
+        case .failed(let error):
+            // A resumed file that does not match may be two versions spliced: downloaded once more, in full.
+            if let error = error as? HTTPError, case .checksumMismatch = error.reason, resumedFrom != nil {
                 lookForPartialFile = false
                 return .restart
             }
-            resumedFrom = resume.size
-            total = range.end + 1
+            throw error
+        case .complete(let sha256):
+            return .done(result(sha256: sha256, of: attempt))
         }
-        let validators = resumedFrom != nil ? resume?.validators ?? HTTPValidators() : HTTPValidators(response.headers)
-        file.begin(resumingAfter: resumedFrom, validators: validators)
-        lookForPartialFile = true
-        let length = response.headers.first(name: "content-length").flatMap(Int64.init)
-        let expected = total ?? length.map { file.size + $0 }
-        let limit = prepared.request.maximumResponseSize ?? Int.max
-        if let expected, expected > Int64(limit) { return .fail(.responseTooLarge(limit: limit)) }
-        if let (progress, transfer) = progress { progress.restart(transfer, onDisk: file.size, expected: expected) }
-        let body = HTTPBody(base: response.body, limit: limit - Int(file.size), request: prepared.label)
-        try await write(body)
-        if let expected, file.size != expected {
-            await file.keepForResume()
-            return .retry(.transport("the body ended after \(file.size) of \(expected) bytes"), retryAfter: nil)
-        }
-        let sha256: String?
-        do {
-            sha256 = try await file.complete(sync: syncs, checksum: checksum)
-        } catch {
-            // A resumed file that does not match may be two versions spliced: downloaded once more, in full.
-            guard case .checksumMismatch = error.reason, resumedFrom != nil else { throw error }
-            lookForPartialFile = false
-            return .restart
-        }
-        let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
-        return .done(
-            DownloadResult(path: path, outcome: outcome, size: file.size, validators: validators, sha256: sha256))
     }
 
-    /// Writes `body` to the partial file; if reading or writing fails (cancellation included), what arrived before
-    /// is written first, for a later resume.
-    private func write(_ body: HTTPBody) async throws {
-        var failure: (any Error)?
-        do {
-            for try await buffer in body {
-                try await file.append(buffer)
-                if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
-            }
-        } catch {
-            failure = error
+    /// The result of an attempt that put the whole file in place.
+    private func result(sha256: String?, of attempt: DownloadAttempt) -> DownloadResult {
+        guard case .write(let resumedFrom, let validators, _)? = attempt.decision else {
+            preconditionFailure("Download: a complete attempt without a body")
         }
-        if let failure {
-            await file.keepForResume()
-            throw failure
-        }
+        let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
+        return DownloadResult(
+            path: file.destination, outcome: outcome, size: file.size, validators: validators, sha256: sha256)
     }
 
     /// A `content-range: bytes N-M/L` (`L` may be `*`, unknown).
