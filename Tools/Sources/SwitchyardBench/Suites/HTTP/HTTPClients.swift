@@ -50,37 +50,21 @@ enum HTTPClients {
 
     /// AsyncHTTPClient alone: `execute` and `collect`, its pool sized to `width`.
     static func asyncHTTPClient(_ urls: [String], width: Int) async throws -> Int {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: width)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let total = await Result(catching: {
-            try await window(urls, width: width) { url in
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-                return try await response.body.collect(upTo: 1 << 20).readableBytes
-            }
-        })
-        try? await client.shutdown()
-        return try total.get()
+        try await withAsyncHTTPClient(urls, width: width) { client, url in
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            return try await response.body.collect(upTo: 1 << 20).readableBytes
+        }
     }
 
     /// AsyncHTTPClient alone, each body read and dropped (nothing written): the floor under any downloader built
     /// on it, for the fetch cases.
     static func asyncHTTPClientDiscarding(_ urls: [String], width: Int) async throws -> Int {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: width)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let total = await Result(catching: {
-            try await window(urls, width: width) { url in
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
-                var bytes = 0
-                for try await buffer in response.body { bytes += buffer.readableBytes }
-                return bytes
-            }
-        })
-        try? await client.shutdown()
-        return try total.get()
+        try await withAsyncHTTPClient(urls, width: width) { client, url in
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
+            var bytes = 0
+            for try await buffer in response.body { bytes += buffer.readableBytes }
+            return bytes
+        }
     }
 
     /// AsyncHTTPClient alone, each body written to `folder` as curl writes it: gathered whole (at most 1 MiB), then
@@ -88,24 +72,32 @@ enum HTTPClients {
     /// blocking thread. The ceiling of a downloader built on AsyncHTTPClient that keeps disk I/O off its event
     /// loops, for the small-files case.
     static func asyncHTTPClientWriting(_ urls: [String], width: Int, folder: String) async throws -> Int {
+        try await withAsyncHTTPClient(urls, width: width) { client, url in
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            let path = folder + "/" + (url.split(separator: "/").last.map(String.init) ?? "index.html")
+            let written = try await BlockingExecutor.shared.run {
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else { return -1 }
+                defer { close(descriptor) }
+                return body.withUnsafeReadableBytes { write(descriptor, $0.baseAddress, $0.count) }
+            }
+            guard written == body.readableBytes else { throw CocoaError(.fileWriteUnknown) }
+            return written
+        }
+    }
+
+    /// Runs `fetch` for every URL, `width` at a time, with an AsyncHTTPClient of its own (its pool sized to
+    /// `width`), shut down afterwards; returns the sum of what `fetch` returned.
+    private static func withAsyncHTTPClient(
+        _ urls: [String], width: Int, _ fetch: @escaping @Sendable (HTTPClient, String) async throws -> Int
+    ) async throws -> Int {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: width)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let total = await Result(catching: {
-            try await window(urls, width: width) { url in
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(300))
-                let body = try await response.body.collect(upTo: 1 << 20)
-                let path = folder + "/" + (url.split(separator: "/").last.map(String.init) ?? "index.html")
-                let written = try await BlockingExecutor.shared.run {
-                    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                    guard descriptor >= 0 else { return -1 }
-                    defer { close(descriptor) }
-                    return body.withUnsafeReadableBytes { write(descriptor, $0.baseAddress, $0.count) }
-                }
-                guard written == body.readableBytes else { throw CocoaError(.fileWriteUnknown) }
-                return written
-            }
+            try await window(urls, width: width) { url in try await fetch(client, url) }
         })
         try? await client.shutdown()
         return try total.get()
