@@ -38,11 +38,39 @@ extension HTTPSession {
         for request: HTTPRequest, delivery: Delivery,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
     ) -> HTTPTask {
+        deliver(request, delivery, completion) { () async throws(HTTPError) -> HTTPResponse in
+            try await self.data(for: request)
+        }
+    }
+
+    /// Downloads `request` to `path` like ``download(_:to:ifChanged:checksum:progress:resumesPartialFile:syncsToDisk:)``,
+    /// and hands the result to `completion` through `delivery`. Cancelling the task leaves what arrived in the
+    /// partial file, for a resume.
+    @discardableResult
+    public func download(
+        _ request: HTTPRequest, to path: String, ifChanged: HTTPValidators? = nil, checksum: DownloadChecksum? = nil,
+        progress: TransferProgress? = nil, resumesPartialFile: Bool = true, syncsToDisk: Bool = false,
+        delivery: Delivery, completion: @escaping @Sendable (Result<DownloadResult, HTTPError>) -> Void
+    ) -> HTTPTask {
+        deliver(request, delivery, completion) { () async throws(HTTPError) -> DownloadResult in
+            try await self.download(
+                request, to: path, ifChanged: ifChanged, checksum: checksum, progress: progress,
+                resumesPartialFile: resumesPartialFile, syncsToDisk: syncsToDisk)
+        }
+    }
+
+    /// Runs `work` in a task of its own and hands its result to `completion` through `delivery`: cancelled, never
+    /// a value, when the returned task was cancelled before the delivery runs.
+    private func deliver<Value: Sendable>(
+        _ request: HTTPRequest, _ delivery: Delivery,
+        _ completion: @escaping @Sendable (Result<Value, HTTPError>) -> Void,
+        _ work: @escaping @Sendable () async throws(HTTPError) -> Value
+    ) -> HTTPTask {
         let handle = HTTPTask()
         let label = "\(request.method.rawValue) \(request.url)"
         handle.start {
-            let result: Result<HTTPResponse, HTTPError>
-            do throws(HTTPError) { result = .success(try await self.data(for: request)) } catch {
+            let result: Result<Value, HTTPError>
+            do throws(HTTPError) { result = .success(try await work()) } catch {
                 result = .failure(error)
             }
             delivery.deliver {
