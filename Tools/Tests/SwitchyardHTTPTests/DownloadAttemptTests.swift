@@ -1,106 +1,72 @@
+import Dispatch
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Switchyard
+import SwitchyardHTTP
 import SwitchyardHTTPTesting
 import Testing
 
-@testable import SwitchyardHTTP
-
-@Suite("Download attempts: what a response head decides, without a server")
-struct DownloadHeadDecisionTests {
-    private static let partial = (size: Int64(2_000_000), validators: HTTPValidators(etag: "\"v1\"", lastModified: nil))
-
-    private static func decide(
-        _ status: Int, _ fields: [(String, String)] = [], retry: AttemptOutcome<Never>? = nil,
-        resume: (size: Int64, validators: HTTPValidators)? = nil, conditional: Bool = false, limit: Int = .max
-    ) -> DownloadHeadDecision {
-        DownloadHeadDecision.decide(
-            status: status, HTTPHeaders(fields), retry: retry, resume: resume, isConditional: conditional,
-            limit: limit)
+@Suite("Download attempts: what a response's head decides")
+struct DownloadHeadTests {
+    /// Leaves at `path` the partial file an earlier call would have: the first `count` bytes of `bytes`, started
+    /// with ETag `"v1"` from `url`.
+    private static func leavePartial(_ bytes: [UInt8], _ count: Int, at path: String, url: String) throws {
+        try FileSystem.write(Array(bytes[..<count]), to: path + ".partial")
+        try FileSystem.write(Array("\"v1\"\n\n\(url)\n".utf8), to: path + ".partial.validators")
     }
 
-    @Test("a 200 is written from zero, with its validators and announced size")
-    func whole() {
-        let decision = Self.decide(200, [("content-length", "300"), ("etag", "\"v2\"")])
-        guard case .write(nil, let validators, .some(300)) = decision else {
-            Issue.record("not written from zero")
-            return
-        }
-        #expect(validators.etag == "\"v2\"")
-        guard case .write(nil, _, nil) = Self.decide(200) else {
-            Issue.record("a body of unknown size")
-            return
-        }
-    }
-
-    @Test("a 206 continuing the partial file, same version, is appended; any other 206 starts over")
-    func ranges() {
-        let rest = [("content-range", "bytes 2000000-2999999/3000000"), ("etag", "\"v1\"")]
-        guard
-            case .write(.some(2_000_000), let validators, .some(3_000_000)) = Self.decide(
-                206, rest, resume: Self.partial)
-        else {
-            Issue.record("the rest was not appended")
-            return
-        }
-        #expect(validators == Self.partial.validators)
-        let otherStart = [("content-range", "bytes 0-2999999/3000000")]
-        let otherVersion = [("content-range", "bytes 2000000-2999999/3000000"), ("etag", "\"v2\"")]
-        let notToTheEnd = [("content-range", "bytes 2000000-2499999/3000000")]
-        for fields in [otherStart, otherVersion, notToTheEnd, []] {
-            guard case .startOver = Self.decide(206, fields, resume: Self.partial) else {
-                Issue.record("\(fields) was appended")
-                return
+    @Test("a 416 to a resumed download starts the file over at once, without counting a failed attempt")
+    func rangeNotSatisfiable() async throws {
+        try await withServer { server, session in  // no retries: a restart is not one
+            let bytes = patternBytes(2_000_000)
+            server.route("/f.bin") { request in
+                request.header("range") != nil
+                    ? StubResponse(status: 416) : StubResponse(body: bytes).header("etag", "\"v1\"")
+            }
+            try await withTemporaryFolder { folder in
+                let path = folder + "/f.bin"
+                try Self.leavePartial(bytes, 1_500_000, at: path, url: server.url("/f.bin"))
+                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
+                #expect(result.outcome == .downloaded)
+                #expect(server.requests(to: "/f.bin").map { $0.header("range") } == ["bytes=1500000-", nil])
+                #expect(try FileSystem.read(path) == bytes)
             }
         }
-        guard case .startOver = Self.decide(206, rest) else {
-            Issue.record("a 206 nobody asked for")
-            return
+    }
+
+    @Test(
+        "a 206 of another version, or of another range, starts the file over",
+        arguments: [("\"v2\"", 1_500_000), ("\"v1\"", 1_000_000)])
+    func mismatchedPartialContent(etag: String, start: Int) async throws {
+        try await withServer { server, session in
+            let bytes = patternBytes(2_000_000)
+            server.route("/f.bin") { request in
+                guard request.header("range") != nil else { return StubResponse(body: bytes).header("etag", etag) }
+                return StubResponse(status: 206, body: Array(bytes[start...]))
+                    .header("content-range", "bytes \(start)-1999999/2000000").header("etag", etag)
+            }
+            try await withTemporaryFolder { folder in
+                let path = folder + "/f.bin"
+                try Self.leavePartial(bytes, 1_500_000, at: path, url: server.url("/f.bin"))
+                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
+                #expect(result.outcome == .downloaded)
+                #expect(server.requests(to: "/f.bin").map { $0.header("range") } == ["bytes=1500000-", nil])
+                #expect(try FileSystem.read(path) == bytes)
+            }
         }
     }
 
-    @Test("a 304 is unchanged only for a conditional request; a 416 starts over; other statuses fail")
-    func statuses() {
-        guard case .unchanged = Self.decide(304, conditional: true) else {
-            Issue.record("304")
-            return
-        }
-        guard case .verdict(.fail(.status(304))) = Self.decide(304) else {
-            Issue.record("unasked 304")
-            return
-        }
-        guard case .startOver = Self.decide(416, resume: Self.partial) else {
-            Issue.record("416")
-            return
-        }
-        guard case .verdict(.fail(.status(404))) = Self.decide(404) else {
-            Issue.record("404")
-            return
-        }
-    }
-
-    @Test("the retry verdict comes first; an announced size over the limit fails before the body")
-    func retryAndLimit() {
-        let retry = AttemptOutcome<Never>.retry(.status(503), retryAfter: .seconds(7))
-        guard case .verdict(.retry(.status(503), .seconds(7))) = Self.decide(503, retry: retry) else {
-            Issue.record("the retry verdict was not kept")
-            return
-        }
-        guard
-            case .verdict(.fail(.responseTooLarge(limit: 100))) = Self.decide(
-                200, [("content-length", "101")], limit: 100)
-        else {
-            Issue.record("a body over the limit was accepted")
-            return
-        }
-        let range = [("content-range", "bytes 2000000-2999999/3000000")]
-        guard
-            case .verdict(.fail(.responseTooLarge)) = Self.decide(
-                206, range, resume: Self.partial, limit: 2_500_000)
-        else {
-            Issue.record("a resumed file over the limit was accepted")
-            return
+    @Test("a 304 to a request that named no condition fails with its status; nothing is written")
+    func unaskedNotModified() async throws {
+        try await withServer { server, session in
+            server.route("/f.bin", StubResponse(status: 304))
+            try await withTemporaryFolder { folder in
+                let error = await #expect(throws: HTTPError.self) {
+                    try await session.download(HTTPRequest(url: server.url("/f.bin")), to: folder + "/f.bin")
+                }
+                #expect(error?.reason == .status(304))
+                #expect(!FileSystem.exists(folder + "/f.bin") && !FileSystem.exists(folder + "/f.bin.partial"))
+            }
         }
     }
 }
@@ -182,6 +148,30 @@ struct DownloadAttemptTests {
                 #expect(server.requests(to: "/feed.zip").map { $0.header("range") } == ["bytes=1500000-"])
                 #expect(try FileSystem.read(path) == bytes)
                 #expect(!FileSystem.exists(path + ".partial") && !FileSystem.exists(path + ".partial.validators"))
+            }
+        }
+    }
+
+    @Test("a download with a completion handler delivers its result where the caller said")
+    func completionHandler() async throws {
+        try await withServer { server, session in
+            let bytes = patternBytes(30_000)
+            server.route("/f.bin", StubResponse(body: bytes))
+            try await withTemporaryFolder { folder in
+                let queue = DispatchQueue(label: "delivered here")
+                let key = DispatchSpecificKey<Bool>()
+                queue.setSpecific(key: key, value: true)
+                let outcome = AsyncStream<(Result<DownloadResult, HTTPError>, Bool)>.makeStream()
+                session.download(
+                    HTTPRequest(url: server.url("/f.bin")), to: folder + "/f.bin", delivery: .queue(queue)
+                ) { result in
+                    outcome.continuation.yield((result, DispatchQueue.getSpecific(key: key) == true))
+                }
+                var results = outcome.stream.makeAsyncIterator()
+                let (result, onQueue) = try #require(await results.next())
+                #expect(onQueue)
+                #expect(try result.get().size == 30_000)
+                #expect(try FileSystem.read(folder + "/f.bin") == bytes)
             }
         }
     }
