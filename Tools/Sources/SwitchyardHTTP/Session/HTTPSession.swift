@@ -126,10 +126,14 @@ public final class HTTPSession: Sendable {
         )
     }
 
-    /// Cancels every request and ends the client's connections. Further requests fail.
+    /// Cancels every request and ends the client's connections; returns once every request has ended (a
+    /// download's partial file written), so a caller's event loop group can be shut down next. Further requests
+    /// fail.
     public func shutdown() async throws {
-        for lane in lanes.withLockedValue({ Array($0.values) }) { lane.queue.cancelAll() }
+        let queues = lanes.withLockedValue { $0.values.map(\.queue) }
+        for queue in queues { queue.cancelAll() }
         try await client.shutdown()
+        for queue in queues { await queue.waitUntilIdle() }
     }
 
     /// The queue of `host`'s requests (created on first use): for snapshots and counts.
