@@ -34,6 +34,29 @@ struct DownloadHeadTests {
         }
     }
 
+    @Test("a 416 naming the partial file's size as the length: the file is already whole and put in place")
+    func alreadyWhole() async throws {
+        try await withServer { server, session in
+            let bytes = patternBytes(2_000_000)
+            server.route("/f.bin") { request in
+                request.header("range") != nil
+                    ? StubResponse(status: 416, body: Array("range not satisfiable".utf8))
+                        .header("content-range", "bytes */2000000")
+                    : StubResponse(body: bytes).header("etag", "\"v1\"")
+            }
+            try await withTemporaryFolder { folder in
+                let path = folder + "/f.bin"
+                try Self.leavePartial(bytes, 2_000_000, at: path, url: server.url("/f.bin"))
+                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
+                #expect(result.outcome == .resumed(fromByte: 2_000_000))
+                #expect(result.size == 2_000_000 && result.validators.etag == "\"v1\"")
+                #expect(server.requests(to: "/f.bin").count == 1)
+                #expect(try FileSystem.read(path) == bytes)
+                #expect(!FileSystem.exists(path + ".partial") && !FileSystem.exists(path + ".partial.validators"))
+            }
+        }
+    }
+
     @Test(
         "a 206 of another version, or of another range, starts the file over",
         arguments: [("\"v2\"", 1_500_000), ("\"v1\"", 1_000_000)])
@@ -174,6 +197,35 @@ struct DownloadAttemptTests {
                 #expect(try FileSystem.read(folder + "/f.bin") == bytes)
             }
         }
+    }
+
+    @Test("shutdown ends a download in flight before it returns: the caller's group can be shut down next")
+    func shutdownMidDownload() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = try await StubServer.start()
+        let session = HTTPSession(eventLoopGroup: group)
+        let gate = StubGate()
+        let bytes = patternBytes(3 << 20)
+        server.route(
+            "/big.bin",
+            StubResponse(body: bytes).header("etag", "\"v1\"").chunked(by: 64 << 10).dropping(
+                afterBytes: 3 << 19, when: gate))
+        try await withTemporaryFolder { folder in
+            let progress = TransferProgress()
+            let download = Task {
+                try await session.download(
+                    HTTPRequest(url: server.url("/big.bin")), to: folder + "/big.bin", progress: progress)
+            }
+            await yieldUntil("1 MiB received") { progress.snapshot().bytesReceived >= 1 << 20 }
+            try await session.shutdown()
+            try await group.shutdownGracefully()
+            let error = await #expect(throws: HTTPError.self) { try await download.value }
+            #expect(error?.isCancelled == true)
+            #expect(!FileSystem.exists(folder + "/big.bin"))
+            #expect(FileSystem.exists(folder + "/big.bin.partial"))
+        }
+        gate.open()
+        try await server.shutdown()
     }
 
     @Test("a session on the caller's event loop group downloads there, and the group shuts down after it")

@@ -117,6 +117,10 @@ final class DownloadAttempt: HTTPClientResponseDelegate, @unchecked Sendable {
             file.begin(resumingAfter: resumedFrom, validators: validators)
             if let (progress, transfer) = progress { progress.restart(transfer, onDisk: file.size, expected: expected) }
             return task.eventLoop.makeSucceededVoidFuture()
+        case .complete(let size, let validators):
+            file.begin(resumingAfter: size, validators: validators)
+            if let (progress, transfer) = progress { progress.restart(transfer, onDisk: size, expected: size) }
+            return task.eventLoop.makeSucceededVoidFuture()  // its short body is read and dropped
         }
     }
 
@@ -160,7 +164,11 @@ final class DownloadAttempt: HTTPClientResponseDelegate, @unchecked Sendable {
         ended = true
         let onEnd = self.onEnd!
         self.onEnd = nil
-        switch (decision, requestEnd) {
+        var written = decision
+        if case .complete(let size, let validators)? = decision {
+            written = .write(resumedFrom: size, validators: validators, expected: size)  // nothing to add
+        }
+        switch (written, requestEnd) {
         case (.write(_, _, let expected)?, .success):
             let (file, sync, checksum) = (file, sync, checksum)
             PartialFile.executor.execute(priority: priority) {
@@ -208,6 +216,9 @@ enum DownloadHeadDecision: Sendable {
     /// The body is written: after the partial file's first `resumedFrom` bytes (a `206`), or from zero;
     /// `expected` is the file's size once complete, when the response says it.
     case write(resumedFrom: Int64?, validators: HTTPValidators, expected: Int64?)
+    /// The partial file already holds the whole resource (a `416` to its range naming its size as the length):
+    /// it is put in place as it is; the response's body is dropped.
+    case complete(size: Int64, validators: HTTPValidators)
 
     /// Decides on a response head: `retry` is the session's retry verdict on it (nil when none), `resume` what the
     /// request asked to continue (a partial file's size and validators), `isConditional` whether it carried the
@@ -218,7 +229,15 @@ enum DownloadHeadDecision: Sendable {
     ) -> DownloadHeadDecision {
         if let retry { return .verdict(retry) }
         if status == 304, isConditional { return .unchanged }
-        if status == 416 { return .startOver }  // the partial file no longer fits the resource
+        if status == 416 {
+            // The range began at the resource's end: the partial file is whole (a crash or a cancellation between
+            // its last byte and its rename), unless the length differs or the version does.
+            let etag = headers.first(name: "etag")
+            guard let resume, Download.unsatisfiedLength(headers) == resume.size,
+                etag == nil || resume.validators.etag == nil || etag == resume.validators.etag
+            else { return .startOver }  // the partial file no longer fits the resource
+            return .complete(size: resume.size, validators: resume.validators)
+        }
         guard (200..<300).contains(status) else { return .verdict(.fail(.status(status))) }
         var resumedFrom: Int64?
         var total: Int64?

@@ -156,6 +156,7 @@ final class PartialFile: @unchecked Sendable {
             return nil
         }
         defer { closeDescriptor() }
+        pendingValidators = nil  // the partial file is renamed next: no validators beside it
         try writeGathered()
         let digest = try checksum.map { (checksum) throws(HTTPError) -> String in
             let digest = try Self.sha256(of: path)

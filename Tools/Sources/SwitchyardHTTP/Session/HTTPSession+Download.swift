@@ -135,6 +135,8 @@ final class Download: @unchecked Sendable {
             case .head(.verdict(.fail(let reason))):
                 self.finish(
                     .failure(HTTPError(request: self.prepared.label, reason: reason, attempts: [reason])), completion)
+            case .failed where completion.isCancelled:  // what arrived is written: nothing more to do
+                self.finish(.failure(HTTPError(request: self.prepared.label, reason: .cancelled)), completion)
             default:
                 let task = Task.detached(priority: self.prepared.request.priority.taskPriority) {
                     do throws(HTTPError) {
@@ -231,9 +233,15 @@ final class Download: @unchecked Sendable {
         _ end: DownloadAttempt.End, of attempt: DownloadAttempt
     ) async throws -> AttemptOutcome<DownloadResult> {
         var resumedFrom: Int64?
-        if case .write(let from, _, _)? = attempt.decision {
+        switch attempt.decision {
+        case .write(let from, _, _)?:
             lookForPartialFile = true  // this attempt wrote the partial file, if anything arrived
             resumedFrom = from
+        case .complete(let size, _)?:
+            lookForPartialFile = true
+            resumedFrom = size
+        default:
+            break
         }
         switch end {
         case .head(.unchanged):
@@ -247,7 +255,7 @@ final class Download: @unchecked Sendable {
             return .restart
         case .head(.verdict(let verdict)):
             return verdict.widened()
-        case .head(.write):
+        case .head(.write), .head(.complete):
             return .fail(.transport("the download ended at its head"))  // never: a written head ends otherwise
         case .short:
             let expected: Int64? = if case .write(_, _, let expected)? = attempt.decision { expected } else { nil }
@@ -267,12 +275,22 @@ final class Download: @unchecked Sendable {
 
     /// The result of an attempt that put the whole file in place.
     private func result(sha256: String?, of attempt: DownloadAttempt) -> DownloadResult {
-        guard case .write(let resumedFrom, let validators, _)? = attempt.decision else {
-            preconditionFailure("Download: a complete attempt without a body")
+        let resumedFrom: Int64?
+        let validators: HTTPValidators
+        switch attempt.decision {
+        case .write(let from, let written, _)?: (resumedFrom, validators) = (from, written)
+        case .complete(let size, let written)?: (resumedFrom, validators) = (size, written)
+        default: preconditionFailure("Download: a complete attempt without a body")
         }
         let outcome: DownloadResult.Outcome = resumedFrom.map { .resumed(fromByte: $0) } ?? .downloaded
         return DownloadResult(
             path: file.destination, outcome: outcome, size: file.size, validators: validators, sha256: sha256)
+    }
+
+    /// The length in a `416`'s `content-range: bytes */L`.
+    static func unsatisfiedLength(_ headers: HTTPHeaders) -> Int64? {
+        guard let value = headers.first(name: "content-range"), value.hasPrefix("bytes */") else { return nil }
+        return Int64(value.dropFirst("bytes */".count))
     }
 
     /// A `content-range: bytes N-M/L` (`L` may be `*`, unknown).
