@@ -8,75 +8,59 @@ import Testing
 
 @Suite("Download attempts: what a response's head decides")
 struct DownloadHeadTests {
-    /// Leaves at `path` the partial file an earlier call would have: the first `count` bytes of `bytes`, started
-    /// with ETag `"v1"` from `url`.
-    private static func leavePartial(_ bytes: [UInt8], _ count: Int, at path: String, url: String) throws {
-        try FileSystem.write(Array(bytes[..<count]), to: path + ".partial")
-        try FileSystem.write(Array("\"v1\"\n\n\(url)\n".utf8), to: path + ".partial.validators")
+    /// Downloads `/f.bin` (2,000,000 pattern bytes, served whole with `etag`) over the partial file an earlier
+    /// call would have left (its first `partial` bytes, started with ETag `"v1"`), the ranged requests answered by
+    /// `ranged`. Checks the file ends whole, with no partial file left; returns the result and each request's
+    /// `Range` header.
+    private static func resume(
+        partial: Int, etag: String = "\"v1\"", ranged: @escaping @Sendable ([UInt8]) -> StubResponse
+    ) async throws -> (result: DownloadResult, ranges: [String?]) {
+        try await withServer { server, session in  // no retries: a restart is not one
+            let bytes = patternBytes(2_000_000)
+            server.route("/f.bin") { request in
+                request.header("range") != nil ? ranged(bytes) : StubResponse(body: bytes).header("etag", etag)
+            }
+            return try await withTemporaryFolder { folder in
+                let path = folder + "/f.bin"
+                try FileSystem.write(Array(bytes[..<partial]), to: path + ".partial")
+                try FileSystem.write(
+                    Array("\"v1\"\n\n\(server.url("/f.bin"))\n".utf8), to: path + ".partial.validators")
+                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
+                #expect(try FileSystem.read(path) == bytes)
+                #expect(!FileSystem.exists(path + ".partial") && !FileSystem.exists(path + ".partial.validators"))
+                return (result, server.requests(to: "/f.bin").map { $0.header("range") })
+            }
+        }
     }
 
     @Test("a 416 to a resumed download starts the file over at once, without counting a failed attempt")
     func rangeNotSatisfiable() async throws {
-        try await withServer { server, session in  // no retries: a restart is not one
-            let bytes = patternBytes(2_000_000)
-            server.route("/f.bin") { request in
-                request.header("range") != nil
-                    ? StubResponse(status: 416) : StubResponse(body: bytes).header("etag", "\"v1\"")
-            }
-            try await withTemporaryFolder { folder in
-                let path = folder + "/f.bin"
-                try Self.leavePartial(bytes, 1_500_000, at: path, url: server.url("/f.bin"))
-                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
-                #expect(result.outcome == .downloaded)
-                #expect(server.requests(to: "/f.bin").map { $0.header("range") } == ["bytes=1500000-", nil])
-                #expect(try FileSystem.read(path) == bytes)
-            }
-        }
+        let (result, ranges) = try await Self.resume(partial: 1_500_000) { _ in StubResponse(status: 416) }
+        #expect(result.outcome == .downloaded)
+        #expect(ranges == ["bytes=1500000-", nil])
     }
 
     @Test("a 416 naming the partial file's size as the length: the file is already whole and put in place")
     func alreadyWhole() async throws {
-        try await withServer { server, session in
-            let bytes = patternBytes(2_000_000)
-            server.route("/f.bin") { request in
-                request.header("range") != nil
-                    ? StubResponse(status: 416, body: Array("range not satisfiable".utf8))
-                        .header("content-range", "bytes */2000000")
-                    : StubResponse(body: bytes).header("etag", "\"v1\"")
-            }
-            try await withTemporaryFolder { folder in
-                let path = folder + "/f.bin"
-                try Self.leavePartial(bytes, 2_000_000, at: path, url: server.url("/f.bin"))
-                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
-                #expect(result.outcome == .resumed(fromByte: 2_000_000))
-                #expect(result.size == 2_000_000 && result.validators.etag == "\"v1\"")
-                #expect(server.requests(to: "/f.bin").count == 1)
-                #expect(try FileSystem.read(path) == bytes)
-                #expect(!FileSystem.exists(path + ".partial") && !FileSystem.exists(path + ".partial.validators"))
-            }
+        let (result, ranges) = try await Self.resume(partial: 2_000_000) { _ in
+            StubResponse(status: 416, body: Array("range not satisfiable".utf8))
+                .header("content-range", "bytes */2000000")
         }
+        #expect(result.outcome == .resumed(fromByte: 2_000_000))
+        #expect(result.size == 2_000_000 && result.validators.etag == "\"v1\"")
+        #expect(ranges == ["bytes=2000000-"])
     }
 
     @Test(
         "a 206 of another version, or of another range, starts the file over",
         arguments: [("\"v2\"", 1_500_000), ("\"v1\"", 1_000_000)])
     func mismatchedPartialContent(etag: String, start: Int) async throws {
-        try await withServer { server, session in
-            let bytes = patternBytes(2_000_000)
-            server.route("/f.bin") { request in
-                guard request.header("range") != nil else { return StubResponse(body: bytes).header("etag", etag) }
-                return StubResponse(status: 206, body: Array(bytes[start...]))
-                    .header("content-range", "bytes \(start)-1999999/2000000").header("etag", etag)
-            }
-            try await withTemporaryFolder { folder in
-                let path = folder + "/f.bin"
-                try Self.leavePartial(bytes, 1_500_000, at: path, url: server.url("/f.bin"))
-                let result = try await session.download(HTTPRequest(url: server.url("/f.bin")), to: path)
-                #expect(result.outcome == .downloaded)
-                #expect(server.requests(to: "/f.bin").map { $0.header("range") } == ["bytes=1500000-", nil])
-                #expect(try FileSystem.read(path) == bytes)
-            }
+        let (result, ranges) = try await Self.resume(partial: 1_500_000, etag: etag) { bytes in
+            StubResponse(status: 206, body: Array(bytes[start...]))
+                .header("content-range", "bytes \(start)-1999999/2000000").header("etag", etag)
         }
+        #expect(result.outcome == .downloaded)
+        #expect(ranges == ["bytes=1500000-", nil])
     }
 
     @Test("a 304 to a request that named no condition fails with its status; nothing is written")
