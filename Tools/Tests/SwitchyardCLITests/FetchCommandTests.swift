@@ -62,7 +62,7 @@ struct FetchCommandTests {
             var arguments = ["fetch", server.url("/big.bin"), "--out", folder]
             if resume { arguments.append("--resume") }
             let result = try await SwitchyardProcess.run(arguments)
-            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/big.bin")) == Data(bytes))
             #expect(server.requests(to: "/big.bin").last?.header("range") == (resume ? "bytes=20000-" : nil))
             try FileManager.default.removeItem(atPath: folder + "/big.bin")
@@ -144,6 +144,27 @@ struct FetchCommandTests {
         let changed = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out])
         #expect(changed.status == 1)
         #expect(changed.standardOutput.contains("good.bin: GET"))
+        try await server.shutdown()
+    }
+
+    @Test("names too long for the file system are shortened, keeping the extension, and stay distinct")
+    func longNames() async throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await StubServer.start()
+        let stem = String(repeating: "ä", count: 150)  // 300 bytes of UTF-8
+        let encoded = stem.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        server.route("/a/\(encoded).csv", StubResponse(body: Self.body(1_000, 1)))
+        server.route("/b/\(encoded).csv", StubResponse(body: Self.body(2_000, 2)))
+        let out = folder + "/out"
+        let result = try await SwitchyardProcess.run([
+            "fetch", server.url("/a/\(encoded).csv"), server.url("/b/\(encoded).csv"), "--out", out,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let first = String(repeating: "ä", count: 116) + ".csv"  // 232 + 4 bytes: 255 less ".partial.validators"
+        let second = String(repeating: "ä", count: 115) + "-2.csv"  // 230 + 6 bytes
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + first)) == Data(Self.body(1_000, 1)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + second)) == Data(Self.body(2_000, 2)))
         try await server.shutdown()
     }
 

@@ -18,13 +18,13 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Download many URLs at once, a few per host, with progress, resume and conditional requests.",
         discussion: """
             Each file is written as NAME.partial and renamed to NAME when complete, NAME being the URL's last path \
-            segment (made unique with -2, -3…). A file fetched before is asked for with If-None-Match / \
-            If-Modified-Since (the validators are kept in OUT/.switchyard-fetch.json): a 304 leaves it as it is. \
-            With --resume, partial files of 1 MiB or more left by an interrupted run are continued (Range + If-Range); \
-            smaller ones, and all of them without it, \
-            are started over. Failed attempts are retried with backoff (three attempts; 429 and 503 honour \
-            Retry-After). A list line's sha256=HEX is checked before the file gets its name: a file that does not \
-            match is removed and reported as failed.
+            segment (made unique with -2, -3…; cut to 236 bytes, keeping its extension). A file fetched before is \
+            asked for with If-None-Match / If-Modified-Since (the validators are kept in OUT/.switchyard-fetch.json): \
+            a 304 leaves it as it is. With --resume, partial files of 1 MiB or more left by an interrupted run are \
+            continued (Range + If-Range); smaller ones, and all of them without it, are started over. Failed \
+            attempts are retried with backoff (three attempts; 429 and 503 honour Retry-After). A list line's \
+            sha256=HEX is checked before the file gets its name: a file that does not match is removed and reported \
+            as failed.
             """)
 
     @Argument(help: "URLs to download (http or https).")

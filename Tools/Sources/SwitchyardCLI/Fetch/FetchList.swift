@@ -69,8 +69,9 @@ struct FetchList: Sendable {
             if taken.contains(name.lowercased()) {
                 let (stem, suffix) = split(name)
                 var counter = 2
-                while taken.contains("\(stem)-\(counter)\(suffix)".lowercased()) { counter += 1 }
-                name = "\(stem)-\(counter)\(suffix)"
+                func numbered() -> String { limited(stem, "-\(counter)\(suffix)") }
+                while taken.contains(numbered().lowercased()) { counter += 1 }
+                name = numbered()
             }
             taken.insert(name.lowercased())
             list.items.append(Item(url: url, name: name, sha256: sha256))
@@ -99,15 +100,35 @@ struct FetchList: Sendable {
         return DownloadChecksum.sha256(expected: digits).problem == nil ? nil : "sha256= needs 64 hex digits"
     }
 
+    /// The longest file name, in UTF-8 bytes, a URL's file gets: the file system's 255 less the
+    /// `.partial.validators` a resumable download adds beside it.
+    static let maximumNameLength = 255 - ".partial.validators".utf8.count
+
     /// The last segment of a percent-encoded URL path, decoded, as a safe file name (`index.html` when there is
-    /// none).
+    /// none); a longer name than ``maximumNameLength`` keeps its extension and loses the end of its stem.
     static func fileName(forPath path: String) -> String {
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         let decoded = last.contains("%") ? last.removingPercentEncoding ?? last : last
         let safe =
             decoded.contains(where: { $0 == "/" || $0 == "\0" })
             ? String(decoded.map { $0 == "/" || $0 == "\0" ? "_" : $0 }) : decoded
-        return safe.isEmpty || safe == "." || safe == ".." ? "index.html" : safe
+        guard !(safe.isEmpty || safe == "." || safe == "..") else { return "index.html" }
+        let (stem, suffix) = split(safe)
+        return limited(stem, suffix)
+    }
+
+    /// `stem + suffix`, the stem cut at a character boundary so that the whole fits ``maximumNameLength``; the
+    /// suffix (an extension, a counter) is kept whole.
+    static func limited(_ stem: String, _ suffix: String) -> String {
+        guard stem.utf8.count + suffix.utf8.count > maximumNameLength else { return stem + suffix }
+        var kept = stem.startIndex
+        var bytes = suffix.utf8.count
+        for index in stem.indices {
+            bytes += stem[index].utf8.count
+            if bytes > maximumNameLength { break }
+            kept = stem.index(after: index)
+        }
+        return String(stem[..<kept]) + suffix
     }
 
     /// `line` without the white space (Unicode's, new lines included) at either end.
@@ -117,8 +138,11 @@ struct FetchList: Sendable {
         return String(line[start..<end])
     }
 
+    /// A name's stem and extension (`.` and at most 32 bytes after it; a longer "extension" is part of the stem).
     private static func split(_ name: String) -> (String, String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.utf8[dot...].count <= 33 else {
+            return (name, "")
+        }
         return (String(name[..<dot]), String(name[dot...]))
     }
 }
