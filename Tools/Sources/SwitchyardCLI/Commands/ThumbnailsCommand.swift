@@ -18,7 +18,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         abstract: "Make thumbnails of image files, folders and URLs, in parallel, with libvips.",
         discussion: """
             Sources are image files, folders (searched recursively for .jpg, .png, .webp, .gif, .tif, .avif, \
-            .heic, .jxl files), http(s) URLs, and list files (-i: one per line, # comments). Each thumbnail is \
+            .heic, .jxl files; the summary names the other files, hidden ones aside), http(s) URLs, and list files \
+            (-i: one per line, # comments). Each thumbnail is \
             written to OUT with its source's name (a folder's structure below it kept) and the format's \
             extension. A file's thumbnail is up to date, and skipped, when OUT/.switchyard-thumbnails.json \
             records the same source size, modification time and options and the output exists; a URL's, when \

@@ -13,8 +13,15 @@
 
     /// The command's sources, expanded: files, folders (recursively: files with an image extension), `http(s)`
     /// URLs, and list files (`-i`: one path or URL per line, `#` comments). Outputs keep a folder's structure
-    /// below it; two sources that would write one output get `-2`, `-3`… suffixes.
+    /// below it; two sources that would write one output get `-2`, `-3`… suffixes. A folder's other files are
+    /// listed in ``Expansion/ignored`` (hidden files and folders are not).
     enum ThumbnailJobs {
+        /// The jobs, and the files found in folders that were left out for want of an image extension.
+        struct Expansion {
+            var jobs: [ThumbnailJob]
+            var ignored: [String]
+        }
+
         struct Failure: Error, CustomStringConvertible {
             let description: String
         }
@@ -23,8 +30,9 @@
             "jpg", "jpeg", "png", "webp", "gif", "tif", "tiff", "avif", "heic", "heif", "jxl", "jp2",
         ]
 
-        static func expand(_ arguments: [String], listFile: String?, format: ImageFormat) throws -> [ThumbnailJob] {
+        static func expand(_ arguments: [String], listFile: String?, format: ImageFormat) throws -> Expansion {
             var named: [(ImageSource, String, String)] = []  // source, name, output stem (relative)
+            var ignored: [String] = []
             var entries = arguments.map { ($0, "argument") }
             if let listFile {
                 guard let text = try? String(contentsOfFile: listFile, encoding: .utf8) else {
@@ -51,15 +59,17 @@
                     throw Failure(description: "\(origin): \"\(entry)\" is neither a file, a folder nor a URL")
                 }
                 if isFolder.boolValue {
-                    for relative in try imagesBelow(entry) {
+                    let found = try filesBelow(entry)
+                    for relative in found.images {
                         named.append((.file(entry + "/" + relative), entry + "/" + relative, stem(relative)))
                     }
+                    ignored += found.others.map { entry + "/" + $0 }
                 } else {
                     named.append((.file(entry), entry, stem((entry as NSString).lastPathComponent)))
                 }
             }
             var used: Set<String> = []
-            return named.map { source, name, stem in
+            let jobs = named.map { source, name, stem in
                 var output = stem + "." + format.fileExtension
                 var suffix = 2
                 while !used.insert(output).inserted {
@@ -68,24 +78,29 @@
                 }
                 return ThumbnailJob(source: source, name: name, output: output)
             }
+            return Expansion(jobs: jobs, ignored: ignored)
         }
 
-        /// Image files below `folder`, relative to it, sorted (hidden files and folders skipped).
-        private static func imagesBelow(_ folder: String) throws -> [String] {
+        /// The files below `folder`, relative to it, sorted: those with an image extension, and the others (hidden
+        /// files and folders skipped).
+        private static func filesBelow(_ folder: String) throws -> (images: [String], others: [String]) {
             guard let walker = FileManager.default.enumerator(atPath: folder) else {
                 throw Failure(description: "cannot read the folder \(folder)")
             }
-            var found: [String] = []
+            var images: [String] = []
+            var others: [String] = []
             while let relative = walker.nextObject() as? String {
                 if (relative as NSString).lastPathComponent.hasPrefix(".") {
                     walker.skipDescendants()
                     continue
                 }
                 if imageExtensions.contains((relative as NSString).pathExtension.lowercased()) {
-                    found.append(relative)
+                    images.append(relative)
+                } else if walker.fileAttributes?[.type] as? FileAttributeType != .typeDirectory {
+                    others.append(relative)
                 }
             }
-            return found.sorted()
+            return (images.sorted(), others.sorted())
         }
 
         private static func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }

@@ -28,13 +28,14 @@
                 FileHandle.standardError.write(Data("error: the installed libvips cannot write \(format)\n".utf8))
                 throw ExitCode(2)
             }
-            let jobs: [ThumbnailJob]
+            let expansion: ThumbnailJobs.Expansion
             do {
-                jobs = try ThumbnailJobs.expand(command.sources, listFile: command.input, format: format)
+                expansion = try ThumbnailJobs.expand(command.sources, listFile: command.input, format: format)
             } catch let failure as ThumbnailJobs.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(2)
             }
+            let jobs = expansion.jobs
             let out = command.out
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let options = ThumbnailOptions(
@@ -74,7 +75,8 @@
             try? manifest.save(to: out)
             if command.html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
             try report(
-                jobs, outcomes, seconds: (ContinuousClock.now - started) / .seconds(1), interrupted: work.isCancelled)
+                jobs, outcomes, ignored: expansion.ignored, seconds: (ContinuousClock.now - started) / .seconds(1),
+                interrupted: work.isCancelled)
         }
 
         /// Makes every job's thumbnail, results in the jobs' order. At most `window` sources are in flight at once
@@ -126,9 +128,11 @@
             }
         }
 
-        /// The summary on standard output, then each failure on a line of its own; exit 1 if any failed, 130 if
-        /// stopped.
-        private func report(_ jobs: [ThumbnailJob], _ outcomes: [Outcome], seconds: Double, interrupted: Bool) throws {
+        /// The summary on standard output, then each failure on a line of its own, then the files of folders left
+        /// out (the first few); exit 1 if any failed, 130 if stopped.
+        private func report(
+            _ jobs: [ThumbnailJob], _ outcomes: [Outcome], ignored: [String], seconds: Double, interrupted: Bool
+        ) throws {
             var made = 0
             var upToDate = 0
             var stopped = 0
@@ -147,6 +151,12 @@
             if made > 0, seconds > 0 { line += String(format: " (%.1f images/s)", Double(made) / seconds) }
             print(line)
             for failure in failures { print("  " + TerminalText.visible(failure)) }
+            if !ignored.isEmpty {
+                let shown = ignored.prefix(5).map(TerminalText.visible).joined(separator: ", ")
+                let more = ignored.count > 5 ? ", and \(ignored.count - 5) more" : ""
+                let files = ignored.count == 1 ? "file" : "files"
+                print("left out \(ignored.count) \(files) without an image extension: \(shown)\(more)")
+            }
             if interrupted {
                 FileHandle.standardError.write(
                     Data("stopped; no partial output is left: run the same command to finish\n".utf8))
