@@ -87,19 +87,26 @@ SY_SYMBOLS(SY_POINTER)
 static const char *sy_load_failure;
 static char sy_load_message[512];
 
-/// Loads libvips (Debian's libvips42; Homebrew's on macOS) and resolves every pointer; 0 on success.
+/// Loads libvips (Debian's libvips42; Homebrew's on macOS; the file `SWITCHYARD_LIBVIPS` names, when set) and
+/// resolves every pointer; 0 on success.
 static int sy_load(void) {
     static const char *const names[] = {
         "libvips.so.42", "libvips.42.dylib", "/opt/homebrew/lib/libvips.42.dylib", "/usr/local/lib/libvips.42.dylib"};
+    const char *chosen = getenv("SWITCHYARD_LIBVIPS");
     void *library = NULL;
-    for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-        library = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
+    if (chosen && *chosen) {
+        library = dlopen(chosen, RTLD_NOW | RTLD_GLOBAL);
+    } else {
+        for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
+            library = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
+        }
     }
     if (!library) {
         const char *reason = dlerror();
         snprintf(sy_load_message, sizeof sy_load_message,
             "libvips could not be loaded (%s); on Debian: apt-get install libvips42, or "
-            "Scripts/install-system-packages.sh", reason ? reason : "not found");
+            "Scripts/install-system-packages.sh; SWITCHYARD_LIBVIPS may name the library's file",
+            reason ? reason : "not found");
         sy_load_failure = sy_load_message;
         return -1;
     }

@@ -74,6 +74,20 @@
             #expect(other.standardOutput.hasPrefix("made 1, up to date 0"), "another size is not up to date")
         }
 
+        @Test("without a usable libvips the command stops before any work, saying how to install it")
+        func noLibvips() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try Self.picture(80, 60, ".jpg").write(to: URL(fileURLWithPath: folder + "/a.jpg"))
+            let result = try await SwitchyardProcess.run(
+                ["thumbnails", folder + "/a.jpg", "--size", "32", "--out", folder + "/out"],
+                environment: ["SWITCHYARD_LIBVIPS": folder + "/libvips.so.42"])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("error: libvips could not be loaded ("))
+            #expect(result.standardError.contains("apt-get install libvips42"))
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out/a.jpg"))
+        }
+
         @Test("URL sources: a second run asks the server, and a 304 is up to date; a changed image is made again")
         func urls() async throws {
             let folder = scratch()

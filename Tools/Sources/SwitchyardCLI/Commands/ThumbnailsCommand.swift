@@ -10,8 +10,9 @@ import Switchyard
 /// progress; outputs that are up to date are skipped; `--html` writes a gallery.
 ///
 /// Exit status: 0 when every source gave a thumbnail (or had one up to date), 1 when any failed (each named with
-/// its reason), 2 for a bad source or list line, or a build without image support, 64 for a bad option (usage), 130
-/// when interrupted (no partial output file is left: each is written to a temporary file and renamed).
+/// its reason), 2 for a bad source or list line, a build without image support, or no usable libvips (the message
+/// says how to install it), 64 for a bad option (usage), 130 when interrupted (no partial output file is left: each
+/// is written to a temporary file and renamed).
 struct ThumbnailsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnails",

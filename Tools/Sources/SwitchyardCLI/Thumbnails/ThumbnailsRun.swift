@@ -24,6 +24,10 @@
         func run() async throws {
             ImagePipeline.limitMallocArenas(to: 2)
             let format: ImageFormat = command.format == "jpg" ? .jpeg : ImageFormat(rawValue: command.format)!
+            if let problem = ImagePipeline.libvipsProblem {
+                FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+                throw ExitCode(2)
+            }
             guard format.isAvailable else {
                 FileHandle.standardError.write(Data("error: the installed libvips cannot write \(format)\n".utf8))
                 throw ExitCode(2)

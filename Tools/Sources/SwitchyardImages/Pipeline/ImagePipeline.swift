@@ -149,6 +149,12 @@
             _ = sy_limit_malloc_arenas(Int32(count))
         }
 
+        /// Why libvips cannot be used in this process (not installed, too old, failed to start: the text says which,
+        /// and how to install it), or nil when it can. The first call loads libvips, as any first use of it does;
+        /// the answer is kept for the life of the process. Without libvips every thumbnail fails with
+        /// ``ImageError/Reason/libvipsUnavailable(_:)``. Thread-safe.
+        public static var libvipsProblem: String? { Vips.start() }
+
         /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
         public func cachedThumbnail(of source: ImageSource, _ options: ThumbnailOptions) -> Thumbnail? {
             memoryCache.value(forKey: CacheKey(source: source.key, options: options))

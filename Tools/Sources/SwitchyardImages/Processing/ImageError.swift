@@ -24,6 +24,9 @@
             case unwritable(String)
             /// The caller's task was cancelled, or the pipeline's queue cancelled the work.
             case cancelled
+            /// libvips cannot be used in this process: not installed, too old, or it failed to start (the text says
+            /// which, and how to install it). Every later image fails the same way.
+            case libvipsUnavailable(String)
 
             public var description: String {
                 switch self {
@@ -40,6 +43,7 @@
                 case .encodingFailed(let why): return "could not be encoded: \(why)"
                 case .unwritable(let why): return "cannot be written: \(why)"
                 case .cancelled: return "was cancelled"
+                case .libvipsUnavailable(let why): return "cannot be made: \(why)"
                 }
             }
         }

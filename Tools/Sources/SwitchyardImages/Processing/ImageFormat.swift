@@ -19,15 +19,13 @@
         public var mimeType: String { "image/\(rawValue)" }
 
         /// Whether the installed libvips can write this format. JPEG, PNG and WebP always can on Debian's
-        /// `libvips42`; AVIF needs its HEIF module. The first call loads libvips, as any first use of it does (a
-        /// process without an installed libvips stops, saying so). - Complexity: O(1) after the first call.
-        public var isAvailable: Bool {
-            Vips.start()
-            return Self.available[self] ?? false
-        }
+        /// `libvips42`; AVIF needs its HEIF module. The first call loads libvips, as any first use of it does;
+        /// without a usable libvips no format is available (``ImagePipeline/libvipsProblem`` says why).
+        /// - Complexity: O(1) after the first call.
+        public var isAvailable: Bool { Self.available[self] ?? false }
 
         private static let available: [ImageFormat: Bool] = {
-            Vips.start()
+            guard Vips.start() == nil else { return [:] }
             // Each probe encodes on a thread of its own at the pipeline's default nice value: libvips keeps the
             // worker threads it starts, with that thread's scheduling, for every later image.
             return Dictionary(

@@ -21,9 +21,9 @@
             _ source: ImageSource, _ options: ThumbnailOptions, limits: ImageLimits,
             cancellation: RenderCancellation = RenderCancellation()
         ) throws(ImageError) -> Thumbnail {
-            Vips.start()
             let name = source.description
             func fail(_ reason: ImageError.Reason) -> ImageError { ImageError(source: name, reason: reason) }
+            if let problem = Vips.start() { throw fail(.libvipsUnavailable(problem)) }
             guard options.format.isAvailable else { throw fail(.formatUnavailable(options.format)) }
             switch source {
             case .file(let path):

@@ -7,15 +7,18 @@
         /// runs many images at once, each on one of its own threads: more threads per image fragment glibc's heap
         /// and win nothing when every core is busy), its operation cache off (the pipeline caches results), and
         /// the loaders libvips marks untrusted blocked (ImageMagick, PDF and others that parse whatever they are
-        /// given). Idempotent and thread-safe. Stops the process, saying why, if libvips cannot be loaded.
-        static func start() { _ = started }
+        /// given). Idempotent and thread-safe.
+        /// - Returns: nil once libvips runs, else why it cannot in this process (not installed, too old, failed to
+        ///   start), for good: the first attempt's answer is kept.
+        @discardableResult
+        static func start() -> String? { failure }
 
-        private static let started: Bool = {
+        private static let failure: String? = {
             guard sy_vips_start("switchyard", 1, 0) == 0 else {
-                if let failure = sy_vips_load_error() { fatalError(String(cString: failure)) }
-                fatalError("libvips failed to start: \(takeError())")
+                if let failure = sy_vips_load_error() { return String(cString: failure) }
+                return "libvips failed to start: \(takeError())"
             }
-            return true
+            return nil
         }()
 
         /// libvips' last error message, taken (libvips keeps one buffer for the process: under concurrent failures
