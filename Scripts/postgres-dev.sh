@@ -19,10 +19,13 @@ folder="${SWITCHYARD_POSTGRES_DIR:-${TMPDIR:-/tmp}/switchyard-postgres}"
 data="$folder/data"
 url_file="$folder/url"
 
-# Runs a server program as the cluster's owner.
+# Runs a server program as the cluster's owner: the owner of its data folder when there is one (a cluster another
+# user started), else the `postgres` user when run by root.
 as_owner() {
     if [ "$(id -u)" -eq 0 ]; then
-        runuser -u postgres -- "$@"
+        local owner=postgres
+        if [ -d "$data" ]; then owner=$(stat -c %U "$data"); fi
+        runuser -u "$owner" -- "$@"
     else
         "$@"
     fi

@@ -42,36 +42,32 @@ enum PostgresServer {
         guard serverInstalled else {
             throw PostgresServerError(description: "no PostgreSQL server: \(skipReason)")
         }
-        await stopAbandonedClusters()
+        await ClusterLock.stopAbandoned(in: NSTemporaryDirectory(), prefix: "switchyard-postgres-tests-") { folder in
+            do {
+                _ = try await runScript(["stop"], folder: folder)
+            } catch {
+                print("could not stop the abandoned PostgreSQL cluster in \(folder): \(error)")
+            }
+        }
         let folder = ownFolder
+        try await BlockingExecutor.shared.run { try ClusterLock.claim(folder) }
         let output = try await runScript(["start"], folder: folder)
         guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
             throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
         }
         atexit {
             let folder = PostgresServer.ownFolder
-            guard FileManager.default.fileExists(atPath: folder) else { return }
-            _ = system("SWITCHYARD_POSTGRES_DIR='\(folder)' '\(PostgresServer.script)' stop >/dev/null 2>&1")
+            if FileManager.default.fileExists(atPath: folder) {
+                _ = system("SWITCHYARD_POSTGRES_DIR='\(folder)' '\(PostgresServer.script)' stop >/dev/null 2>&1")
+            }
+            unlink(folder + ".lock")
         }
         return Server(url: url, folder: folder)
     }
 
-    /// Where this process starts its own cluster when it has to (stopped and removed at exit).
+    /// Where this process starts its own cluster when it has to (stopped and removed at exit; claimed with
+    /// ``ClusterLock`` so that a later test process stops it if this one crashes).
     static let ownFolder = NSTemporaryDirectory() + "switchyard-postgres-tests-\(getpid())"
-
-    /// Stops the clusters earlier test processes started and could not stop: a process that crashes or is killed
-    /// does not run its `atexit` handler. A cluster is abandoned when the process its folder names is gone (a
-    /// reused process ID keeps it one more run).
-    private static func stopAbandonedClusters() async {
-        let temporary = NSTemporaryDirectory()
-        let prefix = "switchyard-postgres-tests-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid() else { continue }
-            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
-            _ = try? await runScript(["stop"], folder: temporary + name)
-        }
-    }
 
     /// Restarts the server at once (every connection is dropped, as when a server crashes or is restarted).
     static func restart(_ server: Server) async throws {
