@@ -90,23 +90,28 @@ static char sy_load_message[512];
 /// Loads libvips (Debian's libvips42; Homebrew's on macOS; the file `SWITCHYARD_LIBVIPS` names, when set) and
 /// resolves every pointer; 0 on success.
 static int sy_load(void) {
+#if defined(__APPLE__)
     static const char *const names[] = {
-        "libvips.so.42", "libvips.42.dylib", "/opt/homebrew/lib/libvips.42.dylib", "/usr/local/lib/libvips.42.dylib"};
+        "libvips.42.dylib", "/opt/homebrew/lib/libvips.42.dylib", "/usr/local/lib/libvips.42.dylib"};
+#else
+    static const char *const names[] = {"libvips.so.42"};
+#endif
     const char *chosen = getenv("SWITCHYARD_LIBVIPS");
+    int uses_chosen = chosen && *chosen;
+    size_t count = uses_chosen ? 1 : sizeof names / sizeof names[0];
     void *library = NULL;
-    if (chosen && *chosen) {
-        library = dlopen(chosen, RTLD_NOW | RTLD_GLOBAL);
-    } else {
-        for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-            library = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
-        }
+    char first_error[256] = "not found";
+    for (size_t index = 0; index < count && !library; index++) {
+        library = dlopen(uses_chosen ? chosen : names[index], RTLD_NOW | RTLD_GLOBAL);
+        const char *reason = library ? NULL : dlerror();
+        // The first place's reason: the usual one, where a missing library is looked for first.
+        if (index == 0 && reason) snprintf(first_error, sizeof first_error, "%s", reason);
     }
     if (!library) {
-        const char *reason = dlerror();
         snprintf(sy_load_message, sizeof sy_load_message,
             "libvips could not be loaded (%s); on Debian: apt-get install libvips42, or "
             "Scripts/install-system-packages.sh; SWITCHYARD_LIBVIPS may name the library's file",
-            reason ? reason : "not found");
+            first_error);
         sy_load_failure = sy_load_message;
         return -1;
     }

@@ -37,7 +37,7 @@
     /// - **Prefetching**: ``prefetch(_:_:)`` makes thumbnails at background priority into the memory cache; a
     ///   request for one of them while it is made joins its job and raises it to the request's priority.
     /// - **Errors** name the source and what was wrong (``ImageError``); a failure is not remembered, so the next
-    ///   request tries again.
+    ///   request tries again (except libvips' own absence, ``libvipsProblem``, which lasts the process).
     ///
     /// - **URL sources** are jobs of ``downloadQueue``: download (through ``Configuration/session``), then a render
     ///   job of ``queue`` joined like any other. At most ``Configuration/downloadWidth`` are in flight, so a caller
@@ -151,8 +151,10 @@
 
         /// Why libvips cannot be used in this process (not installed, too old, failed to start: the text says which,
         /// and how to install it), or nil when it can. The first call loads libvips, as any first use of it does;
-        /// the answer is kept for the life of the process. Without libvips every thumbnail fails with
-        /// ``ImageError/Reason/libvipsUnavailable(_:)``. Thread-safe.
+        /// the answer is kept for the life of the process. Without libvips every thumbnail not already cached fails
+        /// with ``ImageError/Reason/libvipsUnavailable(_:)`` (a URL source before it is downloaded). On Linux the
+        /// environment variable `SWITCHYARD_LIBVIPS` may name the library's file, when it is not where the dynamic
+        /// loader looks. Thread-safe.
         public static var libvipsProblem: String? { Vips.start() }
 
         /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
@@ -184,7 +186,7 @@
         ///   - options: the thumbnail's box, fit and encoding.
         ///   - priority: the priority this request lends the job; by default the current task's.
         /// - Throws: ``ImageError`` naming the source: unreadable, not an image, over a limit, undecodable, an
-        ///   unavailable format, or cancelled.
+        ///   unavailable format, no usable libvips, or cancelled.
         public func thumbnail(
             of source: ImageSource, _ options: ThumbnailOptions, priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail {
@@ -220,6 +222,7 @@
         private func download(
             _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?, priority: JobPriority?
         ) async throws(ImageError) -> Thumbnail? {
+            if let problem = Vips.start() { throw ImageError(source: url, reason: .libvipsUnavailable(problem)) }
             let memoryCache = memoryCache
             let cacheKey = CacheKey(source: .url(url), options: options)
             let request = Request(source: .url(url), options: options, unlessStill: version)

@@ -10,7 +10,6 @@
         /// given). Idempotent and thread-safe.
         /// - Returns: nil once libvips runs, else why it cannot in this process (not installed, too old, failed to
         ///   start), for good: the first attempt's answer is kept.
-        @discardableResult
         static func start() -> String? { failure }
 
         private static let failure: String? = {
