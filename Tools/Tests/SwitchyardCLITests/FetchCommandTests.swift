@@ -156,15 +156,21 @@ struct FetchCommandTests {
         let encoded = stem.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
         server.route("/a/\(encoded).csv", StubResponse(body: Self.body(1_000, 1)))
         server.route("/b/\(encoded).csv", StubResponse(body: Self.body(2_000, 2)))
+        let accented = "e" + String(repeating: "\u{301}", count: 150)  // one character of 301 bytes
+        let accentedPath = "/c/" + accented.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)! + ".txt"
+        server.route(accentedPath, StubResponse(body: Self.body(3_000, 3)))
         let out = folder + "/out"
         let result = try await SwitchyardProcess.run([
-            "fetch", server.url("/a/\(encoded).csv"), server.url("/b/\(encoded).csv"), "--out", out,
+            "fetch", server.url("/a/\(encoded).csv"), server.url("/b/\(encoded).csv"), server.url(accentedPath),
+            "--out", out,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let first = String(repeating: "ä", count: 116) + ".csv"  // 232 + 4 bytes: 255 less ".partial.validators"
         let second = String(repeating: "ä", count: 115) + "-2.csv"  // 230 + 6 bytes
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + first)) == Data(Self.body(1_000, 1)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + second)) == Data(Self.body(2_000, 2)))
+        let third = "e" + String(repeating: "\u{301}", count: 115) + ".txt"  // cut between scalars: 231 + 4 bytes
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + third)) == Data(Self.body(3_000, 3)))
         try await server.shutdown()
     }
 

@@ -117,18 +117,30 @@ struct FetchList: Sendable {
         return limited(stem, suffix)
     }
 
-    /// `stem + suffix`, the stem cut at a character boundary so that the whole fits ``maximumNameLength``; the
-    /// suffix (an extension, a counter) is kept whole.
+    /// `stem + suffix`, the stem cut so that the whole fits ``maximumNameLength``: at a character boundary, or at a
+    /// Unicode scalar's when one character is longer than that (a long emoji sequence); the suffix (an extension,
+    /// a counter) is kept whole. A stem cut to nothing becomes `index`.
     static func limited(_ stem: String, _ suffix: String) -> String {
         guard stem.utf8.count + suffix.utf8.count > maximumNameLength else { return stem + suffix }
-        var kept = stem.startIndex
-        var bytes = suffix.utf8.count
-        for index in stem.indices {
-            bytes += stem[index].utf8.count
-            if bytes > maximumNameLength { break }
-            kept = stem.index(after: index)
+        let room = maximumNameLength - suffix.utf8.count
+        var kept = ""
+        var used = 0
+        for character in stem {
+            used += character.utf8.count
+            if used > room { break }
+            kept.append(character)
         }
-        return String(stem[..<kept]) + suffix
+        if kept.isEmpty {
+            var scalars = String.UnicodeScalarView()
+            used = 0
+            for scalar in stem.unicodeScalars {
+                used += UTF8.width(scalar)
+                if used > room { break }
+                scalars.append(scalar)
+            }
+            kept = String(scalars)
+        }
+        return (kept.isEmpty ? "index" : kept) + suffix
     }
 
     /// `line` without the white space (Unicode's, new lines included) at either end.

@@ -82,7 +82,7 @@
         }
 
         /// The files below `folder`, relative to it, sorted: those with an image extension, and the others (hidden
-        /// files and folders skipped).
+        /// files and folders skipped; a link to a folder is not followed, and is named among the others).
         private static func filesBelow(_ folder: String) throws -> (images: [String], others: [String]) {
             guard let walker = FileManager.default.enumerator(atPath: folder) else {
                 throw Failure(description: "cannot read the folder \(folder)")
@@ -96,11 +96,21 @@
                 }
                 if imageExtensions.contains((relative as NSString).pathExtension.lowercased()) {
                     images.append(relative)
-                } else if walker.fileAttributes?[.type] as? FileAttributeType != .typeDirectory {
-                    others.append(relative)
+                } else if let other = describeOther(folder + "/" + relative, relative) {
+                    others.append(other)
                 }
             }
             return (images.sorted(), others.sorted())
+        }
+
+        /// How a found entry without an image extension is named among the left-out files; nil for a folder (its
+        /// contents are walked). One `stat`, and an `lstat` for folders.
+        private static func describeOther(_ path: String, _ relative: String) -> String? {
+            var status = stat()
+            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return relative }
+            var link = stat()
+            guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { return nil }
+            return relative + " (a link to a folder, not followed)"
         }
 
         private static func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
