@@ -4,8 +4,8 @@ import SwitchyardHTTPTesting
 import Testing
 
 /// The README's two HTTP examples, as written there but for the URLs and paths: the stub server stands in for the
-/// internet, and files go to a temporary folder.
-@Suite("README: the HTTP and stub-server examples")
+/// internet, and files go to a temporary folder. Sessions and servers are shut down on every path.
+@Suite("README: the HTTP and stub-server examples", .timeLimit(.minutes(1)))
 struct HTTPReadmeExampleTests {
     @Test("a streamed CSV body counted in fixed memory; a checksummed download")
     func sessionExample() async throws {
@@ -20,18 +20,19 @@ struct HTTPReadmeExampleTests {
             let path = folder + "/feed.zip"
 
             let session = HTTPSession(configuration: .init(name: "feeds", maximumRequestsPerHost: 4))
-            let stops = try await session.stream(HTTPRequest(url: stopsURL)) { _, body in
-                var count = 0
-                for try await _ in CSVRecords(body.input) { count += 1 }
-                return count
-            }
-            let feed = try await session.download(HTTPRequest(url: feedURL), to: path, checksum: .sha256(expected: hex))
-            try await session.shutdown()
+            try await Self.shuttingDown(session, server) {
+                let stops = try await session.stream(HTTPRequest(url: stopsURL)) { _, body in
+                    var count = 0
+                    for try await _ in CSVRecords(body.input) { count += 1 }
+                    return count
+                }
+                let feed = try await session.download(
+                    HTTPRequest(url: feedURL), to: path, checksum: .sha256(expected: hex))
 
-            #expect(stops == 3)
-            #expect(feed.outcome == .downloaded && feed.size == 3 << 20 && feed.sha256 == hex)
+                #expect(stops == 3)
+                #expect(feed.outcome == .downloaded && feed.size == 3 << 20 && feed.sha256 == hex)
+            }
         }
-        try await server.shutdown()
     }
 
     @Test("a response held until the test releases it, with no sleeps")
@@ -42,16 +43,31 @@ struct HTTPReadmeExampleTests {
             let path = folder + "/feed.zip"
 
             let server = try await StubServer.start()  // 127.0.0.1, a free port; HTTP/2 over TLS with StubCertificates
-            let gate = StubGate()
-            server.route("/feed.zip", StubResponse(body: bytes).held(by: gate))
-            let download = Task { try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path) }
-            await server.waitForRequests(count: 1)  // no sleeps: held until the test says so
-            gate.open()
+            try await Self.shuttingDown(session, server) { () async throws -> Void in
+                let gate = StubGate()
+                server.route("/feed.zip", StubResponse(body: bytes).held(by: gate))
+                let download = Task { try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path) }
+                await server.waitForRequests(count: 1)  // no sleeps: held until the test says so
+                gate.open()
 
-            #expect(try await download.value.size == Int64(bytes.count))
-            #expect(try FileSystem.read(path) == bytes)
-            try await server.shutdown()
+                #expect(try await download.value.size == Int64(bytes.count))
+                #expect(try FileSystem.read(path) == bytes)
+            }
+        }
+    }
+
+    /// Runs `body`, then shuts `session` and `server` down, whether it threw or not.
+    private static func shuttingDown(
+        _ session: HTTPSession, _ server: StubServer, _ body: () async throws -> Void
+    ) async throws {
+        do {
+            try await body()
+        } catch {
+            try? await session.shutdown()
+            try? await server.shutdown()
+            throw error
         }
         try await session.shutdown()
+        try await server.shutdown()
     }
 }
