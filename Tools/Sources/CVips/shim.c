@@ -100,18 +100,20 @@ static int sy_load(void) {
     int uses_chosen = chosen && *chosen;
     size_t count = uses_chosen ? 1 : sizeof names / sizeof names[0];
     void *library = NULL;
-    char first_error[256] = "not found";
+    char reason_shown[256] = "not found";
     for (size_t index = 0; index < count && !library; index++) {
         library = dlopen(uses_chosen ? chosen : names[index], RTLD_NOW | RTLD_GLOBAL);
         const char *reason = library ? NULL : dlerror();
-        // The first place's reason: the usual one, where a missing library is looked for first.
-        if (index == 0 && reason) snprintf(first_error, sizeof first_error, "%s", reason);
+        // The first place's reason (where a missing library is looked for first), unless a later place has the
+        // file and fails to load it (another architecture, a missing dependency): that reason says more.
+        int missing = reason && (strstr(reason, "no such file") || strstr(reason, "No such file"));
+        if (reason && (index == 0 || !missing)) snprintf(reason_shown, sizeof reason_shown, "%s", reason);
     }
     if (!library) {
         snprintf(sy_load_message, sizeof sy_load_message,
             "libvips could not be loaded (%s); on Debian: apt-get install libvips42, or "
             "Scripts/install-system-packages.sh; SWITCHYARD_LIBVIPS may name the library's file",
-            first_error);
+            reason_shown);
         sy_load_failure = sy_load_message;
         return -1;
     }

@@ -24,7 +24,7 @@
         func run() async throws {
             ImagePipeline.limitMallocArenas(to: 2)
             let format: ImageFormat = command.format == "jpg" ? .jpeg : ImageFormat(rawValue: command.format)!
-            if let problem = ImagePipeline.libvipsProblem {
+            if let problem = await ImagePipeline.libvipsProblem() {
                 FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
                 throw ExitCode(2)
             }

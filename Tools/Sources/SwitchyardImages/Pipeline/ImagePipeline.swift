@@ -37,7 +37,7 @@
     /// - **Prefetching**: ``prefetch(_:_:)`` makes thumbnails at background priority into the memory cache; a
     ///   request for one of them while it is made joins its job and raises it to the request's priority.
     /// - **Errors** name the source and what was wrong (``ImageError``); a failure is not remembered, so the next
-    ///   request tries again (except libvips' own absence, ``libvipsProblem``, which lasts the process).
+    ///   request tries again (except libvips' own absence, ``libvipsProblem()``, which lasts the process).
     ///
     /// - **URL sources** are jobs of ``downloadQueue``: download (through ``Configuration/session``), then a render
     ///   job of ``queue`` joined like any other. At most ``Configuration/downloadWidth`` are in flight, so a caller
@@ -150,12 +150,13 @@
         }
 
         /// Why libvips cannot be used in this process (not installed, too old, failed to start: the text says which,
-        /// and how to install it), or nil when it can. The first call loads libvips, as any first use of it does;
-        /// the answer is kept for the life of the process. Without libvips every thumbnail not already cached fails
-        /// with ``ImageError/Reason/libvipsUnavailable(_:)`` (a URL source before it is downloaded). On Linux the
+        /// and how to install it), or nil when it can. The first call loads libvips (on the shared
+        /// `BlockingExecutor`, not the caller's thread), as any first use of it does; the answer is kept for the life
+        /// of the process. Without libvips every thumbnail not already cached fails with
+        /// ``ImageError/Reason/libvipsUnavailable(_:)`` (a URL source before it is downloaded). On Linux the
         /// environment variable `SWITCHYARD_LIBVIPS` may name the library's file, when it is not where the dynamic
         /// loader looks. Thread-safe.
-        public static var libvipsProblem: String? { Vips.start() }
+        public static func libvipsProblem() async -> String? { await Vips.start(on: .shared) }
 
         /// The thumbnail in the memory cache, if any; never starts work. - Complexity: O(1).
         public func cachedThumbnail(of source: ImageSource, _ options: ThumbnailOptions) -> Thumbnail? {
@@ -222,7 +223,9 @@
         private func download(
             _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?, priority: JobPriority?
         ) async throws(ImageError) -> Thumbnail? {
-            if let problem = Vips.start() { throw ImageError(source: url, reason: .libvipsUnavailable(problem)) }
+            if let problem = await Vips.start(on: executor) {
+                throw ImageError(source: url, reason: .libvipsUnavailable(problem))
+            }
             let memoryCache = memoryCache
             let cacheKey = CacheKey(source: .url(url), options: options)
             let request = Request(source: .url(url), options: options, unlessStill: version)

@@ -20,7 +20,7 @@
 
         /// Whether the installed libvips can write this format. JPEG, PNG and WebP always can on Debian's
         /// `libvips42`; AVIF needs its HEIF module. The first call loads libvips, as any first use of it does;
-        /// without a usable libvips no format is available (``ImagePipeline/libvipsProblem`` says why).
+        /// without a usable libvips no format is available (``ImagePipeline/libvipsProblem()`` says why).
         /// - Complexity: O(1) after the first call.
         public var isAvailable: Bool { Self.available[self] ?? false }
 

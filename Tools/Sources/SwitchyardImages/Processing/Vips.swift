@@ -1,5 +1,7 @@
 #if Images
     import CVips
+    import Switchyard
+    import Synchronization
 
     /// libvips, started once per process.
     enum Vips {
@@ -12,7 +14,18 @@
         ///   start), for good: the first attempt's answer is kept.
         static func start() -> String? { failure }
 
+        /// ``start()`` for async code: the first start (loading libvips, seconds on a cold disk) runs on
+        /// `executor`, never on the cooperative pool; once started, the answer is read at once.
+        static func start(on executor: BlockingExecutor) async -> String? {
+            if isStarted.load(ordering: .acquiring) { return failure }
+            return (try? await executor.run { start() }) ?? failure
+        }
+
+        /// Set once ``failure`` is known.
+        private static let isStarted = Atomic<Bool>(false)
+
         private static let failure: String? = {
+            defer { isStarted.store(true, ordering: .releasing) }
             guard sy_vips_start("switchyard", 1, 0) == 0 else {
                 if let failure = sy_vips_load_error() { return String(cString: failure) }
                 return "libvips failed to start: \(takeError())"

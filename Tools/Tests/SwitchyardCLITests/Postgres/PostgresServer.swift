@@ -51,16 +51,18 @@ enum PostgresServer {
         }
         let folder = ownFolder
         try await BlockingExecutor.shared.run { try ClusterLock.claim(folder) }
-        let output = try await runScript(["start"], folder: folder)
-        guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
-            throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
-        }
         atexit {
             let folder = PostgresServer.ownFolder
             if FileManager.default.fileExists(atPath: folder) {
                 _ = system("SWITCHYARD_POSTGRES_DIR='\(folder)' '\(PostgresServer.script)' stop >/dev/null 2>&1")
             }
             unlink(folder + ".lock")
+        }
+        // A cluster under this name now is an earlier process's with the same ID: abandoned, not to be reused.
+        if FileManager.default.fileExists(atPath: folder) { _ = try await runScript(["stop"], folder: folder) }
+        let output = try await runScript(["start"], folder: folder)
+        guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
+            throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
         }
         return Server(url: url, folder: folder)
     }
