@@ -123,24 +123,23 @@ struct FetchList: Sendable {
     static func limited(_ stem: String, _ suffix: String) -> String {
         guard stem.utf8.count + suffix.utf8.count > maximumNameLength else { return stem + suffix }
         let room = maximumNameLength - suffix.utf8.count
-        var kept = ""
-        var used = 0
-        for character in stem {
-            used += character.utf8.count
-            if used > room { break }
-            kept.append(character)
-        }
+        var kept = String(prefix(of: stem, fitting: room) { $0.utf8.count })
         if kept.isEmpty {
-            var scalars = String.UnicodeScalarView()
-            used = 0
-            for scalar in stem.unicodeScalars {
-                used += UTF8.width(scalar)
-                if used > room { break }
-                scalars.append(scalar)
-            }
-            kept = String(scalars)
+            kept = String(String.UnicodeScalarView(prefix(of: stem.unicodeScalars, fitting: room, width: UTF8.width)))
         }
         return (kept.isEmpty ? "index" : kept) + suffix
+    }
+
+    /// The longest prefix of `elements` whose UTF-8 widths add up to at most `room` bytes.
+    private static func prefix<Elements: Collection>(
+        of elements: Elements, fitting room: Int, width: (Elements.Element) -> Int
+    ) -> Elements.SubSequence {
+        var used = 0
+        for index in elements.indices {
+            used += width(elements[index])
+            if used > room { return elements[..<index] }
+        }
+        return elements[...]
     }
 
     /// `line` without the white space (Unicode's, new lines included) at either end.
