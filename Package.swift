@@ -2,11 +2,21 @@
 //
 // Switchyard: background work for Swift 6, Linux first.
 //
-// Layers (see ARCHITECTURE.md): the core `Switchyard` module depends on the toolchain and on single
-// swift-collections modules only; `SwitchyardTesting` is test support; `SwitchyardTransit` is the GTFS import's
-// library and `SwitchyardSampleFeeds` the synthetic feeds its tests and demos use. The command-line tools
-// (`switchyard`, `switchyard-bench`) and the packages only they need live in the nested package `Tools/`, so that
-// a package depending on Switchyard resolves swift-collections and nothing else.
+// One package, every library a product. The core (`Switchyard`), its test support (`SwitchyardTesting`), the GTFS
+// import (`SwitchyardTransit`) and its synthetic feeds (`SwitchyardSampleFeeds`) need swift-collections and the
+// system's SQLite and zlib only. The parts with heavy or system dependencies sit behind package traits (SE-0450):
+//
+//   HTTP      SwitchyardHTTP, SwitchyardHTTPTesting            AsyncHTTPClient, SwiftNIO (+SSL, HTTP/2), libcrypto
+//   Images    SwitchyardImages (implies HTTP)                  the system's libvips, loaded on first use
+//   Postgres  SwitchyardPostgres                               postgres-nio
+//   Push      SwitchyardPush, SwitchyardPushTesting            swift-crypto, SwiftNIO (+SSL, HTTP/2)
+//   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push)   swift-argument-parser
+//
+// Every package that only an optional part uses is referenced under `.when(traits:)` only, so a client that turns
+// the traits off resolves and builds none of it: `traits: []` gives swift-collections alone. A module whose trait is
+// off compiles empty (its sources are inside `#if TRAIT`) and links nothing. The default traits are all of them, so
+// that `swift run` and `swift test` here build the whole project. `switchyard-bench` and what only measurements need
+// live in the nested package `Benchmarks/`.
 
 import PackageDescription
 
@@ -14,19 +24,17 @@ import PackageDescription
 // builds only: release builds carry none of them. The tests that use them are compiled under the same condition.
 let testHooks: [SwiftSetting] = [.define("SWITCHYARD_TEST_HOOKS", .when(configuration: .debug))]
 
-let package = Package(
-    name: "Switchyard",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    products: [
-        .library(name: "Switchyard", targets: ["Switchyard"]),
-        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
-        .library(name: "SwitchyardTransit", targets: ["SwitchyardTransit"]),
-        .library(name: "SwitchyardSampleFeeds", targets: ["SwitchyardSampleFeeds"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
-    ],
-    targets: [
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
+/// A product of another package, used only when one of `traits` is enabled.
+func product(_ name: String, _ package: String, when traits: Set<String>) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: traits))
+}
+
+// MARK: - The core, the GTFS import and their tests (no trait: always built)
+
+let coreTargets: [Target] = {
+    [
         .target(
             name: "Switchyard",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")],
@@ -54,7 +62,257 @@ let package = Package(
             swiftSettings: testHooks
         ),
         .testTarget(name: "SwitchyardSampleFeedsTests", dependencies: ["SwitchyardSampleFeeds", "SwitchyardTransit"]),
+        // Archives written and read by ZIPFoundation, cross-checking the zip reader and writer (trait HTTP: the
+        // tests' dependency stays out of a core-only build).
+        .testTarget(
+            name: "ZipInteropTests",
+            dependencies: [
+                "SwitchyardTransit", "SwitchyardSampleFeeds", product("ZIPFoundation", "ZIPFoundation", when: ["HTTP"]),
+            ]),
+    ]
+}()
+
+// MARK: - Trait HTTP
+
+let httpTargets: [Target] = {
+    [
+        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 of downloads on Linux (Apple platforms use CryptoKit).
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .target(
+            name: "SwitchyardHTTP",
+            dependencies: [
+                "Switchyard",
+                product("AsyncHTTPClient", "async-http-client", when: ["HTTP"]),
+                product("NIOCore", "swift-nio", when: ["HTTP"]),
+                product("NIOPosix", "swift-nio", when: ["HTTP"]),
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["HTTP"]),
+                product("NIOHPACK", "swift-nio-http2", when: ["HTTP"]),
+                product("NIOHTTP2", "swift-nio-http2", when: ["HTTP"]),
+                product("NIOSSL", "swift-nio-ssl", when: ["HTTP"]),
+                product("Tracing", "swift-distributed-tracing", when: ["HTTP"]),
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["HTTP"])),
+            ]
+        ),
+        // The scripted loopback server of HTTP tests; its certificates also serve the mock APNs (trait Push).
+        .target(
+            name: "SwitchyardHTTPTesting",
+            dependencies: [
+                product("NIOCore", "swift-nio", when: ["HTTP", "Push"]),
+                product("NIOPosix", "swift-nio", when: ["HTTP", "Push"]),
+                product("NIOHTTP1", "swift-nio", when: ["HTTP", "Push"]),
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["HTTP", "Push"]),
+                product("NIOHTTP2", "swift-nio-http2", when: ["HTTP", "Push"]),
+                product("NIOSSL", "swift-nio-ssl", when: ["HTTP", "Push"]),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardHTTPTests",
+            dependencies: ["SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting"]
+        ),
+    ]
+}()
+
+// MARK: - Trait Images
+
+let imageTargets: [Target] = {
+    [
+        // The compiler flags for libvips' headers (Debian's libvips-dev, in /usr/include): glib's, whose pkg-config
+        // file links glib and gobject only. libvips' own would link libvips and the hundred libraries it needs into
+        // every program using SwitchyardImages.
+        .systemLibrary(name: "CLibVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        // Apple platforms: libvips' own flags (Homebrew's headers are not on the default paths); libvips linked.
+        .systemLibrary(name: "CLibVipsApple", pkgConfig: "vips", providers: [.brew(["vips"])]),
+        // SwitchyardImages' calls into libvips: fixed-argument wrappers of its variadic operations, through pointers
+        // resolved when libvips is loaded on first use (a program linking SwitchyardImages does not load libvips
+        // and its libraries until it makes an image).
+        .target(
+            name: "CVips",
+            dependencies: [
+                .target(name: "CLibVips", condition: .when(platforms: [.linux], traits: ["Images"])),
+                .target(name: "CLibVipsApple", condition: .when(platforms: applePlatforms, traits: ["Images"])),
+            ],
+            cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
+        .target(
+            name: "SwitchyardImages",
+            dependencies: [
+                "Switchyard",
+                .target(name: "SwitchyardHTTP", condition: .when(traits: ["Images"])),
+                // Its locks (Thread Sanitizer sees them; it does not see the toolchain's Mutex on Linux).
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
+                .target(name: "CVips", condition: .when(traits: ["Images"])),
+            ]
+        ),
+        // Test pictures made with libvips (EXIF orientations, every format), for the image and CLI tests; the
+        // benchmark's corpus is made by the same file (`Benchmarks/`).
+        .target(
+            name: "CVipsFixtures", dependencies: [.target(name: "CVips", condition: .when(traits: ["Images"]))],
+            path: "Tests/CVipsFixtures", cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))],
+            linkerSettings: ["vips", "gobject-2.0", "glib-2.0"].map { .linkedLibrary($0, .when(traits: ["Images"])) }),
+        .testTarget(
+            name: "SwitchyardImagesTests",
+            dependencies: [
+                "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting",
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+            ]
+        ),
+    ]
+}()
+
+// MARK: - Trait Postgres
+
+let postgresTargets: [Target] = {
+    [
+        // GTFS imports into PostgreSQL: a second destination of SwitchyardTransit's import pipeline.
+        .target(
+            name: "SwitchyardPostgres",
+            dependencies: [
+                "Switchyard", "SwitchyardTransit",
+                product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["Postgres"]),
+            ]
+        ),
+        .testTarget(name: "SwitchyardPostgresTests", dependencies: ["SwitchyardPostgres"]),
+    ]
+}()
+
+// MARK: - Trait Push
+
+let pushTargets: [Target] = {
+    let nio = [
+        product("NIOCore", "swift-nio", when: ["Push"]),
+        product("NIOPosix", "swift-nio", when: ["Push"]),
+        product("NIOConcurrencyHelpers", "swift-nio", when: ["Push"]),
+        product("NIOHPACK", "swift-nio-http2", when: ["Push"]),
+        product("NIOHTTP2", "swift-nio-http2", when: ["Push"]),
+        product("NIOSSL", "swift-nio-ssl", when: ["Push"]),
+    ]
+    return [
+        // Push notifications through APNs: payloads, the checks APNs would make, signing keys and provider tokens.
+        .target(
+            name: "SwitchyardPush",
+            dependencies: [
+                "Switchyard",
+                .product(name: "DequeModule", package: "swift-collections"),
+                product("Crypto", "swift-crypto", when: ["Push"]),
+                product("CryptoExtras", "swift-crypto", when: ["Push"]),
+            ] + nio
+        ),
+        // A local APNs for tests and the benchmark: HTTP/2 over TLS, APNs's checks and answers, scripted faults.
+        .target(
+            name: "SwitchyardPushTesting",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardHTTPTesting", product("Crypto", "swift-crypto", when: ["Push"]),
+            ] + nio
+        ),
+        .testTarget(
+            name: "SwitchyardPushTests",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting", "SwitchyardTesting",
+                product("Crypto", "swift-crypto", when: ["Push"]),
+                product("NIOSSL", "swift-nio-ssl", when: ["Push"]),
+                // MockAPNsTests: a second, independent HTTP/2 client.
+                product("AsyncHTTPClient", "async-http-client", when: ["HTTP"]),
+            ]
+        ),
+    ]
+}()
+
+// MARK: - Trait CLI
+
+let commandTargets: [Target] = {
+    [
+        // `switchyard`: import, status, fetch, thumbnails, push, sample feeds and the stream commands.
+        .executableTarget(
+            name: "SwitchyardCLI",
+            dependencies: [
+                "Switchyard", "SwitchyardTransit", "SwitchyardSampleFeeds",
+                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush",
+                product("ArgumentParser", "swift-argument-parser", when: ["CLI"]),
+                // `switchyard push --ca-file`: the client's TLS trust roots; `fetch`: its event loop group.
+                product("NIOSSL", "swift-nio-ssl", when: ["CLI"]),
+                product("NIOCore", "swift-nio", when: ["CLI"]),
+                product("NIOPosix", "swift-nio", when: ["CLI"]),
+            ]
+        ),
+        // A local APNs to try `switchyard push` against: writes a key, tokens and the authority to trust.
+        .executableTarget(
+            name: "SwitchyardMockAPNs",
+            dependencies: [
+                "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting",
+                product("ArgumentParser", "swift-argument-parser", when: ["CLI"]),
+                product("Crypto", "swift-crypto", when: ["CLI"]),
+            ]
+        ),
+        // `switchyard` as a child process: Ctrl-C, progress, status while an import runs, fetch, thumbnails, push.
+        .testTarget(
+            name: "SwitchyardCLITests",
+            dependencies: [
+                "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
+                "SwitchyardPushTesting", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
+                product("Crypto", "swift-crypto", when: ["CLI"]),
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+            ]
+        ),
+    ]
+}()
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        .library(name: "SwitchyardTransit", targets: ["SwitchyardTransit"]),
+        .library(name: "SwitchyardSampleFeeds", targets: ["SwitchyardSampleFeeds"]),
+        .library(name: "SwitchyardHTTP", targets: ["SwitchyardHTTP"]),
+        .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
+        .library(name: "SwitchyardImages", targets: ["SwitchyardImages"]),
+        .library(name: "SwitchyardPostgres", targets: ["SwitchyardPostgres"]),
+        .library(name: "SwitchyardPush", targets: ["SwitchyardPush"]),
+        .library(name: "SwitchyardPushTesting", targets: ["SwitchyardPushTesting"]),
+        .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
+        .executable(name: "switchyard-mock-apns", targets: ["SwitchyardMockAPNs"]),
     ],
+    traits: [
+        .trait(
+            name: "HTTP",
+            description: "SwitchyardHTTP and SwitchyardHTTPTesting, on AsyncHTTPClient and SwiftNIO"),
+        .trait(
+            name: "Images",
+            description: "SwitchyardImages, on the system's libvips (Debian: libvips-dev)",
+            enabledTraits: ["HTTP"]),
+        .trait(name: "Postgres", description: "SwitchyardPostgres: GTFS imports into PostgreSQL, on postgres-nio"),
+        .trait(
+            name: "Push",
+            description: "SwitchyardPush and SwitchyardPushTesting: APNs over HTTP/2, on SwiftNIO and swift-crypto"),
+        .trait(
+            name: "CLI",
+            description: "the `switchyard` and `switchyard-mock-apns` commands, on swift-argument-parser",
+            enabledTraits: ["HTTP", "Postgres", "Push"]),
+        .default(enabledTraits: ["HTTP", "Images", "Postgres", "Push", "CLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Trait HTTP (and Push, Postgres: SwiftNIO).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // SwitchyardHTTP: to tell AsyncHTTPClient's default tracer (which discards every span) from a real one.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        // Trait Push: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // Trait Postgres: COPY FROM STDIN, transactions.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Trait CLI.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Tests only, trait Interop: archives written and read by another implementation, to cross-check
+        // SwitchyardTransit's zip code.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: coreTargets + httpTargets + imageTargets + postgresTargets + pushTargets + commandTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -1,0 +1,78 @@
+// swift-tools-version: 6.2
+//
+// Switchyard's benchmarks, apart from the library package (`..`) so that what only measurements need (the anchor
+// CSV parsers, the push load generator) never reaches a package that depends on Switchyard.
+//
+// - `switchyard-bench`: every speed and memory goal, each measured against its anchor in the same run.
+// - `switchyard-push-load`: SwitchyardPush's client alone in a process, against Python's aioapns (Anchors/).
+//
+// Build everything the suites run, the `switchyard` command of the package above included, in release:
+//
+//     swift build -c release --package-path Benchmarks --product switchyard
+//     swift run -c release --package-path Benchmarks switchyard-bench [SUITE...] [--json]
+
+import PackageDescription
+
+let package = Package(
+    name: "SwitchyardBenchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+        .executable(name: "switchyard-push-load", targets: ["SwitchyardPushLoad"]),
+    ],
+    traits: [
+        .trait(name: "Images", description: "the `images` suite, on the system's libvips (Debian: libvips-dev)"),
+        .default(enabledTraits: ["Images"]),
+    ],
+    dependencies: [
+        .package(
+            name: "Switchyard", path: "..",
+            traits: ["HTTP", "Postgres", "Push", "CLI", .trait(name: "Images", condition: .when(traits: ["Images"]))]),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Anchors of the `streams` suite: the CSV parsers Switchyard's CSVRecords is measured against.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SwitchyardBench",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardTransit", package: "Switchyard"),
+                .product(name: "SwitchyardSampleFeeds", package: "Switchyard"),
+                .product(name: "SwitchyardHTTP", package: "Switchyard"),
+                .product(name: "SwitchyardHTTPTesting", package: "Switchyard"),
+                .product(name: "SwitchyardImages", package: "Switchyard"),
+                .product(name: "SwitchyardPostgres", package: "Switchyard"),
+                // The push suite: the mock APNs both clients send to, and its certificates.
+                .product(name: "SwitchyardPush", package: "Switchyard"),
+                .product(name: "SwitchyardPushTesting", package: "Switchyard"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "CSV", package: "CSV.swift"),
+                // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
+                .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+            ]
+        ),
+        .executableTarget(
+            name: "SwitchyardPushLoad",
+            dependencies: [
+                .product(name: "SwitchyardPush", package: "Switchyard"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // libvips' flags, for the C target below (Debian's libvips-dev).
+        .systemLibrary(name: "CBenchLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // The test pictures of the package above (a link to its `Tests/CVipsFixtures`), for the images suite's
+        // corpus and its decoding ceiling.
+        .target(
+            name: "CVipsFixtures",
+            dependencies: [.target(name: "CBenchLibVips", condition: .when(traits: ["Images"]))],
+            cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
+    ],
+    swiftLanguageModes: [.v6]
+)
