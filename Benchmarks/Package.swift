@@ -6,9 +6,9 @@
 // - `switchyard-bench`: every speed and memory goal, each measured against its anchor in the same run.
 // - `switchyard-push-load`: SwitchyardPush's client alone in a process, against Python's aioapns (Anchors/).
 //
-// Build everything the suites run, the `switchyard` command of the package above included, in release:
+// The bench depends on the commands its suites run as child processes (`switchyard`, `switchyard-push-load`), so one
+// build puts them all in one folder:
 //
-//     swift build -c release --package-path Benchmarks --product switchyard
 //     swift run -c release --package-path Benchmarks switchyard-bench [SUITE...] [--json]
 
 import PackageDescription
@@ -55,6 +55,9 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
                 // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+                // Commands the http, images and push suites run as child processes: built beside the bench.
+                .product(name: "switchyard", package: "Switchyard"),
+                "SwitchyardPushLoad",
             ]
         ),
         .executableTarget(

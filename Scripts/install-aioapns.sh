@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Python APNs client aioapns (from PyPI, at a pinned version) into its own virtual environment, for
-# Tools/Bench/aioapns-anchor.py: the anchor that the push benchmark compares Switchyard's pushes per second with.
+# Benchmarks/Anchors/aioapns-anchor.py: the anchor that the push benchmark compares Switchyard's pushes per second with.
 # A venv keeps it and its dependencies (h2, PyJWT, cryptography) out of the system's Python.
 #
-#   Scripts/install-aioapns.sh [VENV]   VENV defaults to Tools/.build/aioapns-venv (relative to the repository root);
-#                                       the anchor then runs as VENV/bin/python Tools/Bench/aioapns-anchor.py …
+#   Scripts/install-aioapns.sh [VENV]   VENV defaults to Benchmarks/.build/aioapns-venv (relative to the repository root);
+#                                       the anchor then runs as VENV/bin/python Benchmarks/Anchors/aioapns-anchor.py …
 #
 # Uses `python3` from PATH, or $PYTHON. Debian's own python3 needs the package python3-venv for `-m venv`
 # (Scripts/install-system-packages.sh installs it). Safe to run repeatedly: does nothing when VENV already has the
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version="4.0"
-venv="${1:-Tools/.build/aioapns-venv}"
+venv="${1:-Benchmarks/.build/aioapns-venv}"
 python="${PYTHON:-python3}"
 
 installed() {

@@ -5,7 +5,7 @@ asyncio APNs client on h2, from PyPI) to a local mock APNs, and prints what it m
 
 Run it with the Python of the venv that Scripts/install-aioapns.sh makes:
 
-    Tools/.build/aioapns-venv/bin/python Tools/Bench/aioapns-anchor.py --host 127.0.0.1 --port PORT \\
+    Benchmarks/.build/aioapns-venv/bin/python Benchmarks/Anchors/aioapns-anchor.py --host 127.0.0.1 --port PORT \\
         --ca-file ca.pem --key AuthKey.p8 --key-id KEYID --team-id TEAMID --topic org.example.app \\
         --tokens tokens.txt --payload payload.json --connections 2
 

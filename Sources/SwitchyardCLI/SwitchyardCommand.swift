@@ -1,23 +1,26 @@
-import ArgumentParser
+#if CLI
+    import ArgumentParser
 
-/// `switchyard`: the command-line face of Switchyard. Each subcommand is one of the seeds' worked examples done
-/// for real (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the stream tools
-/// `lines` and `csv`.
-@main
-struct SwitchyardCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "switchyard",
-        abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
-        version: SwitchyardVersion.current,
-        subcommands: [
-            ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self, ThumbnailsCommand.self,
-            PushCommand.self,
-            DemoCommand.self,
-            LinesCommand.self, CSVCommand.self,
-        ])
-}
+    /// `switchyard`: the command-line face of Switchyard. Each subcommand runs one complete background job
+    /// (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the stream tools
+    /// `lines` and `csv`.
+    @main
+    struct SwitchyardCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "switchyard",
+            abstract: "Background work for Swift: isolation, blocking work off the cooperative pool, and more.",
+            version: SwitchyardVersion.current,
+            subcommands: [
+                ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self,
+                ThumbnailsCommand.self,
+                PushCommand.self,
+                DemoCommand.self,
+                LinesCommand.self, CSVCommand.self,
+            ])
+    }
 
-/// The tool's version, printed by `switchyard --version`.
-enum SwitchyardVersion {
-    static let current = "0.1.0"
-}
+    /// The tool's version, printed by `switchyard --version`.
+    enum SwitchyardVersion {
+        static let current = "0.1.0"
+    }
+#endif

@@ -1,4 +1,4 @@
-#if Images
+#if CLI && Images
     import CVipsFixtures
     import Foundation
     import SwitchyardHTTPTesting

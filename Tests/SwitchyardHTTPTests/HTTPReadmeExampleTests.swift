@@ -1,73 +1,78 @@
-import Switchyard
-import SwitchyardHTTP
-import SwitchyardHTTPTesting
-import Testing
+#if HTTP
+    import Switchyard
+    import SwitchyardHTTP
+    import SwitchyardHTTPTesting
+    import Testing
 
-/// The README's two HTTP examples, as written there but for the URLs and paths: the stub server stands in for the
-/// internet, and files go to a temporary folder. Sessions and servers are shut down on every path.
-@Suite("README: the HTTP and stub-server examples", .timeLimit(.minutes(1)))
-struct HTTPReadmeExampleTests {
-    @Test("a streamed CSV body counted in fixed memory; a checksummed download")
-    func sessionExample() async throws {
-        let server = try await StubServer.start()
-        let csv = "stop_id,stop_name\n1,Alexanderplatz\n2,Pankow\n3,Zoo\n"
-        server.route("/stops.txt", StubResponse(body: Array(csv.utf8)).chunked(by: 7))
-        server.route("/feed.zip", StubResponse(body: patternBytes(3 << 20)).chunked(by: 64 << 10))
-        let stopsURL = server.url("/stops.txt")
-        let feedURL = server.url("/feed.zip")
-        let hex = DownloadChecksumTests.patternDigest
-        try await withTemporaryFolder { folder in
-            let path = folder + "/feed.zip"
+    /// The README's two HTTP examples, as written there but for the URLs and paths: the stub server stands in for the
+    /// internet, and files go to a temporary folder. Sessions and servers are shut down on every path.
+    @Suite("README: the HTTP and stub-server examples", .timeLimit(.minutes(1)))
+    struct HTTPReadmeExampleTests {
+        @Test("a streamed CSV body counted in fixed memory; a checksummed download")
+        func sessionExample() async throws {
+            let server = try await StubServer.start()
+            let csv = "stop_id,stop_name\n1,Alexanderplatz\n2,Pankow\n3,Zoo\n"
+            server.route("/stops.txt", StubResponse(body: Array(csv.utf8)).chunked(by: 7))
+            server.route("/feed.zip", StubResponse(body: patternBytes(3 << 20)).chunked(by: 64 << 10))
+            let stopsURL = server.url("/stops.txt")
+            let feedURL = server.url("/feed.zip")
+            let hex = DownloadChecksumTests.patternDigest
+            try await withTemporaryFolder { folder in
+                let path = folder + "/feed.zip"
 
-            let session = HTTPSession(configuration: .init(name: "feeds", maximumRequestsPerHost: 4))
-            try await Self.shuttingDown(session, server) {
-                let stops = try await session.stream(HTTPRequest(url: stopsURL)) { _, body in
-                    var count = 0
-                    for try await _ in CSVRecords(body.input) { count += 1 }
-                    return count
+                let session = HTTPSession(configuration: .init(name: "feeds", maximumRequestsPerHost: 4))
+                try await Self.shuttingDown(session, server) {
+                    let stops = try await session.stream(HTTPRequest(url: stopsURL)) { _, body in
+                        var count = 0
+                        for try await _ in CSVRecords(body.input) { count += 1 }
+                        return count
+                    }
+                    let feed = try await session.download(
+                        HTTPRequest(url: feedURL), to: path, checksum: .sha256(expected: hex))
+
+                    #expect(stops == 3)
+                    #expect(feed.outcome == .downloaded && feed.size == 3 << 20 && feed.sha256 == hex)
                 }
-                let feed = try await session.download(
-                    HTTPRequest(url: feedURL), to: path, checksum: .sha256(expected: hex))
-
-                #expect(stops == 3)
-                #expect(feed.outcome == .downloaded && feed.size == 3 << 20 && feed.sha256 == hex)
             }
         }
-    }
 
-    @Test("a response held until the test releases it, with no sleeps")
-    func stubExample() async throws {
-        let session = HTTPSession(configuration: .init(retry: .never))
-        let bytes = patternBytes(100_000)
-        try await withTemporaryFolder { folder in
-            let path = folder + "/feed.zip"
+        @Test("a response held until the test releases it, with no sleeps")
+        func stubExample() async throws {
+            let session = HTTPSession(configuration: .init(retry: .never))
+            let bytes = patternBytes(100_000)
+            try await withTemporaryFolder { folder in
+                let path = folder + "/feed.zip"
 
-            let server = try await StubServer.start()  // 127.0.0.1, a free port; HTTP/2 over TLS with StubCertificates
-            try await Self.shuttingDown(session, server) { () async throws -> Void in
-                let gate = StubGate()
-                server.route("/feed.zip", StubResponse(body: bytes).held(by: gate))
-                let download = Task { try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path) }
-                await server.waitForRequests(count: 1)  // no sleeps: held until the test says so
-                gate.open()
+                // 127.0.0.1, a free port; HTTP/2 over TLS with StubCertificates.
+                let server = try await StubServer.start()
+                try await Self.shuttingDown(session, server) { () async throws -> Void in
+                    let gate = StubGate()
+                    server.route("/feed.zip", StubResponse(body: bytes).held(by: gate))
+                    let download = Task {
+                        try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path)
+                    }
+                    await server.waitForRequests(count: 1)  // no sleeps: held until the test says so
+                    gate.open()
 
-                #expect(try await download.value.size == Int64(bytes.count))
-                #expect(try FileSystem.read(path) == bytes)
+                    #expect(try await download.value.size == Int64(bytes.count))
+                    #expect(try FileSystem.read(path) == bytes)
+                }
             }
         }
-    }
 
-    /// Runs `body`, then shuts `session` and `server` down, whether it threw or not.
-    private static func shuttingDown(
-        _ session: HTTPSession, _ server: StubServer, _ body: () async throws -> Void
-    ) async throws {
-        do {
-            try await body()
-        } catch {
-            try? await session.shutdown()
-            try? await server.shutdown()
-            throw error
+        /// Runs `body`, then shuts `session` and `server` down, whether it threw or not.
+        private static func shuttingDown(
+            _ session: HTTPSession, _ server: StubServer, _ body: () async throws -> Void
+        ) async throws {
+            do {
+                try await body()
+            } catch {
+                try? await session.shutdown()
+                try? await server.shutdown()
+                throw error
+            }
+            try await session.shutdown()
+            try await server.shutdown()
         }
-        try await session.shutdown()
-        try await server.shutdown()
     }
-}
+#endif

@@ -1,64 +1,85 @@
-import Switchyard
-import SwitchyardHTTP
-import SwitchyardHTTPTesting
-import Testing
+#if HTTP
+    import Switchyard
+    @_spi(Testing) import SwitchyardHTTP
+    import SwitchyardHTTPTesting
+    import SwitchyardTesting
+    import Testing
 
-/// Bytes 0, 1, 2… 255, 0, 1… of the given length: a body whose every offset is recognisable.
-func patternBytes(_ count: Int, seed: Int = 0) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed &+ ($0 >> 8)) }
-}
-
-/// Runs `body` with a started stub server and a session, shutting both down afterwards. With `tls`, the server
-/// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority.
-func withServer<Value>(
-    _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
-    tls: StubCertificates? = nil, http2: Bool = true,
-    _ body: (StubServer, HTTPSession) async throws -> Value
-) async throws -> Value {
-    let server = try await StubServer.start(tls: tls, http2: http2)
-    let session = HTTPSession(configuration: configuration, tlsConfiguration: tls?.clientConfiguration)
-    do {
-        let value = try await body(server, session)
-        try await session.shutdown()
-        try await server.shutdown()
-        return value
-    } catch {
-        try? await session.shutdown()
-        try? await server.shutdown()
-        throw error
+    /// Bytes 0, 1, 2… 255, 0, 1… of the given length: a body whose every offset is recognisable.
+    func patternBytes(_ count: Int, seed: Int = 0) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed &+ ($0 >> 8)) }
     }
-}
 
-/// Yields until `condition` holds; fails the test if it does not within `rounds` yields (a condition that the code
-/// under test reaches without any timer, so a bounded number of scheduling rounds is enough).
-func yieldUntil(
-    _ what: String, rounds: Int = 1_000_000, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async {
-    for _ in 0..<rounds {
-        if condition() { return }
-        await Task.yield()
+    /// Runs `body` with a started stub server and a session, shutting both down afterwards. With `tls`, the server
+    /// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority.
+    func withServer<Value>(
+        _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
+        tls: StubCertificates? = nil, http2: Bool = true,
+        _ body: (StubServer, HTTPSession) async throws -> Value
+    ) async throws -> Value {
+        let server = try await StubServer.start(tls: tls, http2: http2)
+        let session = HTTPSession(configuration: configuration, tlsConfiguration: tls?.clientConfiguration)
+        do {
+            let value = try await body(server, session)
+            try await session.shutdown()
+            try await server.shutdown()
+            return value
+        } catch {
+            try? await session.shutdown()
+            try? await server.shutdown()
+            throw error
+        }
     }
-    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
-}
 
-/// A temporary folder, removed after `body`.
-func withTemporaryFolder<Value>(_ body: (String) async throws -> Value) async throws -> Value {
-    let path = "/tmp/switchyard-http-tests-\(UInt64.random(in: 0...UInt64.max))"
-    try FileSystem.makeFolder(path)
-    defer { FileSystem.removeTree(path) }
-    return try await body(path)
-}
-
-/// Opens `gate` once `progress` shows `bytes` received: read by the client and written to its file. A drop held
-/// behind the gate (`StubResponse.dropping(afterBytes:when:)`) then breaks the connection only after the client
-/// has those bytes; without it, what the client had received but not yet read would be lost, more of it the busier
-/// the machine, and a test of resuming would depend on timing.
-func openWhenReceived(_ gate: StubGate, _ progress: TransferProgress, bytes: Int64) -> Task<Void, Never> {
-    // The client gets there whatever the timing (the bytes are sent; only the drop waits), unless its download
-    // fails first: the test then ends, and cancels this task.
-    Task {
-        while !Task.isCancelled, progress.snapshot().bytesReceived < bytes { await Task.yield() }
-        gate.open()
+    /// Waits for `event` (an `async` call that returns once something happened in the code under test); fails the
+    /// test if it has not returned within `timeout` (a safety net: the event comes without any timer).
+    func waitFor(
+        _ what: String, timeout: Duration = .seconds(30), fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column, _ event: @escaping @Sendable () async -> Void
+    ) async {
+        let happened = CallbackExpectation(what, fileID: fileID, filePath: filePath, line: line, column: column)
+        let waiting = Task {
+            await event()
+            happened.fulfill()
+        }
+        await happened.fulfillment(within: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
+        waiting.cancel()
     }
-}
+
+    /// Waits until `events` (subscribed before the work that emits them; iterated to its end here) has delivered
+    /// `count` events of `kind`; fails the test if they have not come within `timeout`.
+    func waitFor(
+        _ count: Int, _ kind: JobEvent.Kind, in events: AsyncStream<JobEvent>, _ what: String,
+        timeout: Duration = .seconds(30), fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async {
+        await waitFor(what, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) {
+            var seen = 0
+            for await event in events where event.kind == kind {
+                seen += 1
+                if seen == count { return }
+            }
+        }
+    }
+
+    /// A temporary folder, removed after `body`.
+    func withTemporaryFolder<Value>(_ body: (String) async throws -> Value) async throws -> Value {
+        let path = "/tmp/switchyard-http-tests-\(UInt64.random(in: 0...UInt64.max))"
+        try FileSystem.makeFolder(path)
+        defer { FileSystem.removeTree(path) }
+        return try await body(path)
+    }
+
+    /// Opens `gate` once `progress` shows `bytes` received: read by the client and written to its file. A drop held
+    /// behind the gate (`StubResponse.dropping(afterBytes:when:)`) then breaks the connection only after the client
+    /// has those bytes; without it, what the client had received but not yet read would be lost, more of it the busier
+    /// the machine, and a test of resuming would depend on timing.
+    func openWhenReceived(_ gate: StubGate, _ progress: TransferProgress, bytes: Int64) -> Task<Void, Never> {
+        // The client gets there whatever the timing (the bytes are sent; only the drop waits), unless its download
+        // fails first: the test then ends, and cancels this task.
+        Task {
+            await progress.waitUntilReceived(bytes)
+            gate.open()
+        }
+    }
+#endif

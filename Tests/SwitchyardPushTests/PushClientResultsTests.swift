@@ -1,80 +1,82 @@
-import Foundation
-import SwitchyardPush
-import SwitchyardPushTesting
-import SwitchyardTesting
-import Synchronization
-import Testing
+#if Push
+    import Foundation
+    import SwitchyardPush
+    import SwitchyardPushTesting
+    import SwitchyardTesting
+    import Synchronization
+    import Testing
 
-/// `PushClient.results(of:)`: a batch's results as an asynchronous sequence.
-@Suite("PushClient.results: a batch's results as a sequence", .serialized, .timeLimit(.minutes(2)))
-struct PushClientResultsTests {
-    @Test("one result per notification, then the end; failures carry their reason")
-    func everyResult() async throws {
-        let mock = try await PushClientTests.start()
-        let notifications = PushClientTests.notifications(200)
-        mock.updateRules { rules in
-            for notification in notifications.prefix(2) { rules.unregistered[notification.deviceToken] = 1 }
-        }
-        let client = PushClientTests.client(mock)
-        var delivered = 0
-        var unregistered: [String] = []
-        for try await result in client.results(of: notifications) {
-            switch result.outcome {
-            case .delivered: delivered += 1
-            case .failed(let failure) where failure.disposition == .unregistered:
-                unregistered.append(result.deviceToken)
-            default: Issue.record("unexpected \(result)")
+    /// `PushClient.results(of:)`: a batch's results as an asynchronous sequence.
+    @Suite("PushClient.results: a batch's results as a sequence", .serialized, .timeLimit(.minutes(2)))
+    struct PushClientResultsTests {
+        @Test("one result per notification, then the end; failures carry their reason")
+        func everyResult() async throws {
+            let mock = try await PushClientTests.start()
+            let notifications = PushClientTests.notifications(200)
+            mock.updateRules { rules in
+                for notification in notifications.prefix(2) { rules.unregistered[notification.deviceToken] = 1 }
             }
+            let client = PushClientTests.client(mock)
+            var delivered = 0
+            var unregistered: [String] = []
+            for try await result in client.results(of: notifications) {
+                switch result.outcome {
+                case .delivered: delivered += 1
+                case .failed(let failure) where failure.disposition == .unregistered:
+                    unregistered.append(result.deviceToken)
+                default: Issue.record("unexpected \(result)")
+                }
+            }
+            #expect(delivered == 198)
+            #expect(Set(unregistered) == Set(notifications.prefix(2).map(\.deviceToken)))
+            await client.shutdown()
+            try await mock.shutdown()
         }
-        #expect(delivered == 198)
-        #expect(Set(unregistered) == Set(notifications.prefix(2).map(\.deviceToken)))
-        await client.shutdown()
-        try await mock.shutdown()
-    }
 
-    @Test("leaving the loop early cancels the batch: its job ends without the held answers")
-    func leavingCancels() async throws {
-        let time = PushClientTests.Time()
-        let mock = try await MockAPNs.start(
-            certificates: PushClientTests.certificates, rules: PushClientTests.rules(),
-            now: { Int(Date().timeIntervalSince1970) }, clock: time.clock)
-        let client = PushClientTests.client(mock, connections: 1)
-        // The first ten answered at once, every later one held until the clock moves (it never does here).
-        mock.script([.delay(.zero, times: 10), .delay(.seconds(3_600), times: 100_000)])
-        var seen = 0
-        for try await _ in client.results(of: PushClientTests.notifications(1_000)) {
-            seen += 1
-            if seen == 5 { break }
+        @Test("leaving the loop early cancels the batch: its job ends without the held answers")
+        func leavingCancels() async throws {
+            let time = PushClientTests.Time()
+            let mock = try await MockAPNs.start(
+                certificates: PushClientTests.certificates, rules: PushClientTests.rules(),
+                now: { Int(Date().timeIntervalSince1970) }, clock: time.clock)
+            let client = PushClientTests.client(mock, connections: 1)
+            // The first ten answered at once, every later one held until the clock moves (it never does here).
+            mock.script([.delay(.zero, times: 10), .delay(.seconds(3_600), times: 100_000)])
+            var seen = 0
+            for try await _ in client.results(of: PushClientTests.notifications(1_000)) {
+                seen += 1
+                if seen == 5 { break }
+            }
+            #expect(seen == 5)
+            // Without the cancellation the batch's job would wait for the held answers for an hour of the clock.
+            await client.queue.waitUntilIdle()
+            await client.shutdown()
+            time.clock.advance(by: .seconds(3_600))
+            try await mock.shutdown()
         }
-        #expect(seen == 5)
-        // Without the cancellation the batch's job would wait for the held answers for an hour of the clock.
-        await client.queue.waitUntilIdle()
-        await client.shutdown()
-        time.clock.advance(by: .seconds(3_600))
-        try await mock.shutdown()
+
+        @Test("a batch cancelled before its job began: every notification reported not sent, none sent")
+        func cancelledBeforeStart() async throws {
+            let mock = try await PushClientTests.start()
+            let client = PushClientTests.client(mock)
+            client.queue.suspend()  // the job cannot begin before the cancellation reaches it
+            let reported = Counter()
+            let summary = try await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.send(PushClientTests.notifications(50)) { _ in reported.increment() }
+            }.value
+            #expect(summary.notSent == 50 && summary.total == 50)
+            #expect(reported.value == 50)
+            #expect(mock.requests == 0)
+            await client.shutdown()
+            try await mock.shutdown()
+        }
     }
 
-    @Test("a batch cancelled before its job began: every notification reported not sent, none sent")
-    func cancelledBeforeStart() async throws {
-        let mock = try await PushClientTests.start()
-        let client = PushClientTests.client(mock)
-        client.queue.suspend()  // the job cannot begin before the cancellation reaches it
-        let reported = Counter()
-        let summary = try await Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return try await client.send(PushClientTests.notifications(50)) { _ in reported.increment() }
-        }.value
-        #expect(summary.notSent == 50 && summary.total == 50)
-        #expect(reported.value == 50)
-        #expect(mock.requests == 0)
-        await client.shutdown()
-        try await mock.shutdown()
+    /// Counts calls from any thread.
+    private final class Counter: Sendable {
+        private let count = Mutex(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
     }
-}
-
-/// Counts calls from any thread.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
-}
+#endif

@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             Suites: \(allSuites.map(\.name).joined(separator: ", ")). Each case is warmed up, repeated, and \
             reported as the median ns/op; ratio = ours / anchor (below 1 is faster). Build in release: \
-            swift run --package-path Tools -c release switchyard-bench [SUITE...] [--json]
+            swift run --package-path Benchmarks -c release switchyard-bench [SUITE...] [--json]
             """)
 
     @Argument(help: "Suites to run (default: all).")
@@ -63,7 +63,7 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
             FileHandle.standardError.write(
                 Data(
-                    "warning: debug build; measure with `swift run --package-path Tools -c release switchyard-bench`\n"
+                    "warning: debug build; measure with `swift run --package-path Benchmarks -c release switchyard-bench`\n"
                         .utf8))
         #endif
         let runner = Runner(repetitions: quick ? 3 : repetitions, warmups: 1, scale: quick ? 0.1 : 1)

@@ -11,7 +11,7 @@ import SwitchyardPush
 /// `switchyard-push-load`: SwitchyardPush's client alone, without the `switchyard` command's other subsystems, sending
 /// one payload to every device token of a file and printing one JSON line: `{"sent": N, "accepted": A,
 /// "failed": F, "seconds": S}` (S: from the first request to the last answer). The `push` benchmark runs it beside
-/// the same program written with Python's aioapns (`Tools/Bench/aioapns-anchor.py`, same arguments), each as a
+/// the same program written with Python's aioapns (`Benchmarks/Anchors/aioapns-anchor.py`, same arguments), each as a
 /// process of its own against the same mock APNs.
 @main
 struct PushLoadCommand: AsyncParsableCommand {

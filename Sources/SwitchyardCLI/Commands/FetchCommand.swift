@@ -1,167 +1,169 @@
-import ArgumentParser
-import Foundation
-import NIOCore
-import NIOPosix
-import Switchyard
-import SwitchyardHTTP
+#if CLI
+    import ArgumentParser
+    import Foundation
+    import NIOCore
+    import NIOPosix
+    import Switchyard
+    import SwitchyardHTTP
 
-/// `switchyard fetch URL… [-i LIST]`: downloads many files at once, a bounded number per host, with live progress;
-/// resumes partial files (`--resume`), asks the server whether files it fetched before changed, and prints what it
-/// fetched, found unchanged and could not fetch.
-///
-/// Exit status: 0 when every file was fetched or unchanged, 1 when any failed (each named with its reason), 2 for a
-/// bad URL or list line (before anything is downloaded), 64 for a bad option (usage), 130 when interrupted (partial
-/// files are kept).
-struct FetchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fetch",
-        abstract: "Download many URLs at once, a few per host, with progress, resume and conditional requests.",
-        discussion: """
-            Each file is written as NAME.partial and renamed to NAME when complete, NAME being the URL's last path \
-            segment (made unique with -2, -3…; cut to 236 bytes, keeping its extension). A file fetched before is \
-            asked for with If-None-Match / If-Modified-Since (the validators are kept in OUT/.switchyard-fetch.json): \
-            a 304 leaves it as it is. With --resume, partial files of 1 MiB or more left by an interrupted run are \
-            continued (Range + If-Range); smaller ones, and all of them without it, are started over. Failed \
-            attempts are retried with backoff (three attempts; 429 and 503 honour Retry-After). A list line's \
-            sha256=HEX is checked before the file gets its name: a file that does not match is removed and reported \
-            as failed.
-            """)
+    /// `switchyard fetch URL… [-i LIST]`: downloads many files at once, a bounded number per host, with live progress;
+    /// resumes partial files (`--resume`), asks the server whether files it fetched before changed, and prints what it
+    /// fetched, found unchanged and could not fetch.
+    ///
+    /// Exit status: 0 when every file was fetched or unchanged, 1 when any failed (each named with its reason), 2 for a
+    /// bad URL or list line (before anything is downloaded), 64 for a bad option (usage), 130 when interrupted (partial
+    /// files are kept).
+    struct FetchCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fetch",
+            abstract: "Download many URLs at once, a few per host, with progress, resume and conditional requests.",
+            discussion: """
+                Each file is written as NAME.partial and renamed to NAME when complete, NAME being the URL's last path \
+                segment (made unique with -2, -3…; cut to 236 bytes, keeping its extension). A file fetched before is \
+                asked for with If-None-Match / If-Modified-Since (the validators are kept in OUT/.switchyard-fetch.json): \
+                a 304 leaves it as it is. With --resume, partial files of 1 MiB or more left by an interrupted run are \
+                continued (Range + If-Range); smaller ones, and all of them without it, are started over. Failed \
+                attempts are retried with backoff (three attempts; 429 and 503 honour Retry-After). A list line's \
+                sha256=HEX is checked before the file gets its name: a file that does not match is removed and reported \
+                as failed.
+                """)
 
-    @Argument(help: "URLs to download (http or https).")
-    var urls: [String] = []
+        @Argument(help: "URLs to download (http or https).")
+        var urls: [String] = []
 
-    @Option(
-        name: [.customShort("i"), .customLong("input")],
-        help: "A file of URLs, one per line, each optionally followed by sha256=HEX (# comments).")
-    var input: String?
+        @Option(
+            name: [.customShort("i"), .customLong("input")],
+            help: "A file of URLs, one per line, each optionally followed by sha256=HEX (# comments).")
+        var input: String?
 
-    @Option(help: "The folder to write to (created if missing).")
-    var out: String = "."
+        @Option(help: "The folder to write to (created if missing).")
+        var out: String = "."
 
-    @Option(help: "The most downloads at once, over all hosts.")
-    var parallel = 16
+        @Option(help: "The most downloads at once, over all hosts.")
+        var parallel = 16
 
-    @Option(help: "The most downloads at once from one host.")
-    var perHost = 6
+        @Option(help: "The most downloads at once from one host.")
+        var perHost = 6
 
-    @Flag(help: "Continue the partial files of an interrupted run instead of starting them over.")
-    var resume = false
+        @Flag(help: "Continue the partial files of an interrupted run instead of starting them over.")
+        var resume = false
 
-    func validate() throws {
-        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1, got \(parallel)") }
-        guard perHost >= 1 else { throw ValidationError("--per-host must be at least 1, got \(perHost)") }
-        guard !urls.isEmpty || input != nil else { throw ValidationError("name URLs to fetch, or a list with -i") }
-    }
-
-    func run() async throws {
-        let list: FetchList
-        do {
-            list = try FetchList.read(arguments: urls, listFile: input)
-        } catch let failure as FetchList.Failure {
-            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
-            throw ExitCode(2)
+        func validate() throws {
+            guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1, got \(parallel)") }
+            guard perHost >= 1 else { throw ValidationError("--per-host must be at least 1, got \(perHost)") }
+            guard !urls.isEmpty || input != nil else { throw ValidationError("name URLs to fetch, or a list with -i") }
         }
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        var manifest = FetchManifest.load(from: out)
-        // Half the cores for the connections: the others write the files (SwitchyardHTTP's file threads) and run
-        // the bookkeeping, instead of every thread kind wanting every core.
-        let network = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
-        let session = HTTPSession(
-            configuration: HTTPSession.Configuration(
-                name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost),
-            eventLoopGroup: network)
-        let progress = TransferProgress()
-        let folder = out
-        let known = manifest
-        let resumes = resume
-        let work = Task {
-            await Self.download(
-                list, to: folder, session: session, manifest: known, progress: progress, resumes: resumes)
-        }
-        let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the downloads") {
-            work.cancel()
-        }
-        let total = list.items.count
-        let drawing = Task {
-            var display = FetchProgressDisplay(progress: progress, total: total)
-            await display.run()
-        }
-        let outcomes = await work.value
-        drawing.cancel()
-        await drawing.value
-        withExtendedLifetime(interrupts) {}
-        try? await session.shutdown()
-        try? await network.shutdownGracefully()
-        for (item, outcome) in zip(list.items, outcomes) {
-            if case .success(let result) = outcome {
-                let checked = result.outcome == .unchanged ? manifest.files[item.name]?.sha256 : result.sha256
-                manifest.files[item.name] = FetchManifest.Entry(
-                    url: item.url, validators: result.validators, sha256: checked)
+
+        func run() async throws {
+            let list: FetchList
+            do {
+                list = try FetchList.read(arguments: urls, listFile: input)
+            } catch let failure as FetchList.Failure {
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                throw ExitCode(2)
             }
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            var manifest = FetchManifest.load(from: out)
+            // Half the cores for the connections: the others write the files (SwitchyardHTTP's file threads) and run
+            // the bookkeeping, instead of every thread kind wanting every core.
+            let network = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
+            let session = HTTPSession(
+                configuration: HTTPSession.Configuration(
+                    name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost),
+                eventLoopGroup: network)
+            let progress = TransferProgress()
+            let folder = out
+            let known = manifest
+            let resumes = resume
+            let work = Task {
+                await Self.download(
+                    list, to: folder, session: session, manifest: known, progress: progress, resumes: resumes)
+            }
+            let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the downloads") {
+                work.cancel()
+            }
+            let total = list.items.count
+            let drawing = Task {
+                var display = FetchProgressDisplay(progress: progress, total: total)
+                await display.run()
+            }
+            let outcomes = await work.value
+            drawing.cancel()
+            await drawing.value
+            withExtendedLifetime(interrupts) {}
+            try? await session.shutdown()
+            try? await network.shutdownGracefully()
+            for (item, outcome) in zip(list.items, outcomes) {
+                if case .success(let result) = outcome {
+                    let checked = result.outcome == .unchanged ? manifest.files[item.name]?.sha256 : result.sha256
+                    manifest.files[item.name] = FetchManifest.Entry(
+                        url: item.url, validators: result.validators, sha256: checked)
+                }
+            }
+            try? manifest.save(to: out)
+            try report(list, outcomes, interrupted: work.isCancelled)
         }
-        try? manifest.save(to: out)
-        try report(list, outcomes, interrupted: work.isCancelled)
-    }
 
-    /// Downloads every item, at most `parallel` at once (the session's limits), results in the list's order.
-    private static func download(
-        _ list: FetchList, to folder: String, session: HTTPSession, manifest: FetchManifest,
-        progress: TransferProgress, resumes: Bool
-    ) async -> [Result<DownloadResult, HTTPError>] {
-        await withTaskGroup(of: (Int, Result<DownloadResult, HTTPError>).self) { group in
-            for (index, item) in list.items.enumerated() {
-                let validators = manifest.validators(for: item, in: folder)
-                group.addTask {
-                    do throws(HTTPError) {
-                        let result = try await session.download(
-                            HTTPRequest(url: item.url, name: "fetch \(item.name)"), to: folder + "/" + item.name,
-                            ifChanged: validators, checksum: item.sha256.map { .sha256(expected: $0) },
-                            progress: progress, resumesPartialFile: resumes)
-                        return (index, .success(result))
-                    } catch {
-                        return (index, .failure(error))
+        /// Downloads every item, at most `parallel` at once (the session's limits), results in the list's order.
+        private static func download(
+            _ list: FetchList, to folder: String, session: HTTPSession, manifest: FetchManifest,
+            progress: TransferProgress, resumes: Bool
+        ) async -> [Result<DownloadResult, HTTPError>] {
+            await withTaskGroup(of: (Int, Result<DownloadResult, HTTPError>).self) { group in
+                for (index, item) in list.items.enumerated() {
+                    let validators = manifest.validators(for: item, in: folder)
+                    group.addTask {
+                        do throws(HTTPError) {
+                            let result = try await session.download(
+                                HTTPRequest(url: item.url, name: "fetch \(item.name)"), to: folder + "/" + item.name,
+                                ifChanged: validators, checksum: item.sha256.map { .sha256(expected: $0) },
+                                progress: progress, resumesPartialFile: resumes)
+                            return (index, .success(result))
+                        } catch {
+                            return (index, .failure(error))
+                        }
                     }
                 }
+                var results = [Result<DownloadResult, HTTPError>?](repeating: nil, count: list.items.count)
+                for await (index, result) in group { results[index] = result }
+                return results.map { $0! }
             }
-            var results = [Result<DownloadResult, HTTPError>?](repeating: nil, count: list.items.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
         }
-    }
 
-    /// Prints the summary on standard output and the failures; exits 1 if any failed, 130 if interrupted.
-    private func report(
-        _ list: FetchList, _ outcomes: [Result<DownloadResult, HTTPError>], interrupted: Bool
-    ) throws {
-        var fetched = 0
-        var unchanged = 0
-        var bytes: Int64 = 0
-        var failures: [String] = []
-        var cancelled = 0
-        for (item, outcome) in zip(list.items, outcomes) {
-            switch outcome {
-            case .success(let result):
-                if result.outcome == .unchanged {
-                    unchanged += 1
-                } else {
-                    fetched += 1
-                    bytes += result.size
+        /// Prints the summary on standard output and the failures; exits 1 if any failed, 130 if interrupted.
+        private func report(
+            _ list: FetchList, _ outcomes: [Result<DownloadResult, HTTPError>], interrupted: Bool
+        ) throws {
+            var fetched = 0
+            var unchanged = 0
+            var bytes: Int64 = 0
+            var failures: [String] = []
+            var cancelled = 0
+            for (item, outcome) in zip(list.items, outcomes) {
+                switch outcome {
+                case .success(let result):
+                    if result.outcome == .unchanged {
+                        unchanged += 1
+                    } else {
+                        fetched += 1
+                        bytes += result.size
+                    }
+                case .failure(let error) where error.isCancelled:
+                    cancelled += 1
+                case .failure(let error):
+                    failures.append("\(item.name): \(error)")
                 }
-            case .failure(let error) where error.isCancelled:
-                cancelled += 1
-            case .failure(let error):
-                failures.append("\(item.name): \(error)")
             }
+            var line = "fetched \(fetched) (\(ByteCount.text(bytes))), unchanged \(unchanged), failed \(failures.count)"
+            if cancelled > 0 { line += ", stopped \(cancelled)" }
+            print(line)
+            for failure in failures { print("  " + TerminalText.visible(failure)) }
+            if interrupted {
+                FileHandle.standardError.write(
+                    Data("stopped; partial files are kept: run the same command with --resume to continue\n".utf8))
+                throw ExitCode(130)
+            }
+            if !failures.isEmpty { throw ExitCode(1) }
         }
-        var line = "fetched \(fetched) (\(ByteCount.text(bytes))), unchanged \(unchanged), failed \(failures.count)"
-        if cancelled > 0 { line += ", stopped \(cancelled)" }
-        print(line)
-        for failure in failures { print("  " + TerminalText.visible(failure)) }
-        if interrupted {
-            FileHandle.standardError.write(
-                Data("stopped; partial files are kept: run the same command with --resume to continue\n".utf8))
-            throw ExitCode(130)
-        }
-        if !failures.isEmpty { throw ExitCode(1) }
     }
-}
+#endif

@@ -1,4 +1,4 @@
-#if Images
+#if CLI && Images
     import Foundation
     import SwitchyardImages
 

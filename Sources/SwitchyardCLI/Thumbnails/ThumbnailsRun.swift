@@ -1,4 +1,4 @@
-#if Images
+#if CLI && Images
     import ArgumentParser
     import Foundation
     import Switchyard

@@ -1,59 +1,64 @@
-import AsyncHTTPClient
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
+#if HTTP
+    import AsyncHTTPClient
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOHTTP1
 
-/// Reads a response whole on AsyncHTTPClient's callback API, for a coalesced request's first attempt
-/// (``HTTPSession/startExchange(_:_:)``), deciding on its head first as the task's path does: when `decide` gives
-/// a verdict (a retry, a status the request does not accept, a body announced over the limit), the request ends
-/// before its body is read and fails with ``Verdict``. A body that grows past `limit` ends it with
-/// ``HTTPError/Reason/responseTooLarge(limit:)``, having held at most `limit` bytes.
-///
-/// Called on the request's event loop; its state is behind a lock only so that the type is `Sendable`, as the
-/// protocol requires.
-final class BufferedResponseDelegate: HTTPClientResponseDelegate {
-    typealias Response = BufferedResponse
+    /// Reads a response whole on AsyncHTTPClient's callback API, for a coalesced request's first attempt
+    /// (``HTTPSession/startExchange(_:_:)``), deciding on its head first as the task's path does: when `decide` gives
+    /// a verdict (a retry, a status the request does not accept, a body announced over the limit), the request ends
+    /// before its body is read and fails with ``Verdict``. A body that grows past `limit` ends it with
+    /// ``HTTPError/Reason/responseTooLarge(limit:)``, having held at most `limit` bytes.
+    ///
+    /// Called on the request's event loop; its state is behind a lock only so that the type is `Sendable`, as the
+    /// protocol requires.
+    final class BufferedResponseDelegate: HTTPClientResponseDelegate {
+        typealias Response = BufferedResponse
 
-    /// The head's verdict, carried out through the request's future as its error.
-    struct Verdict: Error {
-        let outcome: AttemptOutcome<Never>
-    }
-
-    private let limit: Int
-    private let decide: @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?
-    private let state = NIOLockedValueBox(BufferedResponse?.none)
-
-    init(limit: Int, decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?) {
-        self.limit = limit
-        self.decide = decide
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void> {
-        if let outcome = decide(head) { return task.eventLoop.makeFailedFuture(Verdict(outcome: outcome)) }
-        state.withLockedValue { $0 = BufferedResponse(head: head, body: ByteBuffer()) }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let limit = limit
-        let fits = state.withLockedValue { response -> Bool in
-            guard let size = response?.body.readableBytes, size + buffer.readableBytes <= limit else { return false }
-            var buffer = buffer
-            response?.body.writeBuffer(&buffer)
-            return true
+        /// The head's verdict, carried out through the request's future as its error.
+        struct Verdict: Error {
+            let outcome: AttemptOutcome<Never>
         }
-        if fits { return task.eventLoop.makeSucceededVoidFuture() }
-        return task.eventLoop.makeFailedFuture(Verdict(outcome: .fail(.responseTooLarge(limit: limit))))
+
+        private let limit: Int
+        private let decide: @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?
+        private let state = NIOLockedValueBox(BufferedResponse?.none)
+
+        init(limit: Int, decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?) {
+            self.limit = limit
+            self.decide = decide
+        }
+
+        func didReceiveHead(task: HTTPClient.Task<Response>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void>
+        {
+            if let outcome = decide(head) { return task.eventLoop.makeFailedFuture(Verdict(outcome: outcome)) }
+            state.withLockedValue { $0 = BufferedResponse(head: head, body: ByteBuffer()) }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            let limit = limit
+            let fits = state.withLockedValue { response -> Bool in
+                guard let size = response?.body.readableBytes, size + buffer.readableBytes <= limit else {
+                    return false
+                }
+                var buffer = buffer
+                response?.body.writeBuffer(&buffer)
+                return true
+            }
+            if fits { return task.eventLoop.makeSucceededVoidFuture() }
+            return task.eventLoop.makeFailedFuture(Verdict(outcome: .fail(.responseTooLarge(limit: limit))))
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+            guard let response = state.withLockedValue({ $0 }) else { throw HTTPClientError.remoteConnectionClosed }
+            return response
+        }
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        guard let response = state.withLockedValue({ $0 }) else { throw HTTPClientError.remoteConnectionClosed }
-        return response
+    /// A response read whole by ``BufferedResponseDelegate``.
+    struct BufferedResponse: Sendable {
+        var head: NIOHTTP1.HTTPResponseHead
+        var body: ByteBuffer
     }
-}
-
-/// A response read whole by ``BufferedResponseDelegate``.
-struct BufferedResponse: Sendable {
-    var head: NIOHTTP1.HTTPResponseHead
-    var body: ByteBuffer
-}
+#endif

@@ -1,75 +1,78 @@
-/// Why a request failed, with every attempt that was made.
-///
-/// ```text
-/// GET http://127.0.0.1:8080/feed.zip failed after 3 attempts: status 503 (attempt 1: status 503; attempt 2:
-/// connection reset by peer; attempt 3: status 503)
-/// ```
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, in the end.
-    public enum Reason: Sendable, Hashable, CustomStringConvertible {
-        /// The URL cannot be requested (the text says why: no host, an unknown scheme…).
-        case invalidURL(String)
-        /// The server answered with this status (outside 200–299, and the request required success).
-        case status(Int)
-        /// The body was larger than the limit (in bytes).
-        case responseTooLarge(limit: Int)
-        /// The connection failed or broke (the text is the transport's error); worth another attempt.
-        case transport(String)
-        /// The exchange failed in a way another attempt would not fix: TLS (an untrusted certificate), too many
-        /// redirects, a response the client cannot parse (the text is the client's error).
-        case failed(String)
-        /// A timeout (the text names which).
-        case timedOut(String)
-        /// The request was cancelled.
-        case cancelled
-        /// A download's file could not be written (the text says which and why).
-        case file(String)
-        /// A download's SHA-256 was not the one expected (both in lower-case hex); the file was removed.
-        case checksumMismatch(expected: String, actual: String)
-        /// A download's expected checksum is malformed (the text says how); nothing was requested.
-        case invalidChecksum(String)
+#if HTTP
+    /// Why a request failed, with every attempt that was made.
+    ///
+    /// ```text
+    /// GET http://127.0.0.1:8080/feed.zip failed after 3 attempts: status 503 (attempt 1: status 503; attempt 2:
+    /// connection reset by peer; attempt 3: status 503)
+    /// ```
+    public struct HTTPError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, in the end.
+        public enum Reason: Sendable, Hashable, CustomStringConvertible {
+            /// The URL cannot be requested (the text says why: no host, an unknown scheme…).
+            case invalidURL(String)
+            /// The server answered with this status (outside 200–299, and the request required success).
+            case status(Int)
+            /// The body was larger than the limit (in bytes).
+            case responseTooLarge(limit: Int)
+            /// The connection failed or broke (the text is the transport's error); worth another attempt.
+            case transport(String)
+            /// The exchange failed in a way another attempt would not fix: TLS (an untrusted certificate), too many
+            /// redirects, a response the client cannot parse (the text is the client's error).
+            case failed(String)
+            /// A timeout (the text names which).
+            case timedOut(String)
+            /// The request was cancelled.
+            case cancelled
+            /// A download's file could not be written (the text says which and why).
+            case file(String)
+            /// A download's SHA-256 was not the one expected (both in lower-case hex); the file was removed.
+            case checksumMismatch(expected: String, actual: String)
+            /// A download's expected checksum is malformed (the text says how); nothing was requested.
+            case invalidChecksum(String)
 
-        public var description: String {
-            switch self {
-            case .invalidURL(let why): "invalid URL: \(why)"
-            case .status(let status): "status \(status)"
-            case .responseTooLarge(let limit): "response larger than the limit of \(limit) bytes"
-            case .transport(let why): why
-            case .failed(let why): why
-            case .timedOut(let which): "timed out (\(which))"
-            case .cancelled: "cancelled"
-            case .file(let why): why
-            case .checksumMismatch(let expected, let actual): "SHA-256 \(actual) instead of the expected \(expected)"
-            case .invalidChecksum(let why): why
+            public var description: String {
+                switch self {
+                case .invalidURL(let why): "invalid URL: \(why)"
+                case .status(let status): "status \(status)"
+                case .responseTooLarge(let limit): "response larger than the limit of \(limit) bytes"
+                case .transport(let why): why
+                case .failed(let why): why
+                case .timedOut(let which): "timed out (\(which))"
+                case .cancelled: "cancelled"
+                case .file(let why): why
+                case .checksumMismatch(let expected, let actual):
+                    "SHA-256 \(actual) instead of the expected \(expected)"
+                case .invalidChecksum(let why): why
+                }
             }
         }
-    }
 
-    /// The method and URL.
-    public var request: String
-    /// The final reason.
-    public var reason: Reason
-    /// Each failed attempt's reason, in order. Empty when no attempt failed: a bad URL, or a request cancelled or
-    /// timed out before an attempt ended.
-    public var attempts: [Reason]
+        /// The method and URL.
+        public var request: String
+        /// The final reason.
+        public var reason: Reason
+        /// Each failed attempt's reason, in order. Empty when no attempt failed: a bad URL, or a request cancelled or
+        /// timed out before an attempt ended.
+        public var attempts: [Reason]
 
-    public init(request: String, reason: Reason, attempts: [Reason] = []) {
-        self.request = request
-        self.reason = reason
-        self.attempts = attempts
-    }
-
-    /// Whether the request was cancelled.
-    public var isCancelled: Bool { reason == .cancelled }
-
-    public var description: String {
-        var text = "\(request) failed"
-        if attempts.count > 1 { text += " after \(attempts.count) attempts" }
-        text += ": \(reason)"
-        if attempts.count > 1 {
-            let each = attempts.enumerated().map { "attempt \($0.offset + 1): \($0.element)" }
-            text += " (" + each.joined(separator: "; ") + ")"
+        public init(request: String, reason: Reason, attempts: [Reason] = []) {
+            self.request = request
+            self.reason = reason
+            self.attempts = attempts
         }
-        return text
+
+        /// Whether the request was cancelled.
+        public var isCancelled: Bool { reason == .cancelled }
+
+        public var description: String {
+            var text = "\(request) failed"
+            if attempts.count > 1 { text += " after \(attempts.count) attempts" }
+            text += ": \(reason)"
+            if attempts.count > 1 {
+                let each = attempts.enumerated().map { "attempt \($0.offset + 1): \($0.element)" }
+                text += " (" + each.joined(separator: "; ") + ")"
+            }
+            return text
+        }
     }
-}
+#endif

@@ -1,185 +1,198 @@
-import AsyncHTTPClient
-import NIOCore
-import NIOHTTP1
-import Switchyard
+#if HTTP
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
+    @_spi(Testing) import Switchyard
 
-extension HTTPSession {
-    /// Fetches `request` and reads its body into memory (up to the size limit), as a job of its host's queue.
-    ///
-    /// Identical `GET` / `HEAD` requests in flight share one exchange (see "Coalescing"). Retries per the session's
-    /// policy; a status outside 200–299 throws unless ``HTTPRequest/requiresSuccessStatus`` is false.
-    /// - Throws: ``HTTPError``: a bad URL, a status, a body over the limit, a transport failure after the
-    ///   retries, a timeout, or cancellation (the caller's task, or the session's shutdown).
-    public func data(for request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let prepared = try PreparedRequest(request)
-        let lane = lane(for: prepared.host)
-        return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> HTTPResponse in
-            if request.isCoalescable {
-                do {
-                    let response = try await lane.coalescer.value(for: prepared.key, priority: request.priority) {
-                        _, completion in self.startExchange(prepared, completion)
-                    }
-                    if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
-                    return response
-                } catch let error as HTTPError {
-                    throw error
-                } catch let error as JobError<any Error> {
-                    throw Self.unwrap(error, prepared)
-                } catch {
-                    throw HTTPError(request: prepared.label, reason: TransportErrors.reason(for: error))
-                }
-            }
-            return try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> HTTPResponse in
-                try await self.exchange(prepared)
-            }
-        }
-    }
-
-    /// How many callers of ``data(for:)`` wait for the exchange `request` would join: 0 when none is in flight.
-    /// For diagnostics and tests. - Complexity: O(1) (plus checking the URL).
-    public func callersWaiting(for request: HTTPRequest) -> Int {
-        guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return 0 }
-        return lane(for: prepared.host).coalescer.waiterCount(for: prepared.key)
-    }
-
-    /// Fetches `request` and hands its head and body to `consume` as they arrive, as a job of its host's queue:
-    /// the body is read with back-pressure (in fixed memory) while `consume` runs, inside the job, holding the
-    /// host's slot. The exchange ends when `consume` returns or throws.
-    ///
-    /// Attempts that fail before `consume` is called (a transport error, a retryable status) are retried; once it
-    /// is called, its result or error is final. A status outside 200–299 throws before `consume` is called unless
-    /// ``HTTPRequest/requiresSuccessStatus`` is false. Never coalesced.
-    /// - Throws: ``HTTPError`` for the exchange's failures (including a body over the limit while `consume`
-    ///   reads it); `consume`'s own errors are rethrown wrapped as ``HTTPError/Reason/transport(_:)`` unless they
-    ///   are ``HTTPError``s.
-    public func stream<Value: Sendable>(
-        _ request: HTTPRequest, _ consume: @escaping @Sendable (HTTPResponseHead, HTTPBody) async throws -> Value
-    ) async throws(HTTPError) -> Value {
-        let prepared = try PreparedRequest(request)
-        let lane = lane(for: prepared.host)
-        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
-            try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
-                try await self.attempts(prepared, makeRequest: { self.clientRequest(prepared) }) {
-                    response, isLast in
-                    if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
-                        return verdict.widened()
-                    }
-                    let status = Int(response.status.code)
-                    let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
-                    let body = HTTPBody(base: response.body, limit: limit, request: prepared.label)
+    extension HTTPSession {
+        /// Fetches `request` and reads its body into memory (up to the size limit), as a job of its host's queue.
+        ///
+        /// Identical `GET` / `HEAD` requests in flight share one exchange (see "Coalescing"). Retries per the session's
+        /// policy; a status outside 200–299 throws unless ``HTTPRequest/requiresSuccessStatus`` is false.
+        /// - Throws: ``HTTPError``: a bad URL, a status, a body over the limit, a transport failure after the
+        ///   retries, a timeout, or cancellation (the caller's task, or the session's shutdown).
+        public func data(for request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+            let prepared = try PreparedRequest(request)
+            let lane = lane(for: prepared.host)
+            return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> HTTPResponse in
+                if request.isCoalescable {
                     do {
-                        return .done(try await consume(head, body))
+                        let response = try await lane.coalescer.value(for: prepared.key, priority: request.priority) {
+                            _, completion in self.startExchange(prepared, completion)
+                        }
+                        if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
+                        return response
                     } catch let error as HTTPError {
-                        return .fail(error.reason)
-                    } catch is CancellationError {
-                        throw CancellationError()
+                        throw error
+                    } catch let error as JobError<any Error> {
+                        throw Self.unwrap(error, prepared)
                     } catch {
-                        return .fail(.transport(String(describing: error)))
+                        throw HTTPError(request: prepared.label, reason: TransportErrors.reason(for: error))
+                    }
+                }
+                return try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> HTTPResponse in
+                    try await self.exchange(prepared)
+                }
+            }
+        }
+
+        /// How many callers of ``data(for:)`` wait for the exchange `request` would join: 0 when none is in flight.
+        /// For diagnostics and tests. - Complexity: O(1) (plus checking the URL).
+        public func callersWaiting(for request: HTTPRequest) -> Int {
+            guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return 0 }
+            return lane(for: prepared.host).coalescer.waiterCount(for: prepared.key)
+        }
+
+        /// Returns once at least `count` callers of ``data(for:)`` wait for the exchange `request` would join (as
+        /// ``callersWaiting(for:)`` counts them), or once the calling task is cancelled; at once for a request that
+        /// is never coalesced. For tests: an event to wait for instead of polling the count.
+        @_spi(Testing)
+        public func waitForCallers(_ count: Int, for request: HTTPRequest) async {
+            guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return }
+            await lane(for: prepared.host).coalescer.waitForWaiters(count, for: prepared.key)
+        }
+
+        /// Fetches `request` and hands its head and body to `consume` as they arrive, as a job of its host's queue:
+        /// the body is read with back-pressure (in fixed memory) while `consume` runs, inside the job, holding the
+        /// host's slot. The exchange ends when `consume` returns or throws.
+        ///
+        /// Attempts that fail before `consume` is called (a transport error, a retryable status) are retried; once it
+        /// is called, its result or error is final. A status outside 200–299 throws before `consume` is called unless
+        /// ``HTTPRequest/requiresSuccessStatus`` is false. Never coalesced.
+        /// - Throws: ``HTTPError`` for the exchange's failures (including a body over the limit while `consume`
+        ///   reads it); `consume`'s own errors are rethrown wrapped as ``HTTPError/Reason/transport(_:)`` unless they
+        ///   are ``HTTPError``s.
+        public func stream<Value: Sendable>(
+            _ request: HTTPRequest, _ consume: @escaping @Sendable (HTTPResponseHead, HTTPBody) async throws -> Value
+        ) async throws(HTTPError) -> Value {
+            let prepared = try PreparedRequest(request)
+            let lane = lane(for: prepared.host)
+            let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+            return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
+                try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
+                    try await self.attempts(prepared, makeRequest: { self.clientRequest(prepared) }) {
+                        response, isLast in
+                        if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                            return verdict.widened()
+                        }
+                        let status = Int(response.status.code)
+                        let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
+                        let body = HTTPBody(base: response.body, limit: limit, request: prepared.label)
+                        do {
+                            return .done(try await consume(head, body))
+                        } catch let error as HTTPError {
+                            return .fail(error.reason)
+                        } catch is CancellationError {
+                            throw CancellationError()
+                        } catch {
+                            return .fail(.transport(String(describing: error)))
+                        }
                     }
                 }
             }
         }
-    }
 
-    /// One exchange of a buffered request: attempts until a final response, read whole within the limit
-    /// (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
-    func exchange(
-        _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
-    ) async throws(HTTPError) -> HTTPResponse {
-        let request = prepared.request
-        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-        return try await attempts(prepared, after: firstFailure, makeRequest: { clientRequest(prepared) }) {
-            response, isLast in
-            if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
-                return verdict.widened()
+        /// One exchange of a buffered request: attempts until a final response, read whole within the limit
+        /// (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
+        func exchange(
+            _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
+        ) async throws(HTTPError) -> HTTPResponse {
+            let request = prepared.request
+            let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+            return try await attempts(prepared, after: firstFailure, makeRequest: { clientRequest(prepared) }) {
+                response, isLast in
+                if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                    return verdict.widened()
+                }
+                let status = Int(response.status.code)
+                var body: [UInt8] = []
+                for try await buffer in HTTPBody(base: response.body, limit: limit, request: prepared.label) {
+                    body += buffer.readableBytesView
+                }
+                return .done(HTTPResponse(url: request.url, status: status, headers: response.headers, body: body))
             }
-            let status = Int(response.status.code)
-            var body: [UInt8] = []
-            for try await buffer in HTTPBody(base: response.body, limit: limit, request: prepared.label) {
-                body += buffer.readableBytesView
+        }
+
+        /// What a response's head decides before its body is read, if anything: a retry (a retryable status before the
+        /// last attempt), a status the request does not accept, or a body announced larger than `limit` (a `HEAD`
+        /// response announces the `GET`'s length and has no body).
+        func headVerdict(
+            _ response: HTTPClientResponse, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
+        ) -> AttemptOutcome<Never>? {
+            headVerdict(
+                status: Int(response.status.code), response.headers, request, limit: limit, isLastAttempt: isLastAttempt
+            )
+        }
+
+        /// ``headVerdict(_:_:limit:isLastAttempt:)`` from a head's status and header fields.
+        func headVerdict(
+            status: Int, _ headers: HTTPHeaders, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
+        ) -> AttemptOutcome<Never>? {
+            if let retry = retryVerdict(status: status, headers, isLastAttempt: isLastAttempt) { return retry }
+            if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
+            if request.method != .HEAD, let length = headers.first(name: "content-length").flatMap(Int.init),
+                length > limit
+            {
+                return .fail(.responseTooLarge(limit: limit))
             }
-            return .done(HTTPResponse(url: request.url, status: status, headers: response.headers, body: body))
+            return nil
+        }
+
+        /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job.
+        func runJob<Value: Sendable>(
+            _ prepared: PreparedRequest, on lane: HostLane,
+            _ body: @escaping @Sendable () async throws(HTTPError) -> Value
+        ) async throws(HTTPError) -> Value {
+            let job: Job<Value, HTTPError>
+            do {
+                job = try lane.queue.trySubmit(prepared.name, priority: prepared.request.priority, body)
+            } catch {
+                throw HTTPError(request: prepared.label, reason: .transport(error.description))
+            }
+            return try await wait(for: job, prepared)
+        }
+
+        /// Waits for `job`'s value; the caller's cancellation cancels the job.
+        func wait<Value: Sendable>(
+            for job: Job<Value, HTTPError>, _ prepared: PreparedRequest
+        ) async throws(HTTPError) -> Value {
+            let result = await withTaskCancellationHandler {
+                await job.result
+            } onCancel: {
+                job.cancel()
+            }
+            switch result {
+            case .success(let value):
+                // A job that finished with a value as its caller was cancelled: the caller moved on, so it gets the
+                // cancellation it asked for, never the late value.
+                if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
+                return value
+            case .failure(let error): throw Self.unwrap(error, prepared)
+            }
+        }
+
+        /// The ``HTTPError`` inside a job's error; cancellation and timeouts of the job itself become ones too.
+        static func unwrap<Failure: Error>(_ error: JobError<Failure>, _ prepared: PreparedRequest) -> HTTPError {
+            switch error {
+            case .failed(let inner as HTTPError): return inner
+            case .failed(let inner):
+                return HTTPError(request: prepared.label, reason: TransportErrors.reason(for: inner))
+            case .cancelled: return HTTPError(request: prepared.label, reason: .cancelled)
+            case .timedOut: return HTTPError(request: prepared.label, reason: .timedOut("job"))
+            default: return HTTPError(request: prepared.label, reason: .transport(error.description))
+            }
         }
     }
 
-    /// What a response's head decides before its body is read, if anything: a retry (a retryable status before the
-    /// last attempt), a status the request does not accept, or a body announced larger than `limit` (a `HEAD`
-    /// response announces the `GET`'s length and has no body).
-    func headVerdict(
-        _ response: HTTPClientResponse, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
-    ) -> AttemptOutcome<Never>? {
-        headVerdict(
-            status: Int(response.status.code), response.headers, request, limit: limit, isLastAttempt: isLastAttempt)
-    }
-
-    /// ``headVerdict(_:_:limit:isLastAttempt:)`` from a head's status and header fields.
-    func headVerdict(
-        status: Int, _ headers: HTTPHeaders, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
-    ) -> AttemptOutcome<Never>? {
-        if let retry = retryVerdict(status: status, headers, isLastAttempt: isLastAttempt) { return retry }
-        if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
-        if request.method != .HEAD, let length = headers.first(name: "content-length").flatMap(Int.init),
-            length > limit
-        {
-            return .fail(.responseTooLarge(limit: limit))
-        }
-        return nil
-    }
-
-    /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job.
-    func runJob<Value: Sendable>(
-        _ prepared: PreparedRequest, on lane: HostLane,
-        _ body: @escaping @Sendable () async throws(HTTPError) -> Value
-    ) async throws(HTTPError) -> Value {
-        let job: Job<Value, HTTPError>
-        do {
-            job = try lane.queue.trySubmit(prepared.name, priority: prepared.request.priority, body)
-        } catch {
-            throw HTTPError(request: prepared.label, reason: .transport(error.description))
-        }
-        return try await wait(for: job, prepared)
-    }
-
-    /// Waits for `job`'s value; the caller's cancellation cancels the job.
-    func wait<Value: Sendable>(
-        for job: Job<Value, HTTPError>, _ prepared: PreparedRequest
-    ) async throws(HTTPError) -> Value {
-        let result = await withTaskCancellationHandler {
-            await job.result
-        } onCancel: {
-            job.cancel()
-        }
-        switch result {
-        case .success(let value):
-            // A job that finished with a value as its caller was cancelled: the caller moved on, so it gets the
-            // cancellation it asked for, never the late value.
-            if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
-            return value
-        case .failure(let error): throw Self.unwrap(error, prepared)
+    extension AttemptOutcome where Value == Never {
+        /// The same verdict for an attempt of any value type.
+        func widened<Other>() -> AttemptOutcome<Other> {
+            switch self {
+            case .retry(let reason, let after): return AttemptOutcome<Other>.retry(reason, retryAfter: after)
+            case .fail(let reason): return AttemptOutcome<Other>.fail(reason)
+            case .restart: return AttemptOutcome<Other>.restart
+            case .done(let never): switch never {}
+            }
         }
     }
-
-    /// The ``HTTPError`` inside a job's error; cancellation and timeouts of the job itself become ones too.
-    static func unwrap<Failure: Error>(_ error: JobError<Failure>, _ prepared: PreparedRequest) -> HTTPError {
-        switch error {
-        case .failed(let inner as HTTPError): return inner
-        case .failed(let inner): return HTTPError(request: prepared.label, reason: TransportErrors.reason(for: inner))
-        case .cancelled: return HTTPError(request: prepared.label, reason: .cancelled)
-        case .timedOut: return HTTPError(request: prepared.label, reason: .timedOut("job"))
-        default: return HTTPError(request: prepared.label, reason: .transport(error.description))
-        }
-    }
-}
-
-extension AttemptOutcome where Value == Never {
-    /// The same verdict for an attempt of any value type.
-    func widened<Other>() -> AttemptOutcome<Other> {
-        switch self {
-        case .retry(let reason, let after): return AttemptOutcome<Other>.retry(reason, retryAfter: after)
-        case .fail(let reason): return AttemptOutcome<Other>.fail(reason)
-        case .restart: return AttemptOutcome<Other>.restart
-        case .done(let never): switch never {}
-        }
-    }
-}
+#endif

@@ -1,41 +1,43 @@
-@_spi(ImportDestinations) import SwitchyardTransit
+#if Postgres
+    @_spi(ImportDestinations) import SwitchyardTransit
 
-extension GTFSImporter {
-    /// Prepares an import of `feed` into the schema of `url` (created if missing): the same jobs, options,
-    /// progress, cancellation, checks and summary as an import into SQLite.
-    ///
-    /// - **Tables**: one per GTFS file, in the schema; GTFS text as `text`, integers as `bigint` (every value the
-    ///   SQLite import keeps fits, so both hold the same numbers), times as `times` says (by default `bigint`
-    ///   seconds after the service day's start), dates as `date`, decimals as `double precision`, extra columns
-    ///   as `text`. The import record (`_switchyard_import*`) has the tables and columns of SQLite's, plus an
-    ///   identity column where SQLite orders by `rowid` (`_switchyard_import_problems.id`,
-    ///   `_switchyard_import_checks.position`) and the `times` of the import (`_switchyard_import.times`), which a
-    ///   resume follows.
-    /// - **Whole batches**: each batch's rows (`COPY … FROM STDIN`), its problems and the file's record commit in
-    ///   one transaction, so a killed process or a lost server leaves whole batches, and
-    ///   `ImportOptions.Mode.resume` continues after the last one. Consecutive batches of a file share a
-    ///   transaction (up to 16, or as many as arrive within a quarter of a second): the rows stream through one
-    ///   `COPY` as the readers produce them, and the server is not held up by a commit after every batch.
-    /// - **One import per schema**: a session advisory lock keyed by the schema's name, released by the server when
-    ///   the import's connection ends; a second import fails within a tenth of a second with
-    ///   `ImportError.Kind.databaseBusy`.
-    /// - `ImportOptions.Mode.new` refuses a schema that holds an import or a GTFS table;
-    ///   `ImportOptions.Mode.replace` drops the schema's GTFS and record tables (and nothing else) first.
-    /// - **Indexes and checks** after the load, as in SQLite. Cancelling rolls back the transaction in progress and
-    ///   stops any running statement (`pg_cancel_backend`); none starts after it.
-    /// - **Errors** are `ImportError`s naming the server without the password: connection, authentication, a
-    ///   missing database, the server closing the connection mid-import.
-    ///
-    /// Plain TCP only (a server on loopback or a trusted network); each step uses a connection of its own.
-    ///
-    /// ```swift
-    /// let url = try PostgresURL("postgres://gtfs:secret@127.0.0.1/transit?schema=vbb")
-    /// let summary = try await GTFSImporter(feed: try GTFSFeed.open("vbb.zip"), postgres: url).run()
-    /// ```
-    public convenience init(
-        feed: GTFSFeed, postgres url: PostgresURL, times: PostgresTimes = .seconds,
-        options: ImportOptions = ImportOptions()
-    ) {
-        self.init(feed: feed, destination: PostgresDestination(url: url, times: times), options: options)
+    extension GTFSImporter {
+        /// Prepares an import of `feed` into the schema of `url` (created if missing): the same jobs, options,
+        /// progress, cancellation, checks and summary as an import into SQLite.
+        ///
+        /// - **Tables**: one per GTFS file, in the schema; GTFS text as `text`, integers as `bigint` (every value the
+        ///   SQLite import keeps fits, so both hold the same numbers), times as `times` says (by default `bigint`
+        ///   seconds after the service day's start), dates as `date`, decimals as `double precision`, extra columns
+        ///   as `text`. The import record (`_switchyard_import*`) has the tables and columns of SQLite's, plus an
+        ///   identity column where SQLite orders by `rowid` (`_switchyard_import_problems.id`,
+        ///   `_switchyard_import_checks.position`) and the `times` of the import (`_switchyard_import.times`), which a
+        ///   resume follows.
+        /// - **Whole batches**: each batch's rows (`COPY … FROM STDIN`), its problems and the file's record commit in
+        ///   one transaction, so a killed process or a lost server leaves whole batches, and
+        ///   `ImportOptions.Mode.resume` continues after the last one. Consecutive batches of a file share a
+        ///   transaction (up to 16, or as many as arrive within a quarter of a second): the rows stream through one
+        ///   `COPY` as the readers produce them, and the server is not held up by a commit after every batch.
+        /// - **One import per schema**: a session advisory lock keyed by the schema's name, released by the server when
+        ///   the import's connection ends; a second import fails within a tenth of a second with
+        ///   `ImportError.Kind.databaseBusy`.
+        /// - `ImportOptions.Mode.new` refuses a schema that holds an import or a GTFS table;
+        ///   `ImportOptions.Mode.replace` drops the schema's GTFS and record tables (and nothing else) first.
+        /// - **Indexes and checks** after the load, as in SQLite. Cancelling rolls back the transaction in progress and
+        ///   stops any running statement (`pg_cancel_backend`); none starts after it.
+        /// - **Errors** are `ImportError`s naming the server without the password: connection, authentication, a
+        ///   missing database, the server closing the connection mid-import.
+        ///
+        /// Plain TCP only (a server on loopback or a trusted network); each step uses a connection of its own.
+        ///
+        /// ```swift
+        /// let url = try PostgresURL("postgres://gtfs:secret@127.0.0.1/transit?schema=vbb")
+        /// let summary = try await GTFSImporter(feed: try GTFSFeed.open("vbb.zip"), postgres: url).run()
+        /// ```
+        public convenience init(
+            feed: GTFSFeed, postgres url: PostgresURL, times: PostgresTimes = .seconds,
+            options: ImportOptions = ImportOptions()
+        ) {
+            self.init(feed: feed, destination: PostgresDestination(url: url, times: times), options: options)
+        }
     }
-}
+#endif

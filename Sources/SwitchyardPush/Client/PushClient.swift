@@ -1,176 +1,178 @@
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
-import NIOSSL
-import Switchyard
+#if Push
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOPosix
+    import NIOSSL
+    import Switchyard
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+    #if canImport(FoundationEssentials)
+        import FoundationEssentials
+    #else
+        import Foundation
+    #endif
 
-/// Sends notifications to APNs over HTTP/2: batches of any size as jobs of a `WorkQueue`, over a few
-/// connections used to their servers' stream limits.
-///
-/// ```swift
-/// let key = try PushSigningKey.load(file: "AuthKey_KEY1234567.p8", keyID: "KEY1234567", teamID: "TEAM123456")
-/// let client = PushClient(key: key, bundleID: "org.example.app", configuration: .init(endpoint: .sandbox))
-/// let summary = try await client.send(notifications) { result in
-///     if case .failed(let failure) = result.outcome, failure.disposition == .unregistered { forget(result.deviceToken) }
-/// }
-/// await client.shutdown()
-/// ```
-///
-/// - **Connections**: at most ``Configuration/connections``, opened as senders need them; each takes as many
-///   streams as its server allows (`SETTINGS_MAX_CONCURRENT_STREAMS`; one until a request succeeded, as APNs
-///   wants), up to ``Configuration/streamsPerConnection``. When every stream is busy, senders wait in order: a
-///   batch never has more requests in flight than the connections allow. A connection that receives `GOAWAY`
-///   takes no new streams and closes when its streams are done; a lost one is replaced. The streams begun in one
-///   turn of a connection's event loop leave in one write.
-/// - **Provider tokens**: signed when needed and replaced every 50 minutes (``ProviderTokenSchedule``); after
-///   `ExpiredProviderToken`, replaced if at least 20 minutes old, else the notification waits until it may be.
-/// - **Retries**: an answer whose ``PushReason/Disposition`` is `retry` (429, 500, 503, an expired token, an idle
-///   connection), a stream left unanswered by a closing connection, or a timeout, is sent again after a backoff
-///   (exponential, with jitter), up to ``Configuration/attempts`` requests, with the same `apns-id`. A
-///   notification APNs answered 200 is never sent again.
-/// - **Checks first**: a notification ``PushNotification/problem`` finds wrong fails without a request.
-/// - **Cancellation**: cancelling the task that awaits ``send(_:total:onResult:)`` stops the batch: no new
-///   request starts, requests in flight are reset, and their notifications end as ``PushResult/Outcome/notSent``
-///   unless their answer arrived first.
-/// - **Results**: `onResult` runs once per notification, on the batch's job, one call at a time, in completion
-///   order (not submission order); it must be quick and must not block. ``results(of:total:)`` gives the same
-///   results as an asynchronous sequence.
-///
-/// Thread-safe. Call ``shutdown()`` when done: it closes the connections.
-public final class PushClient: Sendable {
-    /// Where and how to connect, and the retry and timeout policies.
-    public struct Configuration: Sendable {
-        /// APNs's servers, or another (a mock, a proxy).
-        public enum Endpoint: Sendable, Hashable {
-            /// `api.push.apple.com:443`.
-            case production
-            /// `api.sandbox.push.apple.com:443`: development builds of the app.
-            case sandbox
-            case custom(host: String, port: Int)
+    /// Sends notifications to APNs over HTTP/2: batches of any size as jobs of a `WorkQueue`, over a few
+    /// connections used to their servers' stream limits.
+    ///
+    /// ```swift
+    /// let key = try PushSigningKey.load(file: "AuthKey_KEY1234567.p8", keyID: "KEY1234567", teamID: "TEAM123456")
+    /// let client = PushClient(key: key, bundleID: "org.example.app", configuration: .init(endpoint: .sandbox))
+    /// let summary = try await client.send(notifications) { result in
+    ///     if case .failed(let failure) = result.outcome, failure.disposition == .unregistered { forget(result.deviceToken) }
+    /// }
+    /// await client.shutdown()
+    /// ```
+    ///
+    /// - **Connections**: at most ``Configuration/connections``, opened as senders need them; each takes as many
+    ///   streams as its server allows (`SETTINGS_MAX_CONCURRENT_STREAMS`; one until a request succeeded, as APNs
+    ///   wants), up to ``Configuration/streamsPerConnection``. When every stream is busy, senders wait in order: a
+    ///   batch never has more requests in flight than the connections allow. A connection that receives `GOAWAY`
+    ///   takes no new streams and closes when its streams are done; a lost one is replaced. The streams begun in one
+    ///   turn of a connection's event loop leave in one write.
+    /// - **Provider tokens**: signed when needed and replaced every 50 minutes (``ProviderTokenSchedule``); after
+    ///   `ExpiredProviderToken`, replaced if at least 20 minutes old, else the notification waits until it may be.
+    /// - **Retries**: an answer whose ``PushReason/Disposition`` is `retry` (429, 500, 503, an expired token, an idle
+    ///   connection), a stream left unanswered by a closing connection, or a timeout, is sent again after a backoff
+    ///   (exponential, with jitter), up to ``Configuration/attempts`` requests, with the same `apns-id`. A
+    ///   notification APNs answered 200 is never sent again.
+    /// - **Checks first**: a notification ``PushNotification/problem`` finds wrong fails without a request.
+    /// - **Cancellation**: cancelling the task that awaits ``send(_:total:onResult:)`` stops the batch: no new
+    ///   request starts, requests in flight are reset, and their notifications end as ``PushResult/Outcome/notSent``
+    ///   unless their answer arrived first.
+    /// - **Results**: `onResult` runs once per notification, on the batch's job, one call at a time, in completion
+    ///   order (not submission order); it must be quick and must not block. ``results(of:total:)`` gives the same
+    ///   results as an asynchronous sequence.
+    ///
+    /// Thread-safe. Call ``shutdown()`` when done: it closes the connections.
+    public final class PushClient: Sendable {
+        /// Where and how to connect, and the retry and timeout policies.
+        public struct Configuration: Sendable {
+            /// APNs's servers, or another (a mock, a proxy).
+            public enum Endpoint: Sendable, Hashable {
+                /// `api.push.apple.com:443`.
+                case production
+                /// `api.sandbox.push.apple.com:443`: development builds of the app.
+                case sandbox
+                case custom(host: String, port: Int)
 
-            var host: String {
-                switch self {
-                case .production: "api.push.apple.com"
-                case .sandbox: "api.sandbox.push.apple.com"
-                case .custom(let host, _): host
+                var host: String {
+                    switch self {
+                    case .production: "api.push.apple.com"
+                    case .sandbox: "api.sandbox.push.apple.com"
+                    case .custom(let host, _): host
+                    }
+                }
+
+                var port: Int {
+                    if case .custom(_, let port) = self { return port }
+                    return 443
                 }
             }
 
-            var port: Int {
-                if case .custom(_, let port) = self { return port }
-                return 443
+            public var endpoint: Endpoint
+            /// The most connections open at once.
+            public var connections: Int
+            /// The most requests in flight on one connection, below the server's own limit (APNs allows 1,000).
+            /// Requests beyond what a connection's flow-control window lets through at once wait inside the HTTP/2
+            /// layer, at a cost that grows with their number; 500 keeps a 64 KiB window (HTTP/2's default) busy
+            /// without that queue. Raise it for a far server: throughput per connection is about this many requests
+            /// per round trip.
+            public var streamsPerConnection: Int
+            /// TLS for the connections (the system's trust store by default; a test passes its mock's authority).
+            public var tls: TLSConfiguration
+            /// Requests per notification at most, retries included.
+            public var attempts: Int
+            /// The first retry's delay; each later one doubles it, up to ``maximumBackoff``, with ±50% jitter.
+            public var backoff: Duration
+            public var maximumBackoff: Duration
+            /// How long a request may wait for its answer.
+            public var requestTimeout: Duration
+            /// How long opening a connection may take.
+            public var connectTimeout: Duration
+            /// The clock backoffs sleep on.
+            public var clock: any Clock<Duration>
+            /// The time a provider token is issued at, in seconds since 1970 (a test drives it from its clock).
+            public var wallTime: @Sendable () -> Int
+            public var eventLoopGroup: any EventLoopGroup
+
+            public init(
+                endpoint: Endpoint = .production, connections: Int = 2, streamsPerConnection: Int = 500,
+                tls: TLSConfiguration = .makeClientConfiguration(), attempts: Int = 5,
+                backoff: Duration = .milliseconds(250),
+                maximumBackoff: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
+                connectTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock(),
+                wallTime: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+            ) {
+                precondition(
+                    connections >= 1 && streamsPerConnection >= 1 && attempts >= 1,
+                    "PushClient: at least one connection, one stream and one attempt")
+                self.endpoint = endpoint
+                self.connections = connections
+                self.streamsPerConnection = streamsPerConnection
+                self.tls = tls
+                self.attempts = attempts
+                self.backoff = backoff
+                self.maximumBackoff = maximumBackoff
+                self.requestTimeout = requestTimeout
+                self.connectTimeout = connectTimeout
+                self.clock = clock
+                self.wallTime = wallTime
+                self.eventLoopGroup = eventLoopGroup
             }
         }
 
-        public var endpoint: Endpoint
-        /// The most connections open at once.
-        public var connections: Int
-        /// The most requests in flight on one connection, below the server's own limit (APNs allows 1,000).
-        /// Requests beyond what a connection's flow-control window lets through at once wait inside the HTTP/2
-        /// layer, at a cost that grows with their number; 500 keeps a 64 KiB window (HTTP/2's default) busy
-        /// without that queue. Raise it for a far server: throughput per connection is about this many requests
-        /// per round trip.
-        public var streamsPerConnection: Int
-        /// TLS for the connections (the system's trust store by default; a test passes its mock's authority).
-        public var tls: TLSConfiguration
-        /// Requests per notification at most, retries included.
-        public var attempts: Int
-        /// The first retry's delay; each later one doubles it, up to ``maximumBackoff``, with ±50% jitter.
-        public var backoff: Duration
-        public var maximumBackoff: Duration
-        /// How long a request may wait for its answer.
-        public var requestTimeout: Duration
-        /// How long opening a connection may take.
-        public var connectTimeout: Duration
-        /// The clock backoffs sleep on.
-        public var clock: any Clock<Duration>
-        /// The time a provider token is issued at, in seconds since 1970 (a test drives it from its clock).
-        public var wallTime: @Sendable () -> Int
-        public var eventLoopGroup: any EventLoopGroup
+        public let bundleID: String
+        public let configuration: Configuration
+        let key: PushSigningKey
+        /// Batches run as its jobs.
+        public let queue: WorkQueue
+        let state: NIOLockedValueBox<PushClientState>
 
-        public init(
-            endpoint: Endpoint = .production, connections: Int = 2, streamsPerConnection: Int = 500,
-            tls: TLSConfiguration = .makeClientConfiguration(), attempts: Int = 5,
-            backoff: Duration = .milliseconds(250),
-            maximumBackoff: Duration = .seconds(30), requestTimeout: Duration = .seconds(30),
-            connectTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock(),
-            wallTime: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
-            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-        ) {
-            precondition(
-                connections >= 1 && streamsPerConnection >= 1 && attempts >= 1,
-                "PushClient: at least one connection, one stream and one attempt")
-            self.endpoint = endpoint
-            self.connections = connections
-            self.streamsPerConnection = streamsPerConnection
-            self.tls = tls
-            self.attempts = attempts
-            self.backoff = backoff
-            self.maximumBackoff = maximumBackoff
-            self.requestTimeout = requestTimeout
-            self.connectTimeout = connectTimeout
-            self.clock = clock
-            self.wallTime = wallTime
-            self.eventLoopGroup = eventLoopGroup
+        /// A client for the app `bundleID` (topics are it plus each push type's suffix), signing with `key`.
+        public init(key: PushSigningKey, bundleID: String, configuration: Configuration = Configuration()) {
+            self.key = key
+            self.bundleID = bundleID
+            self.configuration = configuration
+            self.queue = WorkQueue(name: "push \(bundleID)")
+            self.state = NIOLockedValueBox(PushClientState(maximumConnections: configuration.connections))
+        }
+
+        /// Closes every connection. Sends after it fail with ``PushReason/unreachable``.
+        public func shutdown() async {
+            let (connections, waiting) = state.withLockedValue { state in
+                state.isShutDown = true
+                let waiting = Array(state.waiting.values)
+                state.waiting = [:]
+                return (Array(state.connections.values), waiting)
+            }
+            for connection in connections { connection.close() }
+            for continuation in waiting {
+                continuation.resume(
+                    throwing: PushFailure(reason: .unreachable, status: 0, detail: "the client was shut down"))
+            }
         }
     }
 
-    public let bundleID: String
-    public let configuration: Configuration
-    let key: PushSigningKey
-    /// Batches run as its jobs.
-    public let queue: WorkQueue
-    let state: NIOLockedValueBox<PushClientState>
+    /// The client's mutable state, behind its lock.
+    struct PushClientState: Sendable {
+        var pool: PushPoolState
+        var connections: [Int: PushConnection] = [:]
+        /// A limit a connection reported before its opening finished.
+        var earlyLimits: [Int: Int] = [:]
+        var waiting: [Int: CheckedContinuation<PushConnection, any Error>] = [:]
+        /// Senders cancelled before they registered (they fail as they arrive); a sender granted a stream first is
+        /// not in it.
+        var cancelledSenders: Set<Int> = []
+        var nextSender = 1
+        var lastOpenError: (any Error)?
+        /// Senders to fail at the end of the current decision (the client is shut down).
+        var failing: [CheckedContinuation<PushConnection, any Error>] = []
+        var tokens = ProviderTokenSchedule()
+        var isShutDown = false
 
-    /// A client for the app `bundleID` (topics are it plus each push type's suffix), signing with `key`.
-    public init(key: PushSigningKey, bundleID: String, configuration: Configuration = Configuration()) {
-        self.key = key
-        self.bundleID = bundleID
-        self.configuration = configuration
-        self.queue = WorkQueue(name: "push \(bundleID)")
-        self.state = NIOLockedValueBox(PushClientState(maximumConnections: configuration.connections))
-    }
-
-    /// Closes every connection. Sends after it fail with ``PushReason/unreachable``.
-    public func shutdown() async {
-        let (connections, waiting) = state.withLockedValue { state in
-            state.isShutDown = true
-            let waiting = Array(state.waiting.values)
-            state.waiting = [:]
-            return (Array(state.connections.values), waiting)
-        }
-        for connection in connections { connection.close() }
-        for continuation in waiting {
-            continuation.resume(
-                throwing: PushFailure(reason: .unreachable, status: 0, detail: "the client was shut down"))
+        init(maximumConnections: Int) {
+            pool = PushPoolState(maximumConnections: maximumConnections)
         }
     }
-}
-
-/// The client's mutable state, behind its lock.
-struct PushClientState: Sendable {
-    var pool: PushPoolState
-    var connections: [Int: PushConnection] = [:]
-    /// A limit a connection reported before its opening finished.
-    var earlyLimits: [Int: Int] = [:]
-    var waiting: [Int: CheckedContinuation<PushConnection, any Error>] = [:]
-    /// Senders cancelled before they registered (they fail as they arrive); a sender granted a stream first is
-    /// not in it.
-    var cancelledSenders: Set<Int> = []
-    var nextSender = 1
-    var lastOpenError: (any Error)?
-    /// Senders to fail at the end of the current decision (the client is shut down).
-    var failing: [CheckedContinuation<PushConnection, any Error>] = []
-    var tokens = ProviderTokenSchedule()
-    var isShutDown = false
-
-    init(maximumConnections: Int) {
-        pool = PushPoolState(maximumConnections: maximumConnections)
-    }
-}
+#endif

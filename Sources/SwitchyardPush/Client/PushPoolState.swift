@@ -1,184 +1,186 @@
-import DequeModule
+#if Push
+    import DequeModule
 
-/// Which connection a notification goes out on: the client's connections to APNs and the senders waiting for a
-/// stream, as a value. Each method changes the state and returns what the caller must do (grant a stream, open
-/// or close a connection, fail a sender); it does no I/O, so every rule is tested without a network.
-///
-/// - At most `maximumConnections` connections are open or opening; a new one is opened only when a sender waits
-///   and every usable connection is full.
-/// - A connection takes at most its server's `SETTINGS_MAX_CONCURRENT_STREAMS` streams (1 until the server says
-///   otherwise: APNs allows one stream on a new connection until a request succeeded). A sender gets the usable
-///   connection with the most free streams.
-/// - Senders wait in FIFO order when every connection is full: the back-pressure of a batch.
-/// - A connection that received `GOAWAY` takes no new stream and is closed once its streams are done; one that
-///   closed or failed to open is replaced while senders wait. When no connection is open or opening and opening
-///   one failed, the waiting senders fail with that error.
-///
-/// Complexity: O(connections) per call (a handful); waiters are a FIFO with O(1) cancellation.
-///
-/// SPI (`@_spi(PushInternals)`) so the tests of the tools, built without testability, can drive it.
-@_spi(PushInternals)
-public struct PushPoolState: Sendable {
-    public let maximumConnections: Int
-    private var connections: [Int: Connection] = [:]
-    private var nextConnection = 1
-    private var waiters = Deque<Int>()
-    private var cancelled: Set<Int> = []
-    private var waiting: Set<Int> = []
+    /// Which connection a notification goes out on: the client's connections to APNs and the senders waiting for a
+    /// stream, as a value. Each method changes the state and returns what the caller must do (grant a stream, open
+    /// or close a connection, fail a sender); it does no I/O, so every rule is tested without a network.
+    ///
+    /// - At most `maximumConnections` connections are open or opening; a new one is opened only when a sender waits
+    ///   and every usable connection is full.
+    /// - A connection takes at most its server's `SETTINGS_MAX_CONCURRENT_STREAMS` streams (1 until the server says
+    ///   otherwise: APNs allows one stream on a new connection until a request succeeded). A sender gets the usable
+    ///   connection with the most free streams.
+    /// - Senders wait in FIFO order when every connection is full: the back-pressure of a batch.
+    /// - A connection that received `GOAWAY` takes no new stream and is closed once its streams are done; one that
+    ///   closed or failed to open is replaced while senders wait. When no connection is open or opening and opening
+    ///   one failed, the waiting senders fail with that error.
+    ///
+    /// Complexity: O(connections) per call (a handful); waiters are a FIFO with O(1) cancellation.
+    ///
+    /// SPI (`@_spi(PushInternals)`) so the tests of the tools, built without testability, can drive it.
+    @_spi(PushInternals)
+    public struct PushPoolState: Sendable {
+        public let maximumConnections: Int
+        private var connections: [Int: Connection] = [:]
+        private var nextConnection = 1
+        private var waiters = Deque<Int>()
+        private var cancelled: Set<Int> = []
+        private var waiting: Set<Int> = []
 
-    public init(maximumConnections: Int) {
-        precondition(maximumConnections >= 1, "PushPoolState: at least one connection")
-        self.maximumConnections = maximumConnections
-    }
-
-    public struct Connection: Sendable, Equatable {
-        public enum Phase: Sendable, Equatable {
-            case opening
-            case ready
-            /// `GOAWAY` received: finishing its streams.
-            case draining
-        }
-        public var phase: Phase
-        public var limit = 1
-        public var open = 0
-    }
-
-    /// What the caller does next.
-    public struct Actions: Sendable, Equatable {
-        /// Senders that now have a stream on a connection.
-        public var grants: [(sender: Int, connection: Int)] = []
-        /// Connections to open (their numbers).
-        public var open: [Int] = []
-        /// Connections to close (drained).
-        public var close: [Int] = []
-        /// Senders to fail: no connection could be opened.
-        public var fail: [Int] = []
-
-        public init(
-            grants: [(sender: Int, connection: Int)] = [], open: [Int] = [], close: [Int] = [], fail: [Int] = []
-        ) {
-            self.grants = grants
-            self.open = open
-            self.close = close
-            self.fail = fail
+        public init(maximumConnections: Int) {
+            precondition(maximumConnections >= 1, "PushPoolState: at least one connection")
+            self.maximumConnections = maximumConnections
         }
 
-        public static func == (left: Actions, right: Actions) -> Bool {
-            left.grants.map(\.sender) == right.grants.map(\.sender)
-                && left.grants.map(\.connection) == right.grants.map(\.connection) && left.open == right.open
-                && left.close == right.close && left.fail == right.fail
+        public struct Connection: Sendable, Equatable {
+            public enum Phase: Sendable, Equatable {
+                case opening
+                case ready
+                /// `GOAWAY` received: finishing its streams.
+                case draining
+            }
+            public var phase: Phase
+            public var limit = 1
+            public var open = 0
         }
-    }
 
-    /// Sender `sender` wants a stream.
-    public mutating func acquire(_ sender: Int) -> Actions {
-        waiters.append(sender)
-        waiting.insert(sender)
-        return grant()
-    }
+        /// What the caller does next.
+        public struct Actions: Sendable, Equatable {
+            /// Senders that now have a stream on a connection.
+            public var grants: [(sender: Int, connection: Int)] = []
+            /// Connections to open (their numbers).
+            public var open: [Int] = []
+            /// Connections to close (drained).
+            public var close: [Int] = []
+            /// Senders to fail: no connection could be opened.
+            public var fail: [Int] = []
 
-    /// Sender `sender` no longer wants a stream (cancelled while waiting). No effect if it got one already.
-    public mutating func cancel(_ sender: Int) {
-        if waiting.remove(sender) != nil { cancelled.insert(sender) }
-    }
+            public init(
+                grants: [(sender: Int, connection: Int)] = [], open: [Int] = [], close: [Int] = [], fail: [Int] = []
+            ) {
+                self.grants = grants
+                self.open = open
+                self.close = close
+                self.fail = fail
+            }
 
-    /// Connection `connection` is open, and its server allows `limit` streams.
-    public mutating func opened(_ connection: Int, limit: Int) -> Actions {
-        connections[connection]?.phase = .ready
-        connections[connection]?.limit = max(1, limit)
-        return grant()
-    }
+            public static func == (left: Actions, right: Actions) -> Bool {
+                left.grants.map(\.sender) == right.grants.map(\.sender)
+                    && left.grants.map(\.connection) == right.grants.map(\.connection) && left.open == right.open
+                    && left.close == right.close && left.fail == right.fail
+            }
+        }
 
-    /// The server of `connection` changed its stream limit.
-    public mutating func limitChanged(_ connection: Int, to limit: Int) -> Actions {
-        connections[connection]?.limit = max(1, limit)
-        return grant()
-    }
+        /// Sender `sender` wants a stream.
+        public mutating func acquire(_ sender: Int) -> Actions {
+            waiters.append(sender)
+            waiting.insert(sender)
+            return grant()
+        }
 
-    /// A stream on `connection` ended.
-    public mutating func released(_ connection: Int) -> Actions {
-        guard var state = connections[connection] else { return Actions() }
-        state.open -= 1
-        connections[connection] = state
-        if state.phase == .draining, state.open == 0 {
-            connections[connection] = nil
-            var actions = grant()
-            actions.close.append(connection)
-            actions.open += openIfNeeded()
+        /// Sender `sender` no longer wants a stream (cancelled while waiting). No effect if it got one already.
+        public mutating func cancel(_ sender: Int) {
+            if waiting.remove(sender) != nil { cancelled.insert(sender) }
+        }
+
+        /// Connection `connection` is open, and its server allows `limit` streams.
+        public mutating func opened(_ connection: Int, limit: Int) -> Actions {
+            connections[connection]?.phase = .ready
+            connections[connection]?.limit = max(1, limit)
+            return grant()
+        }
+
+        /// The server of `connection` changed its stream limit.
+        public mutating func limitChanged(_ connection: Int, to limit: Int) -> Actions {
+            connections[connection]?.limit = max(1, limit)
+            return grant()
+        }
+
+        /// A stream on `connection` ended.
+        public mutating func released(_ connection: Int) -> Actions {
+            guard var state = connections[connection] else { return Actions() }
+            state.open -= 1
+            connections[connection] = state
+            if state.phase == .draining, state.open == 0 {
+                connections[connection] = nil
+                var actions = grant()
+                actions.close.append(connection)
+                actions.open += openIfNeeded()
+                return actions
+            }
+            return grant()
+        }
+
+        /// `connection` received `GOAWAY`: it takes no new streams.
+        public mutating func goingAway(_ connection: Int) -> Actions {
+            guard var state = connections[connection] else { return Actions() }
+            state.phase = .draining
+            connections[connection] = state
+            var actions = Actions()
+            if state.open == 0 {
+                connections[connection] = nil
+                actions.close.append(connection)
+            }
+            actions.open = openIfNeeded()
             return actions
         }
-        return grant()
-    }
 
-    /// `connection` received `GOAWAY`: it takes no new streams.
-    public mutating func goingAway(_ connection: Int) -> Actions {
-        guard var state = connections[connection] else { return Actions() }
-        state.phase = .draining
-        connections[connection] = state
-        var actions = Actions()
-        if state.open == 0 {
+        /// `connection` closed, or failed to open with an error the caller holds. Its streams end with it (the
+        /// caller retries their notifications).
+        public mutating func closed(_ connection: Int, failedToOpen: Bool = false) -> Actions {
             connections[connection] = nil
-            actions.close.append(connection)
-        }
-        actions.open = openIfNeeded()
-        return actions
-    }
-
-    /// `connection` closed, or failed to open with an error the caller holds. Its streams end with it (the
-    /// caller retries their notifications).
-    public mutating func closed(_ connection: Int, failedToOpen: Bool = false) -> Actions {
-        connections[connection] = nil
-        var actions = Actions(open: failedToOpen ? [] : openIfNeeded())
-        if failedToOpen, connections.isEmpty {
-            // Nothing open or opening: the waiting senders fail with the error rather than wait for ever.
-            while let sender = waiters.popFirst() {
-                if waiting.remove(sender) != nil { actions.fail.append(sender) }
+            var actions = Actions(open: failedToOpen ? [] : openIfNeeded())
+            if failedToOpen, connections.isEmpty {
+                // Nothing open or opening: the waiting senders fail with the error rather than wait for ever.
+                while let sender = waiters.popFirst() {
+                    if waiting.remove(sender) != nil { actions.fail.append(sender) }
+                }
+                cancelled.removeAll()
+            } else if failedToOpen {
+                actions.open = openIfNeeded()
             }
-            cancelled.removeAll()
-        } else if failedToOpen {
-            actions.open = openIfNeeded()
+            return actions
         }
-        return actions
-    }
 
-    /// Streams open on each connection, and its limit (for snapshots and tests).
-    public var connectionStates: [Int: Connection] { connections }
+        /// Streams open on each connection, and its limit (for snapshots and tests).
+        public var connectionStates: [Int: Connection] { connections }
 
-    /// The ready connection with the most free streams, if any has one.
-    private func freest() -> Int? {
-        connections.filter { $0.value.phase == .ready && $0.value.open < $0.value.limit }
-            .max { ($0.value.limit - $0.value.open, -$0.key) < ($1.value.limit - $1.value.open, -$1.key) }?.key
-    }
+        /// The ready connection with the most free streams, if any has one.
+        private func freest() -> Int? {
+            connections.filter { $0.value.phase == .ready && $0.value.open < $0.value.limit }
+                .max { ($0.value.limit - $0.value.open, -$0.key) < ($1.value.limit - $1.value.open, -$1.key) }?.key
+        }
 
-    /// Grants free streams to waiting senders, in order.
-    private mutating func grant() -> Actions {
-        var actions = Actions()
-        while let sender = waiters.first {
-            if cancelled.remove(sender) != nil {
+        /// Grants free streams to waiting senders, in order.
+        private mutating func grant() -> Actions {
+            var actions = Actions()
+            while let sender = waiters.first {
+                if cancelled.remove(sender) != nil {
+                    waiters.removeFirst()
+                    continue
+                }
+                guard let connection = freest() else { break }
                 waiters.removeFirst()
-                continue
+                waiting.remove(sender)
+                connections[connection]?.open += 1
+                actions.grants.append((sender, connection))
             }
-            guard let connection = freest() else { break }
-            waiters.removeFirst()
-            waiting.remove(sender)
-            connections[connection]?.open += 1
-            actions.grants.append((sender, connection))
+            actions.open = openIfNeeded()
+            return actions
         }
-        actions.open = openIfNeeded()
-        return actions
-    }
 
-    /// A new connection to open, when senders wait, no usable connection has a free stream, none is opening, and
-    /// fewer than the maximum exist.
-    private mutating func openIfNeeded() -> [Int] {
-        guard waiting.count > 0, connections.count < maximumConnections,
-            !connections.values.contains(where: { $0.phase == .opening })
-        else {
-            return []
+        /// A new connection to open, when senders wait, no usable connection has a free stream, none is opening, and
+        /// fewer than the maximum exist.
+        private mutating func openIfNeeded() -> [Int] {
+            guard waiting.count > 0, connections.count < maximumConnections,
+                !connections.values.contains(where: { $0.phase == .opening })
+            else {
+                return []
+            }
+            let number = nextConnection
+            nextConnection += 1
+            connections[number] = Connection(phase: .opening)
+            return [number]
         }
-        let number = nextConnection
-        nextConnection += 1
-        connections[number] = Connection(phase: .opening)
-        return [number]
     }
-}
+#endif

@@ -1,147 +1,151 @@
-import NIOCore
-import NIOHPACK
-import NIOHTTP2
-import Synchronization
+#if Push
+    import NIOCore
+    import NIOHPACK
+    import NIOHTTP2
+    import Synchronization
 
-/// One request's stream: writes the request when the stream becomes active, gathers the answer's `:status`,
-/// `apns-id` and body, and completes ``PushAnswerSlot`` once: with the answer at the server's end of stream, or
-/// as unanswered when the stream closes first (a reset, the connection lost, the timeout, a cancellation).
-///
-/// Runs on the connection's event loop, where every method of a channel handler is called.
-final class PushStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
+    /// One request's stream: writes the request when the stream becomes active, gathers the answer's `:status`,
+    /// `apns-id` and body, and completes ``PushAnswerSlot`` once: with the answer at the server's end of stream, or
+    /// as unanswered when the stream closes first (a reset, the connection lost, the timeout, a cancellation).
+    ///
+    /// Runs on the connection's event loop, where every method of a channel handler is called.
+    final class PushStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTP2Frame.FramePayload
+        typealias OutboundOut = HTTP2Frame.FramePayload
 
-    private let headers: HPACKHeaders
-    private let body: ByteBuffer
-    private let slot: PushAnswerSlot
-    private let timeout: TimeAmount
-    private let goAwayLast: GoAwayMark
-    private var answer = PushConnection.Answer(status: 0, id: nil, body: [])
-    private var sent = false
-    private var deadline: Scheduled<Void>?
+        private let headers: HPACKHeaders
+        private let body: ByteBuffer
+        private let slot: PushAnswerSlot
+        private let timeout: TimeAmount
+        private let goAwayLast: GoAwayMark
+        private var answer = PushConnection.Answer(status: 0, id: nil, body: [])
+        private var sent = false
+        private var deadline: Scheduled<Void>?
 
-    init(headers: HPACKHeaders, body: ByteBuffer, slot: PushAnswerSlot, timeout: TimeAmount, goAwayLast: GoAwayMark) {
-        self.headers = headers
-        self.body = body
-        self.slot = slot
-        self.timeout = timeout
-        self.goAwayLast = goAwayLast
-    }
+        init(headers: HPACKHeaders, body: ByteBuffer, slot: PushAnswerSlot, timeout: TimeAmount, goAwayLast: GoAwayMark)
+        {
+            self.headers = headers
+            self.body = body
+            self.slot = slot
+            self.timeout = timeout
+            self.goAwayLast = goAwayLast
+        }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { send(context: context) }
-    }
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { send(context: context) }
+        }
 
-    func channelActive(context: ChannelHandlerContext) {
-        send(context: context)
-        context.fireChannelActive()
-    }
+        func channelActive(context: ChannelHandlerContext) {
+            send(context: context)
+            context.fireChannelActive()
+        }
 
-    private func send(context: ChannelHandlerContext) {
-        guard !sent else { return }
-        sent = true
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-        let goAwayLast = goAwayLast
-        let written = context.eventLoop.makePromise(of: Void.self)
-        context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(body), endStream: true))), promise: written)
-        written.futureResult.whenComplete { result in
-            // Refused before it was sent (a stream begun after GOAWAY, a closed connection), or sent past the
-            // last stream of a GOAWAY (held back by the HTTP/2 layer beyond the server's limit, then sent): the
-            // server ignores such a stream without resetting it, so end it now rather than at the timeout.
-            guard case .success = result else {
-                channel.close(promise: nil)
-                return
+        private func send(context: ChannelHandlerContext) {
+            guard !sent else { return }
+            sent = true
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            let goAwayLast = goAwayLast
+            let written = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.data(.init(data: .byteBuffer(body), endStream: true))), promise: written)
+            written.futureResult.whenComplete { result in
+                // Refused before it was sent (a stream begun after GOAWAY, a closed connection), or sent past the
+                // last stream of a GOAWAY (held back by the HTTP/2 layer beyond the server's limit, then sent): the
+                // server ignores such a stream without resetting it, so end it now rather than at the timeout.
+                guard case .success = result else {
+                    channel.close(promise: nil)
+                    return
+                }
+                let id = try? channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+                let last = goAwayLast.value.load(ordering: .acquiring)
+                if let id, last >= 0, Int(id) > last { channel.close(promise: nil) }
             }
-            let id = try? channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
-            let last = goAwayLast.value.load(ordering: .acquiring)
-            if let id, last >= 0, Int(id) > last { channel.close(promise: nil) }
         }
-    }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .headers(let frame):
-            // The final answer's headers: not an informational (1xx) block, nor trailers after it.
-            if let status = frame.headers.first(name: ":status").flatMap({ Int($0) }), status >= 200,
-                answer.status == 0
-            {
-                answer.status = status
-                answer.id = frame.headers.first(name: "apns-id")
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .headers(let frame):
+                // The final answer's headers: not an informational (1xx) block, nor trailers after it.
+                if let status = frame.headers.first(name: ":status").flatMap({ Int($0) }), status >= 200,
+                    answer.status == 0
+                {
+                    answer.status = status
+                    answer.id = frame.headers.first(name: "apns-id")
+                }
+                if frame.endStream { finish() }
+            case .data(let frame):
+                if case .byteBuffer(var buffer) = frame.data {
+                    answer.body += buffer.readBytes(length: buffer.readableBytes) ?? []
+                }
+                if frame.endStream { finish() }
+            default:
+                break
             }
-            if frame.endStream { finish() }
-        case .data(let frame):
-            if case .byteBuffer(var buffer) = frame.data {
-                answer.body += buffer.readBytes(length: buffer.readableBytes) ?? []
+        }
+
+        private func finish() {
+            deadline?.cancel()
+            slot.succeed(answer)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            deadline?.cancel()
+            slot.fail(PushConnection.StreamError.unanswered)
+            context.fireChannelInactive()
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            slot.fail(PushConnection.StreamError.unanswered)
+        }
+
+        /// A stream error (a reset, a protocol error) ends the stream; its answer, if any came, is already in.
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+
+    /// A request's answer promise, completed at most once by whichever comes first: the answer, the stream's end,
+    /// the stream that could not be created.
+    final class PushAnswerSlot: Sendable {
+        let promise: EventLoopPromise<PushConnection.Answer>
+        private let completed = Atomic<Bool>(false)
+
+        init(promise: EventLoopPromise<PushConnection.Answer>) {
+            self.promise = promise
+        }
+
+        func succeed(_ answer: PushConnection.Answer) {
+            if completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+                promise.succeed(answer)
             }
-            if frame.endStream { finish() }
-        default:
-            break
+        }
+
+        func fail(_ error: any Error) {
+            if completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+                promise.fail(error)
+            }
         }
     }
 
-    private func finish() {
-        deadline?.cancel()
-        slot.succeed(answer)
-    }
+    /// Between the TLS and HTTP/2 handlers of a connection: the flushes of the streams begun in one turn of the event
+    /// loop become one flush at its end, so that their frames leave in one TLS record and one write instead of one each.
+    /// Delays a flush by at most the rest of the loop's current turn.
+    final class PushFlushCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
+        typealias OutboundIn = Any
 
-    func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        slot.fail(PushConnection.StreamError.unanswered)
-        context.fireChannelInactive()
-    }
+        private var isFlushPending = false
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        slot.fail(PushConnection.StreamError.unanswered)
-    }
-
-    /// A stream error (a reset, a protocol error) ends the stream; its answer, if any came, is already in.
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
-}
-
-/// A request's answer promise, completed at most once by whichever comes first: the answer, the stream's end,
-/// the stream that could not be created.
-final class PushAnswerSlot: Sendable {
-    let promise: EventLoopPromise<PushConnection.Answer>
-    private let completed = Atomic<Bool>(false)
-
-    init(promise: EventLoopPromise<PushConnection.Answer>) {
-        self.promise = promise
-    }
-
-    func succeed(_ answer: PushConnection.Answer) {
-        if completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
-            promise.succeed(answer)
+        func flush(context: ChannelHandlerContext) {
+            guard !isFlushPending else { return }
+            isFlushPending = true
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.isFlushPending = false
+                context.flush()
+            }
         }
     }
-
-    func fail(_ error: any Error) {
-        if completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
-            promise.fail(error)
-        }
-    }
-}
-
-/// Between the TLS and HTTP/2 handlers of a connection: the flushes of the streams begun in one turn of the event
-/// loop become one flush at its end, so that their frames leave in one TLS record and one write instead of one each.
-/// Delays a flush by at most the rest of the loop's current turn.
-final class PushFlushCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = Any
-
-    private var isFlushPending = false
-
-    func flush(context: ChannelHandlerContext) {
-        guard !isFlushPending else { return }
-        isFlushPending = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        context.eventLoop.execute {
-            let (handler, context) = bound.value
-            handler.isFlushPending = false
-            context.flush()
-        }
-    }
-}
+#endif

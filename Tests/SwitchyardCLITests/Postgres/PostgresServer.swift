@@ -1,126 +1,129 @@
-import Foundation
-import Switchyard
-import Testing
+#if CLI
+    import Foundation
+    import Switchyard
+    import Testing
 
-/// The PostgreSQL server the tests use: `SWITCHYARD_POSTGRES_URL` when set (CI starts one with
-/// `Scripts/postgres-dev.sh` and exports it, with `SWITCHYARD_POSTGRES_DIR`), else a throwaway cluster this process
-/// starts with that script when the server's binaries are installed (stopped when the process exits).
-///
-/// Without either the PostgreSQL tests are skipped with the reason, except under CI (`CI` set), where they run
-/// and fail: CI must never pass them by skipping.
-enum PostgresServer {
-    /// A server to connect to.
-    struct Server: Sendable {
-        /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-        var url: String
-        /// The cluster's folder when `Scripts/postgres-dev.sh` manages it (needed to restart it), else nil.
-        var folder: String?
-
-        /// The URL for `schema`.
-        func url(schema: String) -> String { url + "?schema=" + schema }
-    }
-
-    /// Whether the tests can have a server (or must fail without one, under CI).
-    static let isAvailable: Bool = {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["SWITCHYARD_POSTGRES_URL"] != nil || environment["CI"] != nil || serverInstalled
-    }()
-
-    static let skipReason: Comment =
-        "no PostgreSQL: set SWITCHYARD_POSTGRES_URL, or install the server (Scripts/postgres-dev.sh start does)"
-
-    /// The server, started on first use.
-    static func server() async throws -> Server {
-        try await shared.value
-    }
-
-    private static let shared = Task<Server, any Error> {
-        let environment = ProcessInfo.processInfo.environment
-        if let url = environment["SWITCHYARD_POSTGRES_URL"] {
-            return Server(url: url, folder: environment["SWITCHYARD_POSTGRES_DIR"])
-        }
-        guard serverInstalled else {
-            throw PostgresServerError(description: "no PostgreSQL server: \(skipReason)")
-        }
-        await ClusterLock.stopAbandoned(in: NSTemporaryDirectory(), prefix: "switchyard-postgres-tests-") { folder in
-            do {
-                _ = try await runScript(["stop"], folder: folder)
-            } catch {
-                print("could not stop the abandoned PostgreSQL cluster in \(folder): \(error)")
-            }
-        }
-        let folder = ownFolder
-        try await BlockingExecutor.shared.run { try ClusterLock.claim(folder) }
-        atexit {
-            let folder = PostgresServer.ownFolder
-            if FileManager.default.fileExists(atPath: folder) {
-                _ = system("SWITCHYARD_POSTGRES_DIR='\(folder)' '\(PostgresServer.script)' stop >/dev/null 2>&1")
-            }
-            unlink(folder + ".lock")
-        }
-        // A cluster under this name now is an earlier process's with the same ID: abandoned, not to be reused.
-        if FileManager.default.fileExists(atPath: folder) { _ = try await runScript(["stop"], folder: folder) }
-        let output = try await runScript(["start"], folder: folder)
-        guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
-            throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
-        }
-        return Server(url: url, folder: folder)
-    }
-
-    /// Where this process starts its own cluster when it has to (stopped and removed at exit; claimed with
-    /// ``ClusterLock`` so that a later test process stops it if this one crashes).
-    static let ownFolder = NSTemporaryDirectory() + "switchyard-postgres-tests-\(getpid())"
-
-    /// Restarts the server at once (every connection is dropped, as when a server crashes or is restarted).
-    static func restart(_ server: Server) async throws {
-        guard let folder = server.folder else {
-            throw PostgresServerError(description: "the server's folder is unknown: set SWITCHYARD_POSTGRES_DIR")
-        }
-        _ = try await runScript(["restart"], folder: folder)
-    }
-
-    /// `Scripts/postgres-dev.sh`, from this file's place in the repository.
-    static let script: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Scripts/postgres-dev.sh").path
-    }()
-
-    private static var serverInstalled: Bool {
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        return versions.contains {
-            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
-        }
-    }
-
-    /// Runs the script with `arguments` for the cluster in `folder` and returns its standard output.
+    /// The PostgreSQL server the tests use: `SWITCHYARD_POSTGRES_URL` when set (CI starts one with
+    /// `Scripts/postgres-dev.sh` and exports it, with `SWITCHYARD_POSTGRES_DIR`), else a throwaway cluster this process
+    /// starts with that script when the server's binaries are installed (stopped when the process exits).
     ///
-    /// Spawned and waited for directly (`posix_spawn`, `waitpid` on a blocking thread), not through Foundation's
-    /// `Process`, whose termination handler was seen never to run for this script once it had started the server.
-    /// Its output goes to a file: the server it starts inherits descriptors, and would keep a pipe open.
-    private static func runScript(_ arguments: [String], folder: String) async throws -> String {
-        let outputPath = NSTemporaryDirectory() + "switchyard-postgres-script-\(UUID())"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let command =
-            "SWITCHYARD_POSTGRES_DIR='\(folder)' '\(script)' \(arguments.joined(separator: " ")) > '\(outputPath)' 2>/dev/null"
-        let status = try await BlockingExecutor.shared.run { () throws -> Int32 in
-            var pid: pid_t = 0
-            let words = ["/bin/sh", "-c", command]
-            let argv: [UnsafeMutablePointer<CChar>?] = words.map { $0.withCString { strdup($0) } } + [nil]
-            defer { argv.forEach { free($0) } }
-            let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
-            guard spawned == 0 else { throw PostgresServerError(description: "cannot run the script (\(spawned))") }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return status
-        }
-        guard status == 0 else {
-            throw PostgresServerError(description: "Scripts/postgres-dev.sh \(arguments[0]) failed (\(status))")
-        }
-        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    }
-}
+    /// Without either the PostgreSQL tests are skipped with the reason, except under CI (`CI` set), where they run
+    /// and fail: CI must never pass them by skipping.
+    enum PostgresServer {
+        /// A server to connect to.
+        struct Server: Sendable {
+            /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
+            var url: String
+            /// The cluster's folder when `Scripts/postgres-dev.sh` manages it (needed to restart it), else nil.
+            var folder: String?
 
-struct PostgresServerError: Error, CustomStringConvertible {
-    var description: String
-}
+            /// The URL for `schema`.
+            func url(schema: String) -> String { url + "?schema=" + schema }
+        }
+
+        /// Whether the tests can have a server (or must fail without one, under CI).
+        static let isAvailable: Bool = {
+            let environment = ProcessInfo.processInfo.environment
+            return environment["SWITCHYARD_POSTGRES_URL"] != nil || environment["CI"] != nil || serverInstalled
+        }()
+
+        static let skipReason: Comment =
+            "no PostgreSQL: set SWITCHYARD_POSTGRES_URL, or install the server (Scripts/postgres-dev.sh start does)"
+
+        /// The server, started on first use.
+        static func server() async throws -> Server {
+            try await shared.value
+        }
+
+        private static let shared = Task<Server, any Error> {
+            let environment = ProcessInfo.processInfo.environment
+            if let url = environment["SWITCHYARD_POSTGRES_URL"] {
+                return Server(url: url, folder: environment["SWITCHYARD_POSTGRES_DIR"])
+            }
+            guard serverInstalled else {
+                throw PostgresServerError(description: "no PostgreSQL server: \(skipReason)")
+            }
+            await ClusterLock.stopAbandoned(in: NSTemporaryDirectory(), prefix: "switchyard-postgres-tests-") {
+                folder in
+                do {
+                    _ = try await runScript(["stop"], folder: folder)
+                } catch {
+                    print("could not stop the abandoned PostgreSQL cluster in \(folder): \(error)")
+                }
+            }
+            let folder = ownFolder
+            try await BlockingExecutor.shared.run { try ClusterLock.claim(folder) }
+            atexit {
+                let folder = PostgresServer.ownFolder
+                if FileManager.default.fileExists(atPath: folder) {
+                    _ = system("SWITCHYARD_POSTGRES_DIR='\(folder)' '\(PostgresServer.script)' stop >/dev/null 2>&1")
+                }
+                unlink(folder + ".lock")
+            }
+            // A cluster under this name now is an earlier process's with the same ID: abandoned, not to be reused.
+            if FileManager.default.fileExists(atPath: folder) { _ = try await runScript(["stop"], folder: folder) }
+            let output = try await runScript(["start"], folder: folder)
+            guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
+                throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
+            }
+            return Server(url: url, folder: folder)
+        }
+
+        /// Where this process starts its own cluster when it has to (stopped and removed at exit; claimed with
+        /// ``ClusterLock`` so that a later test process stops it if this one crashes).
+        static let ownFolder = NSTemporaryDirectory() + "switchyard-postgres-tests-\(getpid())"
+
+        /// Restarts the server at once (every connection is dropped, as when a server crashes or is restarted).
+        static func restart(_ server: Server) async throws {
+            guard let folder = server.folder else {
+                throw PostgresServerError(description: "the server's folder is unknown: set SWITCHYARD_POSTGRES_DIR")
+            }
+            _ = try await runScript(["restart"], folder: folder)
+        }
+
+        /// `Scripts/postgres-dev.sh`, from this file's place in the repository.
+        static let script: String = {
+            var url = URL(fileURLWithPath: #filePath)
+            for _ in 0..<5 { url.deleteLastPathComponent() }
+            return url.appendingPathComponent("Scripts/postgres-dev.sh").path
+        }()
+
+        private static var serverInstalled: Bool {
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+            return versions.contains {
+                FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
+            }
+        }
+
+        /// Runs the script with `arguments` for the cluster in `folder` and returns its standard output.
+        ///
+        /// Spawned and waited for directly (`posix_spawn`, `waitpid` on a blocking thread), not through Foundation's
+        /// `Process`, whose termination handler was seen never to run for this script once it had started the server.
+        /// Its output goes to a file: the server it starts inherits descriptors, and would keep a pipe open.
+        private static func runScript(_ arguments: [String], folder: String) async throws -> String {
+            let outputPath = NSTemporaryDirectory() + "switchyard-postgres-script-\(UUID())"
+            defer { try? FileManager.default.removeItem(atPath: outputPath) }
+            let command =
+                "SWITCHYARD_POSTGRES_DIR='\(folder)' '\(script)' \(arguments.joined(separator: " ")) > '\(outputPath)' 2>/dev/null"
+            let status = try await BlockingExecutor.shared.run { () throws -> Int32 in
+                var pid: pid_t = 0
+                let words = ["/bin/sh", "-c", command]
+                let argv: [UnsafeMutablePointer<CChar>?] = words.map { $0.withCString { strdup($0) } } + [nil]
+                defer { argv.forEach { free($0) } }
+                let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+                guard spawned == 0 else { throw PostgresServerError(description: "cannot run the script (\(spawned))") }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return status
+            }
+            guard status == 0 else {
+                throw PostgresServerError(description: "Scripts/postgres-dev.sh \(arguments[0]) failed (\(status))")
+            }
+            return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+    }
+
+    struct PostgresServerError: Error, CustomStringConvertible {
+        var description: String
+    }
+#endif

@@ -336,7 +336,7 @@ struct IsolationSuite: BenchmarkSuite {
     // MARK: Enqueued from synchronous code
 
     /// A burst of 10k accesses enqueued from one thread, timed until the last has run: `Isolated.enqueue` against
-    /// a serial `DispatchQueue.async`, the way the seeds send work off the main thread. Reported, not gated.
+    /// a serial `DispatchQueue.async`, the usual GCD way to send work off the main thread. Reported, not gated.
     private func enqueued(runner: Runner, report: Report) {
         let burst = 10_000
         let serial = DispatchQueue(label: "bench.enqueue")

@@ -131,7 +131,7 @@ struct HTTPSuite: BenchmarkSuite {
         let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
         let fetch = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
         guard FileManager.default.isExecutableFile(atPath: fetch) else {
-            report.note("http: \(fetch) not built (swift build -c release --package-path Tools); fetch cases skipped")
+            report.note("http: \(fetch) not built (swift build -c release --package-path Benchmarks); no fetch cases")
             return
         }
         // Many small files are written to memory (tmpfs, when there is one): on a disk file system, creating

@@ -5,7 +5,7 @@ import SwitchyardPush
 import SwitchyardPushTesting
 
 /// `push`: 30,000 notifications to the mock APNs on loopback (in this process), sent by SwitchyardPush's client
-/// alone (`switchyard-push-load`), by Python's aioapns (`Tools/Bench/aioapns-anchor.py`, the anchor) and by the
+/// alone (`switchyard-push-load`), by Python's aioapns (`Benchmarks/Anchors/aioapns-anchor.py`, the anchor) and by the
 /// `switchyard push` command, each as a process of its own with two connections, rounds interleaved; and the
 /// client alone again against a server that keeps HTTP/2's initial 64 KiB connection window (reported).
 ///
@@ -142,7 +142,7 @@ struct PushSuite: BenchmarkSuite {
     ) -> [(name: String, arguments: [String])] {
         let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
         let folder = bench.deletingLastPathComponent()
-        // Tools/.build/<triple>/release → Tools: the folder above the build folder.
+        // Benchmarks/.build/<triple>/release → Benchmarks: the folder above the build folder.
         var tools = folder
         while tools.path != "/", tools.lastPathComponent != ".build" { tools.deleteLastPathComponent() }
         tools.deleteLastPathComponent()
@@ -159,7 +159,7 @@ struct PushSuite: BenchmarkSuite {
             (
                 "aioapns, 2 connections (anchor)",
                 [
-                    python, tools.appendingPathComponent("Bench/aioapns-anchor.py").path, "--host", "127.0.0.1",
+                    python, tools.appendingPathComponent("Anchors/aioapns-anchor.py").path, "--host", "127.0.0.1",
                     "--port", "\(port)",
                 ]
                     + common
@@ -183,7 +183,7 @@ struct PushSuite: BenchmarkSuite {
             clients[0].arguments = ["/bin/false"]
         }
         for path in [load, command] where !FileManager.default.isExecutableFile(atPath: path) {
-            report.note("push: \(path) not built (swift build -c release --package-path Tools)")
+            report.note("push: \(path) not built (swift build -c release --package-path Benchmarks)")
         }
         return clients
     }
