@@ -165,7 +165,36 @@ void __tsan_release(void *address);
 void sy_reader_publish(SYReader *reader) { SY_RELEASE(reader); }
 void sy_reader_retire(SYReader *reader) { SY_ACQUIRE(reader); }
 
+#ifdef DEBUG
+// Debug builds: a flag is the first member of a block that also holds its reads' observer (tests; see
+// `sy_flag_observe_reads`), so a reader, which only knows the flag, finds the observer.
+typedef struct {
+    int set;
+    SYReadObserver observer;
+    void *context;
+} SYObservedFlag;
+
+int *sy_flag_new(void) { return (int *)calloc(1, sizeof(SYObservedFlag)); }
+
+void sy_flag_observe_reads(int *flag, SYReadObserver observer, void *context) {
+    SYObservedFlag *observed = (SYObservedFlag *)flag;
+    observed->observer = observer;
+    observed->context = context;
+}
+
+static void sy_flag_report_read(const SYReader *reader) {
+    const SYObservedFlag *observed = (const SYObservedFlag *)reader->cancelled;
+    if (observed->observer) observed->observer(observed->context, reader->offset, reader->length);
+}
+#else
 int *sy_flag_new(void) { return calloc(1, sizeof(int)); }
+void sy_flag_observe_reads(int *flag, SYReadObserver observer, void *context) {
+    (void)flag;
+    (void)observer;
+    (void)context;
+}
+#define sy_flag_report_read(reader) ((void)(reader))
+#endif
 void sy_flag_free(int *flag) { free(flag); }
 void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
@@ -173,6 +202,7 @@ int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQU
 /// A read fails once the render is cancelled: the decode stops at its next read (every few KiB of the encoded
 /// image) instead of running to the end.
 static gint64 sy_reader_read_once(SYReader *reader, void *buffer, gint64 length) {
+    sy_flag_report_read(reader);
     if (sy_flag_is_set(reader->cancelled)) return -1;
     gint64 count = reader->length - reader->offset;
     if (count > length) count = length;

@@ -16,6 +16,7 @@
                 displays += await SlotLife(fifo: Bool.random(using: &random)).run(&random)
             }
             print("ImageSlotTests.randomReuse: \(displays) displays checked")
+            #expect(displays > 0, "the random lives displayed nothing to check")
         }
 
         @Test("the pipeline-backed slot shows the placeholder, then the thumbnail; a reused slot only the new one")
@@ -30,7 +31,8 @@
             let second = ImageSource.bytes(Fixtures.picture(width: 600, height: 800), identity: "second")
             slot.load(first, ThumbnailOptions(width: 100))
             slot.load(second, ThumbnailOptions(width: 100))  // the cell is reused before the first one arrives
-            await yieldUntil("both loads delivered") { delivery.count == 4 }  // two placeholders, two results
+            // Two placeholders, two results.
+            await delivery.changes.wait("both loads delivered") { delivery.count == 4 }
             delivery.runAll()
             #expect(shown.withLockedValue { $0 } == ["placeholder", "image 75x100"])
             slot.load(second, ThumbnailOptions(width: 100))  // a memory-cache hit: shown without a placeholder
@@ -52,11 +54,16 @@
     final class ManualDelivery: Sendable {
         private let queue = NIOLockedValueBox<[@Sendable () -> Void]>([])
         private let appended = Atomic<Int>(0)
+        /// Told of every delivery handed over.
+        let changes: StateSignal
+
+        init(changes: StateSignal = StateSignal()) { self.changes = changes }
 
         var delivery: Delivery {
             Delivery { work in
                 self.queue.withLockedValue { $0.append(work) }
                 self.appended.add(1, ordering: .sequentiallyConsistent)
+                self.changes.changed()
             }
         }
 
@@ -78,8 +85,10 @@
     /// random order (success or failure), deliveries run in between.
     private final class SlotLife: Sendable {
         let fifo: Bool
-        let delivery = ManualDelivery()
-        let held = HeldThumbnails()
+        /// Told of every delivery handed over and every change of the make calls' state.
+        let changes = StateSignal()
+        let delivery: ManualDelivery
+        let held: HeldThumbnails
         /// What the test knows: the request each load number made (nil: none, or a cancel), and the checks' state.
         let model = ModelBox()
         let slot: ImageSlot
@@ -102,6 +111,8 @@
 
         init(fifo: Bool) {
             self.fifo = fifo
+            delivery = ManualDelivery(changes: changes)
+            held = HeldThumbnails(changes: changes)
             let held = held
             let model = model
             let box = SlotBox()
@@ -192,7 +203,7 @@
         /// Waits until every make call has either ended and handed its delivery over (cancelled ones end by
         /// themselves) or waits for its result.
         private func settle(made: Int, shown: Int) async {
-            await yieldUntil("the slot's tasks hand over their results") {
+            await changes.wait("the slot's tasks hand over their results") { [held, delivery] in
                 let (started, ended, waiting) = held.counts
                 return started == made && ended + waiting == started && delivery.count == shown + ended
             }
@@ -209,6 +220,10 @@
         private let state = NIOLockedValueBox<
             (waiting: [Int: CheckedContinuation<Result<Thumbnail, ImageError>, Never>], started: Int, ended: Int)
         >(([:], 0, 0))
+        /// Told of every change of the counts.
+        private let changes: StateSignal
+
+        init(changes: StateSignal) { self.changes = changes }
 
         var waitingIDs: [Int] { state.withLockedValue { Array($0.waiting.keys).sorted() } }
         /// Make calls started, ended, and waiting for their result, read together.
@@ -218,6 +233,7 @@
 
         func wait(_ id: Int) async throws(ImageError) -> Thumbnail {
             state.withLockedValue { $0.started += 1 }
+            changes.changed()
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let cancelled = state.withLockedValue { state -> Bool in
@@ -227,6 +243,8 @@
                     }
                     if cancelled {
                         continuation.resume(returning: .failure(ImageError(source: "r\(id)", reason: .cancelled)))
+                    } else {
+                        changes.changed()
                     }
                 }
             } onCancel: {
@@ -234,6 +252,7 @@
                     .resume(returning: .failure(ImageError(source: "r\(id)", reason: .cancelled)))
             }
             state.withLockedValue { $0.ended += 1 }
+            changes.changed()
             return try result.get()
         }
 

@@ -2,7 +2,8 @@
     import Switchyard
     import SwitchyardHTTP
     import SwitchyardHTTPTesting
-    import SwitchyardImages
+    @_spi(Testing) import SwitchyardImages
+    import SwitchyardTesting
     import Testing
 
     @Suite("ImagePipeline: coalescing, concurrency, cancellation")
@@ -14,11 +15,11 @@
             let options = ThumbnailOptions(width: 128, format: .webp)
             // The one slot is held by another image while the 100 requests arrive, so they all find the job queued.
             let gate = Gate()
-            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
-            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let holder = await Self.holdSlot(of: pipeline, until: gate)
             let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
                 for _ in 0..<100 { group.addTask { try await pipeline.thumbnail(of: source, options) } }
-                await yieldUntil("100 callers wait") { pipeline.callersWaiting(for: source, options) == 100 }
+                await waitFor("100 callers wait") { await pipeline.waitForCallers(100, for: source, options) }
+                #expect(pipeline.callersWaiting(for: source, options) == 100)
                 gate.open()
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -33,11 +34,10 @@
             let source = ImageSource.bytes(Fixtures.picture(), identity: "c.jpg")
             let options = ThumbnailOptions(width: 64)
             let gate = Gate()
-            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
-            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let holder = await Self.holdSlot(of: pipeline, until: gate)
             let leaving = Task { try await pipeline.thumbnail(of: source, options) }
             let staying = Task { try await pipeline.thumbnail(of: source, options) }
-            await yieldUntil("two callers wait") { pipeline.callersWaiting(for: source, options) == 2 }
+            await waitFor("two callers wait") { await pipeline.waitForCallers(2, for: source, options) }
             leaving.cancel()
             let error = await #expect(throws: ImageError.self) { try await leaving.value }
             #expect(error?.reason == .cancelled)
@@ -53,13 +53,14 @@
             let sources = ["a.jpg", "b.jpg", "c.jpg"].map { ImageSource.bytes(picture, identity: $0) }
             let options = ThumbnailOptions(width: 32)
             let gate = Gate()
-            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
-            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let holder = await Self.holdSlot(of: pipeline, until: gate)
             let events = pipeline.queue.events()
+            let submitted = pipeline.queue.events()
             let prefetch = pipeline.prefetch(sources, options)
-            await yieldUntil("three prefetches wait") { pipeline.queue.counts.pending == 3 }
+            await waitFor(3, .submitted, in: submitted, "three prefetches wait")
+            #expect(pipeline.queue.counts.pending == 3)
             let visible = Task { try await pipeline.thumbnail(of: sources[2], options, priority: .userInitiated) }
-            await yieldUntil("the visible request joined") { pipeline.callersWaiting(for: sources[2], options) == 2 }
+            await waitFor("the visible request joined") { await pipeline.waitForCallers(2, for: sources[2], options) }
             gate.open()
             var started: [String] = []
             for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {
@@ -77,14 +78,8 @@
         func width() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "width", width: 2))
             let picture = Fixtures.picture(width: 1200, height: 900)
-            let peak = Isolated(0, label: "peak")
-            let watcher = Task {
-                while !Task.isCancelled {
-                    let running = pipeline.queue.counts.running
-                    peak.withValueBlocking { $0 = max($0, running) }
-                    await Task.yield()
-                }
-            }
+            // Every start and finish, in order: the peak of running jobs is read from them, none missed.
+            let events = pipeline.queue.events(bufferingPolicy: .unbounded)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<12 {
                     group.addTask {
@@ -94,8 +89,20 @@
                 }
                 try await group.waitForAll()
             }
-            watcher.cancel()
-            #expect(peak.withValueBlocking { $0 } <= 2)
+            var (running, peak, finished) = (0, 0, 0)
+            for await event in events {
+                switch event.kind {
+                case .started:
+                    running += 1
+                    peak = max(peak, running)
+                case .finished:
+                    running -= 1
+                    finished += 1
+                default: break
+                }
+                if finished == 12 { break }
+            }
+            #expect(peak <= 2, "\(peak) images processed at once")
             #expect(pipeline.queue.counts.succeeded == 12)
         }
 
@@ -143,13 +150,15 @@
             let gate = StubGate()
             let picture = Fixtures.picture(width: 64, height: 48)
             let urls = (0..<5).map { server.url("/\($0).jpg") }
+            let submitted = pipeline.downloadQueue.events()
             for index in 0..<5 { server.route("/\(index).jpg", StubResponse(body: picture).held(by: gate)) }
             let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
                 for url in urls {
                     group.addTask { try await pipeline.thumbnail(of: .url(url), ThumbnailOptions(width: 16)) }
                 }
                 await server.waitForOpenRequests(count: 2)
-                await yieldUntil("three wait") { pipeline.downloadQueue.counts.pending == 3 }
+                await waitFor(5, .submitted, in: submitted, "the five downloads are submitted")
+                #expect(pipeline.downloadQueue.counts.pending == 3)
                 #expect(pipeline.downloadQueue.counts.running == 2)
                 #expect((0..<5).map { server.requests(to: "/\($0).jpg").count }.reduce(0, +) == 2)
                 gate.open()
@@ -200,16 +209,18 @@
             let url = server.url("/p.jpg")
             let options = ThumbnailOptions(width: 32)
             let gate = Gate()
-            let holder = Task { try await pipeline.queue.submit("holder") { await gate.wait() }.value }
-            await yieldUntil("the holder runs") { pipeline.queue.counts.running == 1 }
+            let holder = await Self.holdSlot(of: pipeline, until: gate)
             let events = pipeline.queue.events()
+            let prefetchRender = pipeline.queue.events()
             let prefetch = pipeline.prefetch([.url(url)], options)
-            await yieldUntil("the prefetch's render waits") { pipeline.queue.counts.pending == 1 }
+            await waitFor(1, .submitted, in: prefetchRender, "the prefetch's render waits")
             let medium = ImageSource.bytes(picture, identity: "medium.jpg")
+            let mediumRender = pipeline.queue.events()
             let other = Task { try await pipeline.thumbnail(of: medium, options, priority: .medium) }
-            await yieldUntil("the medium render waits") { pipeline.queue.counts.pending == 2 }
+            await waitFor(1, .submitted, in: mediumRender, "the medium render waits")
+            #expect(pipeline.queue.counts.pending == 2)
             let visible = Task { try await pipeline.thumbnail(of: .url(url), options, priority: .userInitiated) }
-            await yieldUntil("the visible request joined") { pipeline.callersWaiting(for: .url(url), options) == 2 }
+            await waitFor("the visible request joined") { await pipeline.waitForCallers(2, for: .url(url), options) }
             gate.open()
             var started: [String] = []
             for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {
@@ -223,6 +234,19 @@
             try await holder.value
             try await session.shutdown()
             try await server.shutdown()
+        }
+
+        /// Submits a job that holds a slot of `pipeline`'s queue until `gate` opens; returns once it runs.
+        private static func holdSlot(of pipeline: ImagePipeline, until gate: Gate) async -> Task<Void, any Error> {
+            let running = CallbackExpectation("the holder runs")
+            let holder = Task {
+                try await pipeline.queue.submit("holder") {
+                    running.fulfill()
+                    await gate.wait()
+                }.value
+            }
+            await running.fulfillment(within: .seconds(30))
+            return holder
         }
     }
 #endif

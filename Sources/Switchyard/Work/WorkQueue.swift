@@ -105,6 +105,12 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     /// Submitters suspended for room, FIFO; one that is cancelled leaves in O(1).
     @exclusivity(unchecked) var roomWaiters = WaiterQueue<CheckedContinuation<Bool, Never>>()
     @exclusivity(unchecked) var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    #if SWITCHYARD_TEST_HOOKS
+        /// Test hook (debug builds only): how long a worker runs jobs back to back before it yields its thread when
+        /// the job it takes next is this queue's; ``Worker/quantum`` unless a test sets it (`.zero`: a worker yields
+        /// before every job it takes itself, whatever the machine's speed).
+        @exclusivity(unchecked) var workerQuantum = Worker.quantum
+    #endif
 
     /// A queue.
     /// - Parameters:

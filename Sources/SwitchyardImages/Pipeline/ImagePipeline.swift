@@ -1,7 +1,11 @@
 #if Images
     import CVips
-    import Switchyard
+    @_spi(Testing) import Switchyard
     import SwitchyardHTTP
+
+    #if DEBUG
+        import NIOConcurrencyHelpers
+    #endif
 
     #if canImport(Glibc)
         import Glibc
@@ -97,6 +101,11 @@
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
         private let memoryCache: Cache<CacheKey, Thumbnail>
+        #if DEBUG
+            /// Test hook (debug builds only): called with each render's cancellation as its job starts, before it
+            /// reads the image (see ``RenderCancellation/observeReads(_:)``).
+            let renderStarts = NIOLockedValueBox<(@Sendable (RenderCancellation) -> Void)?>(nil)
+        #endif
 
         /// What the memory cache keys a thumbnail by.
         struct CacheKey: Hashable, Sendable {
@@ -243,10 +252,16 @@
         ) async throws(ImageError) -> Thumbnail {
             let limits = configuration.limits
             let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
+            #if DEBUG
+                let renderStarts = renderStarts
+            #endif
             let scheduling = configuration.threadScheduling
             return try await joined(coalescer, request, priority: priority) { request in
                 // The job is cancelled when its last caller leaves: the decode then stops at its next read.
                 let cancellation = RenderCancellation()
+                #if DEBUG
+                    renderStarts.withLockedValue { $0 }?(cancellation)
+                #endif
                 let thumbnail = try await withTaskCancellationHandler {
                     try await executor.run { () throws(ImageError) -> Thumbnail in
                         // Each time: a system call, nothing beside an image; a thread-local flag would go stale
@@ -345,6 +360,16 @@
             let request = Request(source: source, options: options)
             if case .url = source { return downloads.waiterCount(for: request) }
             return coalescer.waiterCount(for: request)
+        }
+
+        /// Returns once at least `count` callers wait for the job `source` and `options` would join (as
+        /// ``callersWaiting(for:_:)`` counts them), or once the calling task is cancelled. For tests: an event to
+        /// wait for instead of polling the count.
+        @_spi(Testing)
+        public func waitForCallers(_ count: Int, for source: ImageSource, _ options: ThumbnailOptions) async {
+            let request = Request(source: source, options: options)
+            if case .url = source { return await downloads.waitForWaiters(count, for: request) }
+            await coalescer.waitForWaiters(count, for: request)
         }
 
         /// Cancels the queued and running jobs, and lets the pipeline's threads exit. Requests made afterwards

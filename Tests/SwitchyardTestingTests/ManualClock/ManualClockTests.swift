@@ -141,11 +141,14 @@ struct ManualClockTests {
     func waitForSleepersImmediate() async throws {
         let clock = ManualClock()
         try await clock.waitForSleepers(count: 0)
+        #expect(clock.sleeperCount == 0)
         let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
         try await clock.waitForSleepers(count: 1)
         try await clock.waitForSleepers(count: 1)  // still registered: immediate
+        #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
         try await sleeper.value
+        #expect(clock.sleeperCount == 0)
     }
 
     @Test("waitForSleepers is resumed by the registration of the N-th sleeper")

@@ -29,6 +29,10 @@ struct EngineEdgeCaseTests {
         queue.resume()
         await released.wait(for: 1)
         await queue.waitUntilIdle()
+        #expect(released.count == 1)
+        #expect(job.state == .cancelled)
+        #expect(queue.counts.cancelled == 1)  // the job that held the lease
+        #expect(queue.counts.succeeded == 1)  // the job the lease's deinit submitted
     }
 
     @Test("a body awaiting several pending jobs counts once: no false deadlock while another job can finish")

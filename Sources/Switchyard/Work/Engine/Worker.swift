@@ -98,7 +98,12 @@ final class Worker: @unchecked Sendable {
     /// Whether the worker must yield before running the job it was just assigned; if so, a new run begins.
     /// Lock held.
     func endsRun() -> Bool {
-        guard lastStartAt - runStartedAt >= Worker.quantum else { return false }
+        #if SWITCHYARD_TEST_HOOKS
+            let quantum = current?.takeUnretainedValue().queue.workerQuantum ?? Worker.quantum
+        #else
+            let quantum = Worker.quantum
+        #endif
+        guard lastStartAt - runStartedAt >= quantum else { return false }
         runStartedAt = lastStartAt
         return true
     }
