@@ -2,8 +2,9 @@ import Dispatch
 
 /// Where a completion handler runs: the caller chooses, the API that produces the result obeys.
 ///
-/// The seeds' rule for a good asynchronous API ("let the caller choose the queue the callback is delivered on")
-/// as a value. Producers call `deliver(_:)` once per result, in the order they produce results.
+/// The rule of objc.io issue #2, "Low-Level Concurrency APIs", for asynchronous APIs (take "a result block and a
+/// queue to deliver the result on") as a value. Producers call `deliver(_:)` once per result, in the order they
+/// produce results.
 ///
 /// Ordering: `.queue(_:)` with a serial queue and `.main` run deliveries in the order they were made.
 /// `.task(priority:)` and `.executor(_:priority:)` start one task per delivery and promise no order among them.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Exclusive access to a value: the seeds' Lockless Exclusion Accessor (LEA) as a type.
+/// Exclusive access to a value: the accessor of the blog post "Lockless Exclusion Accessor Pattern" (LEA) as a type.
 ///
 /// Every access gets the value `inout` inside a closure and cannot let it escape: there is no way to touch the
 /// value without holding the isolation. Three forms, one lock:
@@ -24,7 +24,8 @@ import Synchronization
 ///
 /// ## Cost
 /// Uncontended synchronous access: one compare-exchange to enter, one to leave, plus the re-entrancy bookkeeping
-/// (one `pthread_self()` and two relaxed stores) — within 1.5× of `Mutex.withLock` (benchmark suite `isolation`).
+/// (one `pthread_self()` and two relaxed stores): about one lock acquisition, as for `Mutex.withLock`; see suite
+/// `isolation` in Documentation/Benchmarks.md.
 /// Asynchronous access on a free value runs inline with no suspension; on a held one it suspends once. An
 /// enqueued access starts a task when its turn comes, and that task also runs the enqueued accesses in line right
 /// behind it (up to 32), so a backlog of enqueued accesses costs one task hop per 32 (suite `isolation` compares a

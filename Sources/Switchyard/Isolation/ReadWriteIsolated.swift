@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Shared reads and exclusive writes of a value: the seeds' read/write Lockless Exclusion Accessor as a type.
+/// Shared reads and exclusive writes of a value: the accessor of the blog post "Read/Write Lockless Exclusion",
+/// as a type.
 ///
 /// Readers get the value read-only (a `borrowing` parameter: they cannot mutate it by construction) and may run
 /// at the same time on different threads; a writer gets it `inout`, alone.
@@ -27,10 +28,8 @@ import Synchronization
 /// ## Cost
 /// An uncontended write is one compare-exchange to enter and one to leave; a read is one fetch-add to enter and
 /// one to leave, plus re-entrancy bookkeeping (thread-local frames). All readers update one shared word, so reads
-/// scale across threads only when the read itself costs more than moving that cache line (roughly 100 ns): the
-/// `isolation` benchmark measures 2 reader threads at several read sizes against the same reads through
-/// `Isolated` (about 2× the throughput for a 16-lookup dictionary read, 2.5–3× for 64 lookups; slower than
-/// `Isolated` for a 4-lookup read).
+/// scale across threads only when the read itself costs more than moving that cache line between cores; shorter
+/// reads are faster through `Isolated`. Where the crossover lies: suite `isolation` in Documentation/Benchmarks.md.
 ///
 /// ## Re-entrancy
 /// A synchronous read or write from inside a read or write of the same instance on the same thread stops the

@@ -7,8 +7,9 @@
 #endif
 
 /// Detects a synchronous access made from inside another access to the same isolation instance on the same
-/// thread — a certain deadlock with a plain lock or `DispatchQueue.sync` (the seeds' `dispatch_sync_safe`
-/// lesson) — and stops the process with a message that names the instance, instead of hanging.
+/// thread — a certain deadlock with a plain lock or `DispatchQueue.sync` (the blog post "dispatch_sync_safe
+/// Deprecated" shows it for A → B → A) — and stops the process with a message that names the instance, instead of
+/// hanging.
 ///
 /// Two mechanisms, both kept in release builds because they are cheap:
 /// - Exclusive holders: `AccessLock.exclusiveOwner` holds the running holder's thread identity. It is consulted

@@ -9,7 +9,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Imports a GTFS feed into an SQLite database in the background: the seeds' showcase job, on the work engine.
+/// Imports a GTFS feed into an SQLite database in the background, on the work engine: the transit-data import of
+/// objc.io issue #2, "Common Background Practices", done for real.
 /// (`SwitchyardPostgres` adds `init(feed:postgres:options:)`: the same job into a PostgreSQL schema.)
 ///
 /// ```swift
