@@ -20,8 +20,9 @@
 
 import PackageDescription
 
-// Test hooks (a refused thread start, a Ctrl-C at a known import step, counters of started tasks) exist in debug
-// builds only: release builds carry none of them. The tests that use them are compiled under the same condition.
+// Test hooks (a refused thread start, a Ctrl-C at a known import step, counters of started tasks, waits for joined
+// callers and received bytes, a render's reads) exist in debug builds only: release builds carry none of them. The
+// tests that use them are compiled under the same condition.
 let testHooks: [SwiftSetting] = [.define("SWITCHYARD_TEST_HOOKS", .when(configuration: .debug))]
 
 let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
@@ -87,12 +88,14 @@ let httpTargets: [Target] = {
                 product("NIOCore", "swift-nio", when: ["HTTP"]),
                 product("NIOPosix", "swift-nio", when: ["HTTP"]),
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["HTTP"]),
+                product("NIOHTTP1", "swift-nio", when: ["HTTP"]),
                 product("NIOHPACK", "swift-nio-http2", when: ["HTTP"]),
                 product("NIOHTTP2", "swift-nio-http2", when: ["HTTP"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["HTTP"]),
                 product("Tracing", "swift-distributed-tracing", when: ["HTTP"]),
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["HTTP"])),
-            ]
+            ],
+            swiftSettings: testHooks
         ),
         // The scripted loopback server of HTTP tests; its certificates also serve the mock APNs (trait Push).
         .target(
@@ -108,7 +111,11 @@ let httpTargets: [Target] = {
         ),
         .testTarget(
             name: "SwitchyardHTTPTests",
-            dependencies: ["SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting"]
+            dependencies: [
+                "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting",
+                product("NIOCore", "swift-nio", when: ["HTTP"]), product("NIOPosix", "swift-nio", when: ["HTTP"]),
+            ],
+            swiftSettings: testHooks
         ),
     ]
 }()
@@ -132,7 +139,10 @@ let imageTargets: [Target] = {
                 .target(name: "CLibVips", condition: .when(platforms: [.linux], traits: ["Images"])),
                 .target(name: "CLibVipsApple", condition: .when(platforms: applePlatforms, traits: ["Images"])),
             ],
-            cSettings: [.define("SWITCHYARD_IMAGES", .when(traits: ["Images"]))]),
+            cSettings: [
+                .define("SWITCHYARD_IMAGES", .when(traits: ["Images"])),
+                .define("SWITCHYARD_TEST_HOOKS", .when(configuration: .debug)),
+            ]),
         .target(
             name: "SwitchyardImages",
             dependencies: [
@@ -141,7 +151,8 @@ let imageTargets: [Target] = {
                 // Its locks (Thread Sanitizer sees them; it does not see the toolchain's Mutex on Linux).
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
                 .target(name: "CVips", condition: .when(traits: ["Images"])),
-            ]
+            ],
+            swiftSettings: testHooks
         ),
         // Test pictures made with libvips (EXIF orientations, every format), for the image and CLI tests; the
         // benchmark's corpus is made by the same file (`Benchmarks/`).
@@ -155,7 +166,8 @@ let imageTargets: [Target] = {
                 "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting",
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
-            ]
+            ],
+            swiftSettings: testHooks
         ),
     ]
 }()
@@ -171,6 +183,7 @@ let postgresTargets: [Target] = {
                 "Switchyard", "SwitchyardTransit",
                 product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Postgres"]),
+                product("Logging", "swift-log", when: ["Postgres"]),
             ]
         ),
         .testTarget(name: "SwitchyardPostgresTests", dependencies: ["SwitchyardPostgres"]),
@@ -211,6 +224,7 @@ let pushTargets: [Target] = {
             dependencies: [
                 "SwitchyardPush", "SwitchyardPushTesting", "SwitchyardHTTPTesting", "SwitchyardTesting",
                 product("Crypto", "swift-crypto", when: ["Push"]),
+                product("NIOCore", "swift-nio", when: ["Push"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["Push"]),
                 // MockAPNsTests: a second, independent HTTP/2 client.
                 product("AsyncHTTPClient", "async-http-client", when: ["HTTP"]),
@@ -304,8 +318,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         // Trait Push: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        // Trait Postgres: COPY FROM STDIN, transactions.
+        // Trait Postgres: COPY FROM STDIN, transactions; the connection's logger.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // Trait CLI.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Tests only (a client's resolution leaves out what only test targets use): archives written and read by

@@ -30,7 +30,9 @@ let package = Package(
             traits: ["HTTP", "Postgres", "Push", "CLI", .trait(name: "Images", condition: .when(traits: ["Images"]))]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Anchors of the `streams` suite: the CSV parsers Switchyard's CSVRecords is measured against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
@@ -51,6 +53,8 @@ let package = Package(
                 .product(name: "SwitchyardPushTesting", package: "Switchyard"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),
                 // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).

@@ -50,12 +50,13 @@ MANIFEST
 # Builds and runs the client in $work/NAME; prints its resolved packages.
 build_and_run() {
     local name=$1
-    if ! (cd "$work/$name" && swift build >"$work/$name/build.log" 2>&1); then
+    # A cache of its own: the throwaway repository is not kept in SwiftPM's shared one.
+    if ! (cd "$work/$name" && swift build --cache-path "$work/cache" >"$work/$name/build.log" 2>&1); then
         cat "$work/$name/build.log"
         echo "error: the $name client did not build against this checkout" >&2
         exit 1
     fi
-    (cd "$work/$name" && swift run --skip-build Client)
+    (cd "$work/$name" && swift run --skip-build --cache-path "$work/cache" Client)
     if [ ! -f "$work/$name/Package.resolved" ]; then
         echo "error: the $name client's build wrote no Package.resolved" >&2
         exit 1
@@ -79,7 +80,8 @@ SOURCE
             echo "error: a client with traits: [] should resolve switchyard and swift-collections only" >&2
             exit 1
         fi
-        compiled=$(find "$work/core/.build" -name '*.swiftmodule' -path '*Modules*' -printf '%f\n' | sort | tr '\n' ' ')
+        compiled=$(find "$work/core/.build" -name '*.swiftmodule' -path '*Modules*' -exec basename {} \; | sort -u |
+            tr '\n' ' ')
         echo "the core client compiled: ${compiled}"
         if grep -qiE 'NIO' <<<"$compiled"; then
             echo "error: a client with traits: [] compiled SwiftNIO" >&2

@@ -3,7 +3,7 @@
 #   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
 #   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
 #   libssl-dev      OpenSSL's libcrypto: SHA-256 of SwitchyardHTTP's downloads (the CLibCrypto system library target)
-#   libvips-dev     libvips for SwitchyardImages (the CVips target loads it; the tools' default `Images` trait)
+#   libvips-dev     libvips for SwitchyardImages (the CVips target loads it; the default `Images` trait)
 #   openssl         the `openssl` command, which SwitchyardHTTPTesting's StubCertificates runs to make test certificates
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`, read by the CLI tests
 #   nginx-light     the local server of `switchyard-bench http`

@@ -1,7 +1,7 @@
 // The wrappers declared in CVips.h, calling libvips and glib through pointers that `sy_vips_start` resolves once
 // libvips is loaded. The pointers are written once, before `sy_vips_start` returns, and only read afterwards: a
 // wrapper that calls libvips may be called only after it returned 0 (CVips.h names the few that do not).
-// Empty without the tools' Images trait (no libvips headers); SwitchyardImages then does not import CVips.
+// Empty without the package's Images trait (no libvips headers); SwitchyardImages then does not import CVips.
 #ifdef SWITCHYARD_IMAGES
 #define G_DISABLE_CAST_CHECKS  // a cast macro must not call glib's checked cast, which is not linked
 #include "CVips.h"
@@ -165,9 +165,9 @@ void __tsan_release(void *address);
 void sy_reader_publish(SYReader *reader) { SY_RELEASE(reader); }
 void sy_reader_retire(SYReader *reader) { SY_ACQUIRE(reader); }
 
-#ifdef DEBUG
-// Debug builds: a flag is the first member of a block that also holds its reads' observer (tests; see
-// `sy_flag_observe_reads`), so a reader, which only knows the flag, finds the observer.
+#ifdef SWITCHYARD_TEST_HOOKS
+// Debug builds (SWITCHYARD_TEST_HOOKS): a flag is the first member of a block that also holds its reads' observer
+// (tests; see `sy_flag_observe_reads`), so a reader, which only knows the flag, finds the observer.
 typedef struct {
     int set;
     SYReadObserver observer;

@@ -1,5 +1,5 @@
 #include "CVipsFixtures.h"
-// Empty without the tools' Images trait (no libvips).
+// Empty without the Images trait (no libvips).
 #ifdef SWITCHYARD_IMAGES
 #include <string.h>
 #include <vips/vips.h>

@@ -1,4 +1,4 @@
-#if HTTP
+#if HTTP && SWITCHYARD_TEST_HOOKS  // waits on test hooks of the library (debug builds only)
     import Switchyard
     @_spi(Testing) import SwitchyardHTTP
     import SwitchyardHTTPTesting

@@ -70,16 +70,18 @@
         return try await body(path)
     }
 
-    /// Opens `gate` once `progress` shows `bytes` received: read by the client and written to its file. A drop held
-    /// behind the gate (`StubResponse.dropping(afterBytes:when:)`) then breaks the connection only after the client
-    /// has those bytes; without it, what the client had received but not yet read would be lost, more of it the busier
-    /// the machine, and a test of resuming would depend on timing.
-    func openWhenReceived(_ gate: StubGate, _ progress: TransferProgress, bytes: Int64) -> Task<Void, Never> {
-        // The client gets there whatever the timing (the bytes are sent; only the drop waits), unless its download
-        // fails first: the test then ends, and cancels this task.
-        Task {
-            await progress.waitUntilReceived(bytes)
-            gate.open()
+    #if SWITCHYARD_TEST_HOOKS
+        /// Opens `gate` once `progress` shows `bytes` received: read by the client and written to its file. A drop held
+        /// behind the gate (`StubResponse.dropping(afterBytes:when:)`) then breaks the connection only after the client
+        /// has those bytes; without it, what the client had received but not yet read would be lost, more of it the busier
+        /// the machine, and a test of resuming would depend on timing.
+        func openWhenReceived(_ gate: StubGate, _ progress: TransferProgress, bytes: Int64) -> Task<Void, Never> {
+            // The client gets there whatever the timing (the bytes are sent; only the drop waits), unless its download
+            // fails first: the test then ends, and cancels this task.
+            Task {
+                await progress.waitUntilReceived(bytes)
+                gate.open()
+            }
         }
-    }
+    #endif
 #endif

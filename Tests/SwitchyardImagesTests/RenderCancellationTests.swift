@@ -1,5 +1,5 @@
 // The tests watch the render's reads through test hooks that exist in debug builds only.
-#if Images && DEBUG
+#if Images && SWITCHYARD_TEST_HOOKS
     import Foundation
     import NIOConcurrencyHelpers
     import Switchyard

@@ -36,9 +36,10 @@ void sy_flag_free(int *flag);
 void sy_flag_set(int *flag);
 int sy_flag_is_set(const int *flag);
 
-/// Tests, debug builds only (elsewhere it does nothing): `observer` is called with `context` at the start of each
-/// read through a reader whose `cancelled` is `flag` (from `sy_flag_new`), before the flag is checked, with the
-/// reader's offset and length, on the thread that reads. Set it before the flag is given to a reader.
+/// Tests, debug builds only (SWITCHYARD_TEST_HOOKS; elsewhere it does nothing): `observer` is called with
+/// `context` at the start of each read through a reader whose `cancelled` is `flag` (from `sy_flag_new`), before
+/// the flag is checked, with the reader's offset and length, on the thread that reads. Set it before the flag is
+/// given to a reader.
 typedef void (*SYReadObserver)(void *context, gint64 offset, gint64 length);
 void sy_flag_observe_reads(int *flag, SYReadObserver observer, void *context);
 

@@ -21,8 +21,9 @@ import Synchronization
 /// delays requests to this coalescer, no other queue); and a key is destroyed after the lock is released, so its
 /// `deinit` may use the coalescer, its queue or any other.
 /// - Complexity: O(1) per request and per waiter that leaves (plus escalation when the job's priority changes).
-// Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` and `watchers` are `PlatformLock`s,
-// touched only inside `withLock`; `watcherCount` is atomic. Exercised under Thread Sanitizer by `CoalescerTests`.
+// Unchecked-Sendable invariant: `queue` and `name` are immutable; `entries` (and, in debug builds, the test hook's
+// `watchers`) are `PlatformLock`s, touched only inside `withLock`; `watcherCount` is atomic. Exercised under Thread
+// Sanitizer by `CoalescerTests` and the HTTP and image tests that wait for callers.
 public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// The queue the shared jobs run on.
     public let queue: WorkQueue
@@ -53,18 +54,20 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     /// finish their jobs, so a waiter spins briefly before it sleeps.
     private let entries = PlatformLock([HashedKey: Entry](), adaptive: true)
 
-    /// A task in ``waitForWaiters(_:for:)``.
-    private struct Watcher {
-        let key: HashedKey
-        let count: Int
-        let continuation: CheckedContinuation<Void, Never>
-    }
+    #if SWITCHYARD_TEST_HOOKS
+        /// A task in ``waitForWaiters(_:for:)``.
+        private struct Watcher {
+            let key: HashedKey
+            let count: Int
+            let continuation: CheckedContinuation<Void, Never>
+        }
 
-    /// The tasks in ``waitForWaiters(_:for:)`` by identifier, and the last identifier given. Taken before
-    /// `entries` when both are held, never after.
-    private let watchers = PlatformLock((last: 0, waiting: [Int: Watcher]()))
-    /// How many tasks `watchers` holds: a join looks at them only when there are some (one load; tests only).
-    private let watcherCount = Atomic<Int>(0)
+        /// The tasks in ``waitForWaiters(_:for:)`` by identifier, and the last identifier given. Taken before
+        /// `entries` when both are held, never after.
+        private let watchers = PlatformLock((last: 0, waiting: [Int: Watcher]()))
+        /// How many tasks `watchers` holds: a join looks at them only when there are some (one load; tests only).
+        private let watcherCount = Atomic<Int>(0)
+    #endif
 
     /// A coalescer submitting to `queue`.
     public init(queue: WorkQueue, name: String = "coalesced") {
@@ -83,62 +86,68 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         return entries.withLock { $0[hashed]?.waiters ?? 0 }
     }
 
-    /// Returns once at least `count` callers wait for `key`'s unfinished job (as ``waiterCount(for:)`` counts
-    /// them), or once the calling task is cancelled. For tests: an event to wait for instead of polling the count.
-    /// - Complexity: O(1) per join while nobody waits here; O(tasks waiting here) per join otherwise.
-    @_spi(Testing)
-    public func waitForWaiters(_ count: Int, for key: Key) async {
-        let hashed = HashedKey(key)
-        let identifier = watchers.withLock { state in
-            state.last += 1
-            return state.last
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let registered = watchers.withLock { state -> Bool in
-                    // Cancelled before this: the handler below found nothing to resume.
-                    if Task.isCancelled { return false }
-                    state.waiting[identifier] = Watcher(key: hashed, count: count, continuation: continuation)
-                    // Before the count is read below: a join that this read misses sees the watcher (the count is
-                    // read and written under `entries`' lock, which orders the two).
-                    watcherCount.add(1, ordering: .relaxed)
-                    return true
+    #if SWITCHYARD_TEST_HOOKS
+        /// Returns once at least `count` callers wait for `key`'s unfinished job (as ``waiterCount(for:)`` counts
+        /// them), or once the calling task is cancelled; not when the job ends first. A test hook, in debug builds
+        /// only (`SWITCHYARD_TEST_HOOKS`): an event to wait for instead of polling the count.
+        /// - Complexity: O(1) per join while nobody waits here; O(tasks waiting here) per join otherwise.
+        @_spi(Testing)
+        public func waitForWaiters(_ count: Int, for key: Key) async {
+            let hashed = HashedKey(key)
+            let identifier = watchers.withLock { state in
+                state.last += 1
+                return state.last
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let registered = watchers.withLock { state -> Bool in
+                        // Cancelled before this: the handler below found nothing to resume.
+                        if Task.isCancelled { return false }
+                        state.waiting[identifier] = Watcher(key: hashed, count: count, continuation: continuation)
+                        // Before the count is read below: a join that this read misses sees the watcher (the count is
+                        // read and written under `entries`' lock, which orders the two).
+                        watcherCount.add(1, ordering: .relaxed)
+                        return true
+                    }
+                    if registered {
+                        resumeSatisfiedWatchers()
+                    } else {
+                        continuation.resume()
+                    }
                 }
-                if registered {
-                    resumeSatisfiedWatchers()
-                } else {
-                    continuation.resume()
+            } onCancel: {
+                let watcher = watchers.withLock { state -> Watcher? in
+                    guard let watcher = state.waiting.removeValue(forKey: identifier) else { return nil }
+                    watcherCount.subtract(1, ordering: .relaxed)
+                    return watcher
                 }
+                watcher?.continuation.resume()
             }
-        } onCancel: {
-            let watcher = watchers.withLock { state -> Watcher? in
-                guard let watcher = state.waiting.removeValue(forKey: identifier) else { return nil }
-                watcherCount.subtract(1, ordering: .relaxed)
-                return watcher
-            }
-            watcher?.continuation.resume()
         }
-    }
 
-    /// Resumes the tasks in ``waitForWaiters(_:for:)`` whose count is reached. Called after a join, without
-    /// `entries`' lock.
-    private func resumeSatisfiedWatchers() {
-        // Returned, so that their keys are released after the lock (see the type's comment).
-        let satisfied = watchers.withLock { state -> [Int: Watcher] in
-            let ready = entries.withLock { entries in
-                state.waiting.filter { (entries[$0.value.key]?.waiters ?? 0) >= $0.value.count }
+        /// Resumes the tasks in ``waitForWaiters(_:for:)`` whose count is reached. Called after a join, without
+        /// `entries`' lock.
+        private func resumeSatisfiedWatchers() {
+            // Returned, so that their keys are released after the lock (see the type's comment).
+            let satisfied = watchers.withLock { state -> [Int: Watcher] in
+                let ready = entries.withLock { entries in
+                    state.waiting.filter { (entries[$0.value.key]?.waiters ?? 0) >= $0.value.count }
+                }
+                for identifier in ready.keys { state.waiting[identifier] = nil }
+                watcherCount.subtract(ready.count, ordering: .relaxed)
+                return ready
             }
-            for identifier in ready.keys { state.waiting[identifier] = nil }
-            watcherCount.subtract(ready.count, ordering: .relaxed)
-            return ready
+            for watcher in satisfied.values { watcher.continuation.resume() }
         }
-        for watcher in satisfied.values { watcher.continuation.resume() }
-    }
+    #endif
 
-    /// Resumes the tasks in ``waitForWaiters(_:for:)`` whose count a join may have reached, if there are any.
+    /// Resumes the tasks in `waitForWaiters(_:for:)` whose count a join may have reached, if there are any (debug
+    /// builds; nothing otherwise).
     @inline(__always)
     private func noteJoin() {
-        if watcherCount.load(ordering: .relaxed) > 0 { resumeSatisfiedWatchers() }
+        #if SWITCHYARD_TEST_HOOKS
+            if watcherCount.load(ordering: .relaxed) > 0 { resumeSatisfiedWatchers() }
+        #endif
     }
 
     /// The value for `key`: joins the unfinished job for `key`, or submits `load` as a new one.

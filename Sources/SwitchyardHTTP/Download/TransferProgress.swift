@@ -43,16 +43,22 @@
             var expected: Int64 = 0
             var transferred: Int64 = 0
             var finished = 0
-            /// Tasks in ``waitUntilReceived(_:)`` by identifier, and the last identifier given.
-            var waiters: [Int: (bytes: Int64, continuation: CheckedContinuation<Void, Never>)] = [:]
-            var lastWaiter = 0
+            #if SWITCHYARD_TEST_HOOKS
+                /// Tasks in `waitUntilReceived(_:)` by identifier, and the last identifier given.
+                var waiters: [Int: (bytes: Int64, continuation: CheckedContinuation<Void, Never>)] = [:]
+                var lastWaiter = 0
+            #endif
 
-            /// Removes and returns the waiters whose byte count is reached.
+            /// Removes and returns the test hook's waiters whose byte count is reached (none in release builds).
             mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-                guard !waiters.isEmpty else { return [] }
-                let ready = waiters.filter { received >= $0.value.bytes }
-                for identifier in ready.keys { waiters[identifier] = nil }
-                return ready.values.map(\.continuation)
+                #if SWITCHYARD_TEST_HOOKS
+                    guard !waiters.isEmpty else { return [] }
+                    let ready = waiters.filter { received >= $0.value.bytes }
+                    for identifier in ready.keys { waiters[identifier] = nil }
+                    return ready.values.map(\.continuation)
+                #else
+                    return []
+                #endif
             }
         }
 
@@ -69,28 +75,30 @@
             }
         }
 
-        /// Returns once ``Snapshot/bytesReceived`` has reached `bytes`, or once the calling task is cancelled. For
-        /// tests: an event to wait for instead of polling ``snapshot()``.
-        @_spi(Testing)
-        public func waitUntilReceived(_ bytes: Int64) async {
-            let identifier = state.withLockedValue { state in
-                state.lastWaiter += 1
-                return state.lastWaiter
-            }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLockedValue { state -> Bool in
-                        // Cancelled before this: the handler below found nothing to resume.
-                        if state.received >= bytes || Task.isCancelled { return true }
-                        state.waiters[identifier] = (bytes, continuation)
-                        return false
-                    }
-                    if now { continuation.resume() }
+        #if SWITCHYARD_TEST_HOOKS
+            /// Returns once ``Snapshot/bytesReceived`` has reached `bytes`, or once the calling task is cancelled. For
+            /// tests: an event to wait for instead of polling ``snapshot()``.
+            @_spi(Testing)
+            public func waitUntilReceived(_ bytes: Int64) async {
+                let identifier = state.withLockedValue { state in
+                    state.lastWaiter += 1
+                    return state.lastWaiter
                 }
-            } onCancel: {
-                state.withLockedValue { $0.waiters.removeValue(forKey: identifier) }?.continuation.resume()
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let now = state.withLockedValue { state -> Bool in
+                            // Cancelled before this: the handler below found nothing to resume.
+                            if state.received >= bytes || Task.isCancelled { return true }
+                            state.waiters[identifier] = (bytes, continuation)
+                            return false
+                        }
+                        if now { continuation.resume() }
+                    }
+                } onCancel: {
+                    state.withLockedValue { $0.waiters.removeValue(forKey: identifier) }?.continuation.resume()
+                }
             }
-        }
+        #endif
 
         func begin(_ name: String) -> Int {
             state.withLockedValue { state in

@@ -43,14 +43,16 @@
             return lane(for: prepared.host).coalescer.waiterCount(for: prepared.key)
         }
 
-        /// Returns once at least `count` callers of ``data(for:)`` wait for the exchange `request` would join (as
-        /// ``callersWaiting(for:)`` counts them), or once the calling task is cancelled; at once for a request that
-        /// is never coalesced. For tests: an event to wait for instead of polling the count.
-        @_spi(Testing)
-        public func waitForCallers(_ count: Int, for request: HTTPRequest) async {
-            guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return }
-            await lane(for: prepared.host).coalescer.waitForWaiters(count, for: prepared.key)
-        }
+        #if SWITCHYARD_TEST_HOOKS
+            /// Returns once at least `count` callers of ``data(for:)`` wait for the exchange `request` would join (as
+            /// ``callersWaiting(for:)`` counts them), or once the calling task is cancelled; at once for a request that
+            /// is never coalesced. For tests: an event to wait for instead of polling the count.
+            @_spi(Testing)
+            public func waitForCallers(_ count: Int, for request: HTTPRequest) async {
+                guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return }
+                await lane(for: prepared.host).coalescer.waitForWaiters(count, for: prepared.key)
+            }
+        #endif
 
         /// Fetches `request` and hands its head and body to `consume` as they arrive, as a job of its host's queue:
         /// the body is read with back-pressure (in fixed memory) while `consume` runs, inside the job, holding the

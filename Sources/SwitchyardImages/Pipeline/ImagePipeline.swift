@@ -3,7 +3,7 @@
     @_spi(Testing) import Switchyard
     import SwitchyardHTTP
 
-    #if DEBUG
+    #if SWITCHYARD_TEST_HOOKS
         import NIOConcurrencyHelpers
     #endif
 
@@ -101,7 +101,7 @@
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
         private let memoryCache: Cache<CacheKey, Thumbnail>
-        #if DEBUG
+        #if SWITCHYARD_TEST_HOOKS
             /// Test hook (debug builds only): called with each render's cancellation as its job starts, before it
             /// reads the image (see ``RenderCancellation/observeReads(_:)``).
             let renderStarts = NIOLockedValueBox<(@Sendable (RenderCancellation) -> Void)?>(nil)
@@ -252,14 +252,14 @@
         ) async throws(ImageError) -> Thumbnail {
             let limits = configuration.limits
             let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
-            #if DEBUG
+            #if SWITCHYARD_TEST_HOOKS
                 let renderStarts = renderStarts
             #endif
             let scheduling = configuration.threadScheduling
             return try await joined(coalescer, request, priority: priority) { request in
                 // The job is cancelled when its last caller leaves: the decode then stops at its next read.
                 let cancellation = RenderCancellation()
-                #if DEBUG
+                #if SWITCHYARD_TEST_HOOKS
                     renderStarts.withLockedValue { $0 }?(cancellation)
                 #endif
                 let thumbnail = try await withTaskCancellationHandler {
@@ -362,15 +362,17 @@
             return coalescer.waiterCount(for: request)
         }
 
-        /// Returns once at least `count` callers wait for the job `source` and `options` would join (as
-        /// ``callersWaiting(for:_:)`` counts them), or once the calling task is cancelled. For tests: an event to
-        /// wait for instead of polling the count.
-        @_spi(Testing)
-        public func waitForCallers(_ count: Int, for source: ImageSource, _ options: ThumbnailOptions) async {
-            let request = Request(source: source, options: options)
-            if case .url = source { return await downloads.waitForWaiters(count, for: request) }
-            await coalescer.waitForWaiters(count, for: request)
-        }
+        #if SWITCHYARD_TEST_HOOKS
+            /// Returns once at least `count` callers wait for the job `source` and `options` would join (as
+            /// ``callersWaiting(for:_:)`` counts them), or once the calling task is cancelled. For tests: an event to
+            /// wait for instead of polling the count.
+            @_spi(Testing)
+            public func waitForCallers(_ count: Int, for source: ImageSource, _ options: ThumbnailOptions) async {
+                let request = Request(source: source, options: options)
+                if case .url = source { return await downloads.waitForWaiters(count, for: request) }
+                await coalescer.waitForWaiters(count, for: request)
+            }
+        #endif
 
         /// Cancels the queued and running jobs, and lets the pipeline's threads exit. Requests made afterwards
         /// still run (on threads started for them).

@@ -1,6 +1,6 @@
 #if Images
     import CVips
-    #if DEBUG
+    #if SWITCHYARD_TEST_HOOKS
         import NIOConcurrencyHelpers
     #endif
 
@@ -13,7 +13,7 @@
     /// other threads under Thread Sanitizer.
     final class RenderCancellation: @unchecked Sendable {
         let flag: UnsafeMutablePointer<Int32>
-        #if DEBUG
+        #if SWITCHYARD_TEST_HOOKS
             /// Tests: true once cancelled, for ``waitUntilCancelled(timeout:)``.
             private let cancelled = ConditionLock(value: false)
             /// Tests: the observer ``observeReads(_:)`` installed, kept alive as long as the flag that points to it.
@@ -26,7 +26,7 @@
 
         func cancel() {
             sy_flag_set(flag)
-            #if DEBUG
+            #if SWITCHYARD_TEST_HOOKS
                 cancelled.lock()
                 cancelled.unlock(withValue: true)
             #endif
@@ -34,7 +34,7 @@
 
         var isCancelled: Bool { sy_flag_is_set(flag) != 0 }
 
-        #if DEBUG
+        #if SWITCHYARD_TEST_HOOKS
             /// Test hook (debug builds only): `observer` is called at the start of each read of the render's source,
             /// before the cancellation is checked, with the read's offset and the source's length in bytes, on the
             /// thread that reads. A read it sees after ``cancel()`` is refused: the decode stops there. Each step of

@@ -1,4 +1,4 @@
-// Test images made with libvips, for SwitchyardImagesTests (not part of any product).
+// Test images made with libvips, for the image and CLI tests and the benchmark's corpus (in no product).
 #ifndef SWITCHYARD_CVIPS_FIXTURES_H
 #define SWITCHYARD_CVIPS_FIXTURES_H
 

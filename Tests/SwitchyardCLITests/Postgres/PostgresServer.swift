@@ -84,7 +84,7 @@
         /// `Scripts/postgres-dev.sh`, from this file's place in the repository.
         static let script: String = {
             var url = URL(fileURLWithPath: #filePath)
-            for _ in 0..<5 { url.deleteLastPathComponent() }
+            for _ in 0..<4 { url.deleteLastPathComponent() }
             return url.appendingPathComponent("Scripts/postgres-dev.sh").path
         }()
 

@@ -13,7 +13,7 @@ let allSuites: [any BenchmarkSuite] = {
         IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(), PushSuite(),
     ]
     #if Images
-        suites.append(ImagesSuite())  // with the tools' Images trait (libvips)
+        suites.append(ImagesSuite())  // with the Images trait (libvips)
     #endif
     return suites
 }()
