@@ -3,6 +3,7 @@
     @_spi(Testing) import SwitchyardHTTP
     import SwitchyardHTTPTesting
     import Testing
+    import SwitchyardTesting
 
     @Suite("HTTPSession coalescing: identical requests in flight share one exchange")
     struct CoalescingTests {
@@ -14,7 +15,9 @@
                 let request = HTTPRequest(url: server.url("/shared"))
                 try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<100 { group.addTask { try await session.data(for: request).text } }
-                    await waitFor("100 callers joined") { await session.waitForCallers(100, for: request) }
+                    await CallbackExpectation.event("100 callers joined", within: .seconds(30)) {
+                        await session.waitForCallers(100, for: request)
+                    }
                     #expect(session.callersWaiting(for: request) == 100)
                     gate.open()
                     for try await text in group { #expect(text == "shared") }
@@ -31,7 +34,9 @@
                 let request = HTTPRequest(url: server.url("/shared"))
                 let leaving = Task { try await session.data(for: request) }
                 let staying = (0..<9).map { _ in Task { try await session.data(for: request).text } }
-                await waitFor("ten callers joined") { await session.waitForCallers(10, for: request) }
+                await CallbackExpectation.event("ten callers joined", within: .seconds(30)) {
+                    await session.waitForCallers(10, for: request)
+                }
                 leaving.cancel()
                 let error = await #expect(throws: HTTPError.self) { try await leaving.value }
                 #expect(error?.isCancelled == true)
@@ -54,7 +59,9 @@
                 let request = HTTPRequest(url: server.url("/shared"))
                 let tasks = (0..<5).map { _ in Task { try await session.data(for: request) } }
                 await server.waitForRequests(count: 1)
-                await waitFor("five callers joined") { await session.waitForCallers(5, for: request) }
+                await CallbackExpectation.event("five callers joined", within: .seconds(30)) {
+                    await session.waitForCallers(5, for: request)
+                }
                 for task in tasks { task.cancel() }
                 for task in tasks { await #expect(throws: HTTPError.self) { try await task.value } }
                 await server.waitForAbandonedResponses(count: 1)

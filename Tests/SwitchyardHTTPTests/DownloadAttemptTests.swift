@@ -6,6 +6,7 @@
     @_spi(Testing) import SwitchyardHTTP
     import SwitchyardHTTPTesting
     import Testing
+    import SwitchyardTesting
 
     @Suite("Download attempts: what a response's head decides")
     struct DownloadHeadTests {
@@ -202,7 +203,9 @@
                     try await session.download(
                         HTTPRequest(url: server.url("/big.bin")), to: folder + "/big.bin", progress: progress)
                 }
-                await waitFor("1 MiB received") { await progress.waitUntilReceived(1 << 20) }
+                await CallbackExpectation.event("1 MiB received", within: .seconds(30)) {
+                    await progress.waitUntilReceived(1 << 20)
+                }
                 try await session.shutdown()
                 try await group.shutdownGracefully()
                 let error = await #expect(throws: HTTPError.self) { try await download.value }

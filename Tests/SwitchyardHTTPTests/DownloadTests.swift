@@ -4,6 +4,7 @@
     import SwitchyardHTTPTesting
     import Synchronization
     import Testing
+    import SwitchyardTesting
 
     @Suite("HTTPSession downloads: temporary file, resume, conditional, progress")
     struct DownloadTests {
@@ -229,7 +230,9 @@
                         try await session.download(
                             HTTPRequest(url: server.url("/feed.zip")), to: path, progress: progress)
                     }
-                    await waitFor("the first chunk written") { await progress.waitUntilReceived(Int64(chunk)) }
+                    await CallbackExpectation.event("the first chunk written", within: .seconds(30)) {
+                        await progress.waitUntilReceived(Int64(chunk))
+                    }
                     #expect(progress.snapshot().bytesReceived == Int64(chunk))
                     task.cancel()
                     let error = await #expect(throws: HTTPError.self) { try await task.value }

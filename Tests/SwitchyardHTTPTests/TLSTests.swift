@@ -3,6 +3,7 @@
     @_spi(Testing) import SwitchyardHTTP
     import SwitchyardHTTPTesting
     import Testing
+    import SwitchyardTesting
 
     @Suite("HTTPSession over TLS: trust, HTTP/2 and HTTP/1.1 by ALPN, per-host limits over streams")
     struct TLSTests {
@@ -116,7 +117,9 @@
                 let request = HTTPRequest(url: server.url("/shared"))
                 let tasks = (0..<5).map { _ in Task { try await session.data(for: request) } }
                 await server.waitForRequests(count: 1)
-                await waitFor("five callers joined") { await session.waitForCallers(5, for: request) }
+                await CallbackExpectation.event("five callers joined", within: .seconds(30)) {
+                    await session.waitForCallers(5, for: request)
+                }
                 for task in tasks { task.cancel() }
                 for task in tasks {
                     let error = await #expect(throws: HTTPError.self) { try await task.value }

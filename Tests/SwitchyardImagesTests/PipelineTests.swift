@@ -18,7 +18,9 @@
             let holder = await Self.holdSlot(of: pipeline, until: gate)
             let thumbnails = try await withThrowingTaskGroup(of: Thumbnail.self) { group in
                 for _ in 0..<100 { group.addTask { try await pipeline.thumbnail(of: source, options) } }
-                await waitFor("100 callers wait") { await pipeline.waitForCallers(100, for: source, options) }
+                await CallbackExpectation.event("100 callers wait", within: .seconds(30)) {
+                    await pipeline.waitForCallers(100, for: source, options)
+                }
                 #expect(pipeline.callersWaiting(for: source, options) == 100)
                 gate.open()
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -37,7 +39,9 @@
             let holder = await Self.holdSlot(of: pipeline, until: gate)
             let leaving = Task { try await pipeline.thumbnail(of: source, options) }
             let staying = Task { try await pipeline.thumbnail(of: source, options) }
-            await waitFor("two callers wait") { await pipeline.waitForCallers(2, for: source, options) }
+            await CallbackExpectation.event("two callers wait", within: .seconds(30)) {
+                await pipeline.waitForCallers(2, for: source, options)
+            }
             leaving.cancel()
             let error = await #expect(throws: ImageError.self) { try await leaving.value }
             #expect(error?.reason == .cancelled)
@@ -60,7 +64,9 @@
             await waitFor(3, .submitted, in: submitted, "three prefetches wait")
             #expect(pipeline.queue.counts.pending == 3)
             let visible = Task { try await pipeline.thumbnail(of: sources[2], options, priority: .userInitiated) }
-            await waitFor("the visible request joined") { await pipeline.waitForCallers(2, for: sources[2], options) }
+            await CallbackExpectation.event("the visible request joined", within: .seconds(30)) {
+                await pipeline.waitForCallers(2, for: sources[2], options)
+            }
             gate.open()
             var started: [String] = []
             for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {
@@ -220,7 +226,9 @@
             await waitFor(1, .submitted, in: mediumRender, "the medium render waits")
             #expect(pipeline.queue.counts.pending == 2)
             let visible = Task { try await pipeline.thumbnail(of: .url(url), options, priority: .userInitiated) }
-            await waitFor("the visible request joined") { await pipeline.waitForCallers(2, for: .url(url), options) }
+            await CallbackExpectation.event("the visible request joined", within: .seconds(30)) {
+                await pipeline.waitForCallers(2, for: .url(url), options)
+            }
             gate.open()
             var started: [String] = []
             for await event in events where event.kind == .started && !event.jobName.hasPrefix("holder") {

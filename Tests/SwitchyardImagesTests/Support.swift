@@ -29,21 +29,6 @@
         }
     }
 
-    /// Waits for `event` (an `async` call that returns once something happened in the code under test); fails the
-    /// test if it has not returned within `timeout` (a safety net: the event comes without any timer).
-    func waitFor(
-        _ what: String, timeout: Duration = .seconds(30), fileID: String = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column, _ event: @escaping @Sendable () async -> Void
-    ) async {
-        let happened = CallbackExpectation(what, fileID: fileID, filePath: filePath, line: line, column: column)
-        let waiting = Task {
-            await event()
-            happened.fulfill()
-        }
-        await happened.fulfillment(within: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
-        waiting.cancel()
-    }
-
     /// Waits until `events` (subscribed before the work that emits them; iterated to its end here) has delivered
     /// `count` events of `kind`; fails the test if they have not come within `timeout`.
     func waitFor(
@@ -51,7 +36,9 @@
         timeout: Duration = .seconds(30), fileID: String = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) async {
-        await waitFor(what, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) {
+        await CallbackExpectation.event(
+            what, within: timeout, fileID: fileID, filePath: filePath, line: line, column: column
+        ) {
             var seen = 0
             for await event in events where event.kind == kind {
                 seen += 1
