@@ -50,7 +50,7 @@ struct WorkerTests {
 
 /// The task queued behind the workers, and the jobs that wait for it to have run.
 ///
-/// Unchecked-Sendable invariant: `ranAfter` and `timedOut` are read and written only with `condition`'s mutex held.
+/// Unchecked-Sendable invariant: `ranAfter` and `didTimeOut` are read and written only with `condition`'s mutex held.
 private final class LateTask: @unchecked Sendable {
     /// Jobs started so far.
     let jobsStarted = Atomic<Int>(0)
