@@ -6,10 +6,12 @@
 // import (`SwitchyardTransit`) and its synthetic feeds (`SwitchyardSampleFeeds`) need swift-collections and the
 // system's SQLite and zlib only. The parts with heavy or system dependencies sit behind package traits (SE-0450):
 //
-//   HTTP      SwitchyardHTTP, SwitchyardHTTPTesting            AsyncHTTPClient, SwiftNIO (+SSL, HTTP/2), libcrypto
+//   Observability  SwitchyardObservability                     swift-log, swift-metrics, swift-service-lifecycle
+//   HTTP      SwitchyardHTTP, SwitchyardHTTPTesting            AsyncHTTPClient, SwiftNIO (+SSL, HTTP/2), swift-crypto
 //   Images    SwitchyardImages (implies HTTP)                  the system's libvips, loaded on first use
 //   Postgres  SwitchyardPostgres                               postgres-nio
-//   Push      SwitchyardPush, SwitchyardPushTesting            swift-crypto, SwiftNIO (+SSL, HTTP/2)
+//   Push      SwitchyardPush, SwitchyardPushTesting            swift-crypto, SwiftNIO (+SSL, HTTP/2), swift-log,
+//                                                              swift-metrics, swift-service-lifecycle
 //   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push)   swift-argument-parser
 //
 // Every package that only an optional part uses is referenced under `.when(traits:)` only, so a client that turns
@@ -73,17 +75,55 @@ let coreTargets: [Target] = {
     ]
 }()
 
+// MARK: - Trait Observability
+
+let observabilityTargets: [Target] = {
+    [
+        // Work queues as swift-service-lifecycle services, reported to swift-metrics and swift-log.
+        .target(
+            name: "SwitchyardObservability",
+            dependencies: [
+                "Switchyard",
+                product("Logging", "swift-log", when: ["Observability"]),
+                product("CoreMetrics", "swift-metrics", when: ["Observability"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Observability"]),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchyardObservabilityTests",
+            dependencies: [
+                "SwitchyardObservability", "SwitchyardTesting",
+                product("MetricsTestKit", "swift-metrics", when: ["Observability"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Observability"]),
+                product("Logging", "swift-log", when: ["Observability"]),
+            ]),
+    ]
+}()
+
+// MARK: - Shared by the traits HTTP, Postgres and Push
+
+let networkingTargets: [Target] = {
+    [
+        // A connection's failure in words (refused, reset, no such host, TLS), for the package's SwiftNIO clients;
+        // in no product of its own.
+        .target(
+            name: "SwitchyardNetworking",
+            dependencies: [
+                product("NIOCore", "swift-nio", when: ["HTTP", "Postgres", "Push"]),
+                product("NIOPosix", "swift-nio", when: ["HTTP", "Postgres", "Push"]),
+                product("NIOSSL", "swift-nio-ssl", when: ["HTTP", "Postgres", "Push"]),
+            ])
+    ]
+}()
+
 // MARK: - Trait HTTP
 
 let httpTargets: [Target] = {
     [
-        // OpenSSL's libcrypto (Debian's libssl-dev): SHA-256 of downloads on Linux (Apple platforms use CryptoKit).
-        .systemLibrary(
-            name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
         .target(
             name: "SwitchyardHTTP",
             dependencies: [
-                "Switchyard",
+                "Switchyard", "SwitchyardNetworking",
                 product("AsyncHTTPClient", "async-http-client", when: ["HTTP"]),
                 product("NIOCore", "swift-nio", when: ["HTTP"]),
                 product("NIOPosix", "swift-nio", when: ["HTTP"]),
@@ -93,7 +133,12 @@ let httpTargets: [Target] = {
                 product("NIOHTTP2", "swift-nio-http2", when: ["HTTP"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["HTTP"]),
                 product("Tracing", "swift-distributed-tracing", when: ["HTTP"]),
-                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["HTTP"])),
+                // SHA-256 of downloads (BoringSSL on Linux, CryptoKit on Apple platforms).
+                product("Crypto", "swift-crypto", when: ["HTTP"]),
+                // The session's logs, metrics and `Service` conformance.
+                product("Logging", "swift-log", when: ["HTTP"]),
+                product("CoreMetrics", "swift-metrics", when: ["HTTP"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["HTTP"]),
             ],
             swiftSettings: testHooks
         ),
@@ -107,13 +152,19 @@ let httpTargets: [Target] = {
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["HTTP", "Push"]),
                 product("NIOHTTP2", "swift-nio-http2", when: ["HTTP", "Push"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["HTTP", "Push"]),
+                // `StubServer` as a `Service`.
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["HTTP", "Push"]),
             ]
         ),
         .testTarget(
             name: "SwitchyardHTTPTests",
             dependencies: [
-                "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting",
+                "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting", "SwitchyardNetworking",
                 product("NIOCore", "swift-nio", when: ["HTTP"]), product("NIOPosix", "swift-nio", when: ["HTTP"]),
+                // ObservabilityTests: the session's metrics, logs and service.
+                product("MetricsTestKit", "swift-metrics", when: ["HTTP"]),
+                product("Logging", "swift-log", when: ["HTTP"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["HTTP"]),
             ],
             swiftSettings: testHooks
         ),
@@ -150,6 +201,8 @@ let imageTargets: [Target] = {
                 .target(name: "SwitchyardHTTP", condition: .when(traits: ["Images"])),
                 // Its locks (Thread Sanitizer sees them; it does not see the toolchain's Mutex on Linux).
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
+                // SHA-256 of in-memory sources (their identity: `ImageSource.bytes`).
+                product("Crypto", "swift-crypto", when: ["Images"]),
                 .target(name: "CVips", condition: .when(traits: ["Images"])),
             ],
             swiftSettings: testHooks
@@ -180,13 +233,26 @@ let postgresTargets: [Target] = {
         .target(
             name: "SwitchyardPostgres",
             dependencies: [
-                "Switchyard", "SwitchyardTransit",
+                "Switchyard", "SwitchyardTransit", "SwitchyardNetworking",
                 product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Postgres"]),
+                product("NIOCore", "swift-nio", when: ["Postgres"]),
+                product("NIOPosix", "swift-nio", when: ["Postgres"]),
+                product("NIOSSL", "swift-nio-ssl", when: ["Postgres"]),
                 product("Logging", "swift-log", when: ["Postgres"]),
             ]
         ),
-        .testTarget(name: "SwitchyardPostgresTests", dependencies: ["SwitchyardPostgres"]),
+        // The throwaway PostgreSQL cluster of the tests (`Scripts/postgres-dev.sh`, TLS only), for the library's and
+        // the commands' tests.
+        .target(name: "PostgresTestServer", dependencies: ["Switchyard"], path: "Tests/PostgresTestServer"),
+        .testTarget(
+            name: "SwitchyardPostgresTests",
+            dependencies: [
+                "SwitchyardPostgres", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
+                "PostgresTestServer",
+                product("NIOCore", "swift-nio", when: ["Postgres"]),
+                product("NIOPosix", "swift-nio", when: ["Postgres"]),
+            ]),
     ]
 }()
 
@@ -202,14 +268,18 @@ let pushTargets: [Target] = {
         product("NIOSSL", "swift-nio-ssl", when: ["Push"]),
     ]
     return [
-        // Push notifications through APNs: payloads, the checks APNs would make, signing keys and provider tokens.
+        // Push notifications through APNs: payloads, the checks APNs would make, signing keys and provider tokens;
+        // the client's logs, metrics, and its life as a service.
         .target(
             name: "SwitchyardPush",
             dependencies: [
-                "Switchyard",
+                "Switchyard", "SwitchyardNetworking",
                 .product(name: "DequeModule", package: "swift-collections"),
                 product("Crypto", "swift-crypto", when: ["Push"]),
                 product("CryptoExtras", "swift-crypto", when: ["Push"]),
+                product("Logging", "swift-log", when: ["Push"]),
+                product("CoreMetrics", "swift-metrics", when: ["Push"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Push"]),
             ] + nio
         ),
         // A local APNs for tests and the benchmark: HTTP/2 over TLS, APNs's checks and answers, scripted faults.
@@ -217,6 +287,7 @@ let pushTargets: [Target] = {
             name: "SwitchyardPushTesting",
             dependencies: [
                 "SwitchyardPush", "SwitchyardHTTPTesting", product("Crypto", "swift-crypto", when: ["Push"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Push"]),
             ] + nio
         ),
         .testTarget(
@@ -226,6 +297,10 @@ let pushTargets: [Target] = {
                 product("Crypto", "swift-crypto", when: ["Push"]),
                 product("NIOCore", "swift-nio", when: ["Push"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["Push"]),
+                // PushObservabilityTests: the client's metrics, logs and service.
+                product("MetricsTestKit", "swift-metrics", when: ["Push"]),
+                product("Logging", "swift-log", when: ["Push"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Push"]),
                 // MockAPNsTests: a second, independent HTTP/2 client.
                 product("AsyncHTTPClient", "async-http-client", when: ["HTTP"]),
             ]
@@ -265,7 +340,7 @@ let commandTargets: [Target] = {
             dependencies: [
                 "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
                 "SwitchyardPushTesting", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
-                product("Crypto", "swift-crypto", when: ["CLI"]),
+                "PostgresTestServer", product("Crypto", "swift-crypto", when: ["CLI"]),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
             ]
         ),
@@ -280,6 +355,7 @@ let package = Package(
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardTransit", targets: ["SwitchyardTransit"]),
         .library(name: "SwitchyardSampleFeeds", targets: ["SwitchyardSampleFeeds"]),
+        .library(name: "SwitchyardObservability", targets: ["SwitchyardObservability"]),
         .library(name: "SwitchyardHTTP", targets: ["SwitchyardHTTP"]),
         .library(name: "SwitchyardHTTPTesting", targets: ["SwitchyardHTTPTesting"]),
         .library(name: "SwitchyardImages", targets: ["SwitchyardImages"]),
@@ -290,6 +366,10 @@ let package = Package(
         .executable(name: "switchyard-mock-apns", targets: ["SwitchyardMockAPNs"]),
     ],
     traits: [
+        .trait(
+            name: "Observability",
+            description: "SwitchyardObservability: work queues as services, on swift-log, swift-metrics and "
+                + "swift-service-lifecycle"),
         .trait(
             name: "HTTP",
             description: "SwitchyardHTTP and SwitchyardHTTPTesting, on AsyncHTTPClient and SwiftNIO"),
@@ -305,7 +385,7 @@ let package = Package(
             name: "CLI",
             description: "the `switchyard` and `switchyard-mock-apns` commands, on swift-argument-parser",
             enabledTraits: ["HTTP", "Postgres", "Push"]),
-        .default(enabledTraits: ["HTTP", "Images", "Postgres", "Push", "CLI"]),
+        .default(enabledTraits: ["Observability", "HTTP", "Images", "Postgres", "Push", "CLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -316,18 +396,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // SwitchyardHTTP: to tell AsyncHTTPClient's default tracer (which discards every span) from a real one.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
-        // Trait Push: provider tokens (ES256) and encrypted key files (scrypt, AES-GCM).
+        // Trait HTTP: SHA-256 of downloads. Trait Push: provider tokens (ES256) and encrypted key files (scrypt,
+        // AES-GCM).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Trait Postgres: COPY FROM STDIN, transactions; the connection's logger.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // Trait Observability (and the libraries' metrics and services).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // Trait CLI.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Tests only (a client's resolution leaves out what only test targets use): archives written and read by
         // another implementation, to cross-check SwitchyardTransit's zip code.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
-    targets: coreTargets + httpTargets + imageTargets + postgresTargets + pushTargets + commandTargets,
+    targets: coreTargets + observabilityTargets + networkingTargets + httpTargets + imageTargets + postgresTargets
+        + pushTargets + commandTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -2,9 +2,9 @@
 # Installs the Debian packages Switchyard builds and benchmarks with, if they are missing:
 #   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
 #   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
-#   libssl-dev      OpenSSL's libcrypto: SHA-256 of SwitchyardHTTP's downloads (the CLibCrypto system library target)
 #   libvips-dev     libvips for SwitchyardImages (the CVips target loads it; the default `Images` trait)
-#   openssl         the `openssl` command, which SwitchyardHTTPTesting's StubCertificates runs to make test certificates
+#   openssl         the `openssl` command: SwitchyardHTTPTesting's StubCertificates makes test certificates with it,
+#                   Scripts/postgres-dev.sh its server's
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`, read by the CLI tests
 #   nginx-light     the local server of `switchyard-bench http`
 #   curl, aria2     the anchors of `switchyard-bench http` (`curl --parallel`, `aria2c`)
@@ -17,7 +17,7 @@
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libssl-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql)
+packages=(libsqlite3-dev zlib1g-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -28,7 +28,7 @@ if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
 if ! command -v apt-get >/dev/null; then
-    echo "error: missing ${missing[*]}, and this is not a Debian-based system: install SQLite 3, zlib, OpenSSL and libvips development files" >&2
+    echo "error: missing ${missing[*]}, and this is not a Debian-based system: install SQLite 3, zlib and libvips development files" >&2
     exit 1
 fi
 sudo=""

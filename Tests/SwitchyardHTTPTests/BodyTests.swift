@@ -55,6 +55,30 @@
             }
         }
 
+        @Test("a request's own job (a body sent, or a limit past 4 GiB) reads bodies whole, and fails past the limit")
+        func bodiesOfOwnJobs() async throws {
+            try await withServer { server, session in
+                let bytes = patternBytes(300_000)
+                server.route("/echo", StubResponse(body: bytes).chunked(by: 7_001))
+                let chunk = [UInt8](repeating: 7, count: 64 << 10)
+                var endless = StubResponse(body: []).header("transfer-encoding", "chunked")
+                endless.chunks = Array(repeating: chunk, count: 64)
+                server.route("/endless", endless)
+                // A body sent: a job of its own, the body collected by AsyncHTTPClient within the limit.
+                let posted = try await session.data(
+                    for: HTTPRequest(url: server.url("/echo"), method: .POST, body: [1]))
+                #expect(posted.body == bytes)
+                var tooLarge = HTTPRequest(url: server.url("/endless"), method: .POST, body: [1])
+                tooLarge.maximumResponseSize = 1 << 20
+                let error = await #expect(throws: HTTPError.self) { try await session.data(for: tooLarge) }
+                #expect(error?.reason == .responseTooLarge(limit: 1 << 20))
+                // A limit a `ByteBuffer` cannot hold: read chunk by chunk into the array.
+                var huge = HTTPRequest(url: server.url("/echo"))
+                huge.maximumResponseSize = 5 << 30
+                #expect(try await session.data(for: huge).body == bytes)
+            }
+        }
+
         @Test("HEAD of a resource larger than the size limit succeeds (no body is read)")
         func headIgnoresLimit() async throws {
             try await withServer { server, session in

@@ -209,7 +209,7 @@
                 try await session.shutdown()
                 try await group.shutdownGracefully()
                 let error = await #expect(throws: HTTPError.self) { try await download.value }
-                #expect(error?.isCancelled == true)
+                #expect(error?.reason == .sessionShutDown, "\(String(describing: error))")
                 #expect(!FileSystem.exists(folder + "/big.bin"))
                 #expect(FileSystem.exists(folder + "/big.bin.partial"))
             }

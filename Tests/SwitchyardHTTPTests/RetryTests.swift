@@ -140,7 +140,7 @@
                 try await clock.waitForSleepers(count: 1)
                 clock.advance(by: .seconds(30))
                 let error = await #expect(throws: HTTPError.self) { try await task.value }
-                #expect(error?.reason == .timedOut("total: 30.0 seconds"))
+                #expect(error?.reason == .timedOut("timed out after 30.0 seconds, the request's total timeout"))
                 await server.waitForAbandonedResponses(count: 1)
                 gate.open()
             }

@@ -29,7 +29,7 @@
             }
         }
 
-        @Test("without the authority (the system's trust store), the request fails at once: TLS is not retried")
+        @Test("without the authority (the system's trust store), the request fails at once, saying why; no retry")
         func untrustedAuthority() async throws {
             let server = try await StubServer.start(tls: try Self.certificates.get())
             let session = HTTPSession(
@@ -39,7 +39,12 @@
             let error = await #expect(throws: HTTPError.self) {
                 try await session.data(for: HTTPRequest(url: server.url("/hello")))
             }
-            if case .failed = error?.reason {} else { Issue.record("not a TLS failure: \(String(describing: error))") }
+            if case .failed(let why) = error?.reason {
+                let untrusted = "TLS: the server's certificate is not trusted: 127.0.0.1:\(server.port) "
+                #expect(why.hasPrefix(untrusted), "\(why)")
+            } else {
+                Issue.record("not a TLS failure: \(String(describing: error))")
+            }
             #expect(error?.attempts.count == 1)
             #expect(server.requests.isEmpty)
             try await session.shutdown()

@@ -1,5 +1,6 @@
 #if HTTP
     import AsyncHTTPClient
+    import CoreMetrics
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOHTTP1
@@ -17,7 +18,7 @@
     /// (a dropped connection, cancellation, even after the whole body arrived) is written first, for a resume.
     ///
     /// `@unchecked Sendable` (AsyncHTTPClient requires a `Sendable` delegate): the attempt picks one event loop and
-    /// pins its request there, redirects included (`.delegate(on:)`), so AsyncHTTPClient calls the delegate and
+    /// pins its request there (`.delegate(on:)`; a redirect ends the attempt at its head), so AsyncHTTPClient calls the delegate and
     /// completes its task on that loop; every mutable property but `handle` is touched only there, or after the last
     /// callback by the one thread that ends the attempt. The partial file is handed to a file thread and back through
     /// the executor's queue and the event loop's. `handle` is behind its lock.
@@ -46,9 +47,13 @@
         private let checksum: DownloadChecksum?
         private let progress: (TransferProgress, Int)?
         private let priority: TaskPriority
+        /// The session's `switchyard_http_bytes_received_total`: each body part written counts as it arrives.
+        private let bytesReceived: Counter
 
         /// The head's decision, once received; read by the download after the end.
         private(set) var decision: DownloadHeadDecision?
+        /// The head's status, once received; read by the download after the end.
+        private(set) var status: Int?
         private var onEnd: (@Sendable (End) -> Void)?
         /// A write of the partial file runs on a blocking thread.
         private var writing = false
@@ -62,7 +67,8 @@
 
         init(
             file: PartialFile, limit: Int, sync: Bool, checksum: DownloadChecksum?, progress: (TransferProgress, Int)?,
-            priority: TaskPriority, decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> DownloadHeadDecision
+            priority: TaskPriority, bytesReceived: Counter,
+            decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> DownloadHeadDecision
         ) {
             self.file = file
             self.limit = Int64(limit)
@@ -70,6 +76,7 @@
             self.checksum = checksum
             self.progress = progress
             self.priority = priority
+            self.bytesReceived = bytesReceived
             self.decide = decide
         }
 
@@ -109,6 +116,7 @@
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void> {
             let decision = decide(head)
             self.decision = decision
+            status = Int(head.status.code)
             switch decision {
             case .unchanged:
                 return task.eventLoop.makeSucceededVoidFuture()  // a 304 has no body
@@ -135,6 +143,7 @@
                 return task.eventLoop.makeFailedFuture(error)
             }
             let due = file.gather(buffer)
+            bytesReceived.increment(by: buffer.readableBytes)
             if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
             guard due else { return task.eventLoop.makeSucceededVoidFuture() }
             writing = true
@@ -214,7 +223,7 @@
         /// A `416`, or a `206` that does not continue the partial file (another range, another version): the partial
         /// file is discarded and the download starts over at once.
         case startOver
-        /// A retry, or a failure, without reading the body.
+        /// A redirect, a retry, or a failure, without reading the body.
         case verdict(AttemptOutcome<Never>)
         /// The body is written: after the partial file's first `resumedFrom` bytes (a `206`), or from zero;
         /// `expected` is the file's size once complete, when the response says it.
@@ -223,13 +232,15 @@
         /// it is put in place as it is; the response's body is dropped.
         case complete(size: Int64, validators: HTTPValidators)
 
-        /// Decides on a response head: `retry` is the session's retry verdict on it (nil when none), `resume` what the
-        /// request asked to continue (a partial file's size and validators), `isConditional` whether it carried the
-        /// caller's validators, `limit` the largest file accepted.
+        /// Decides on a response head: `redirect` is the request a redirect leads to (nil when the head does not
+        /// redirect, or the session follows no redirects), `retry` the session's retry verdict on it (nil when none),
+        /// `resume` what the request asked to continue (a partial file's size and validators), `isConditional` whether
+        /// it carried the caller's validators, `limit` the largest file accepted.
         static func decide(
-            status: Int, _ headers: HTTPHeaders, retry: AttemptOutcome<Never>?,
+            status: Int, _ headers: HTTPHeaders, redirect: HTTPRequest? = nil, retry: AttemptOutcome<Never>?,
             resume: ResumePoint?, isConditional: Bool, limit: Int
         ) -> DownloadHeadDecision {
+            if let redirect { return .verdict(.redirect(redirect)) }
             if let retry { return .verdict(retry) }
             if status == 304, isConditional { return .unchanged }
             if status == 416 {

@@ -209,7 +209,7 @@
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw error("cannot open", path) }
             defer { close(descriptor) }
-            let digest = SHA256Digest()
+            var digest = SHA256Hasher()
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -5,9 +5,9 @@
     import NIOHTTP1
 
     /// Reads a response whole on AsyncHTTPClient's callback API, for a coalesced request's first attempt
-    /// (``HTTPSession/startExchange(_:_:)``), deciding on its head first as the task's path does: when `decide` gives
-    /// a verdict (a retry, a status the request does not accept, a body announced over the limit), the request ends
-    /// before its body is read and fails with ``Verdict``. A body that grows past `limit` ends it with
+    /// (``HTTPSession/startExchange(_:on:_:)``), deciding on its head first as the task's path does: when `decide`
+    /// gives a verdict (a redirect, a retry, a status the request does not accept, a body announced over the limit),
+    /// the request ends before its body is read and fails with ``Verdict``. A body that grows past `limit` ends it with
     /// ``HTTPError/Reason/responseTooLarge(limit:)``, having held at most `limit` bytes.
     ///
     /// Called on the request's event loop; its state is behind a lock only so that the type is `Sendable`, as the
@@ -15,9 +15,10 @@
     final class BufferedResponseDelegate: HTTPClientResponseDelegate {
         typealias Response = BufferedResponse
 
-        /// The head's verdict, carried out through the request's future as its error.
+        /// The head's verdict, carried out through the request's future as its error, with the head's status.
         struct Verdict: Error {
             let outcome: AttemptOutcome<Never>
+            let status: Int
         }
 
         private let limit: Int
@@ -29,25 +30,32 @@
             self.decide = decide
         }
 
+        /// The status of the response's head, once received (and accepted by `decide`); read after the request ends.
+        var status: Int? { state.withLockedValue { $0.map { Int($0.head.status.code) } } }
+
         func didReceiveHead(task: HTTPClient.Task<Response>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void>
         {
-            if let outcome = decide(head) { return task.eventLoop.makeFailedFuture(Verdict(outcome: outcome)) }
+            if let outcome = decide(head) {
+                return task.eventLoop.makeFailedFuture(Verdict(outcome: outcome, status: Int(head.status.code)))
+            }
             state.withLockedValue { $0 = BufferedResponse(head: head, body: ByteBuffer()) }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
             let limit = limit
-            let fits = state.withLockedValue { response -> Bool in
+            // The head's status when the part does not fit, nil when it was added.
+            let overflow = state.withLockedValue { response -> Int? in
                 guard let size = response?.body.readableBytes, size + buffer.readableBytes <= limit else {
-                    return false
+                    return response.map { Int($0.head.status.code) } ?? 0
                 }
                 var buffer = buffer
                 response?.body.writeBuffer(&buffer)
-                return true
+                return nil
             }
-            if fits { return task.eventLoop.makeSucceededVoidFuture() }
-            return task.eventLoop.makeFailedFuture(Verdict(outcome: .fail(.responseTooLarge(limit: limit))))
+            guard let status = overflow else { return task.eventLoop.makeSucceededVoidFuture() }
+            return task.eventLoop.makeFailedFuture(
+                Verdict(outcome: .fail(.responseTooLarge(limit: limit)), status: status))
         }
 
         func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {

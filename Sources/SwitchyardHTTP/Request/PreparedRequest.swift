@@ -25,23 +25,36 @@
         var description: String { "\(method) \(url)" }
     }
 
-    /// A request whose URL has been checked, with its host and its exchange key. A class: it is captured by the
-    /// closures of its job and of its exchange's callbacks, and each copy of a struct would retain every string in it.
+    /// A request whose URL has been checked, with its host and its exchange key: a call's request, or one hop of it
+    /// that follows a redirect. A class: it is captured by the closures of its job and of its exchange's callbacks,
+    /// and each copy of a struct would retain every string in it.
     final class PreparedRequest: Sendable {
         let request: HTTPRequest
         let host: HostKey
         let key: ExchangeKey
-        /// `METHOD URL`, for errors and job names (made when asked for, not stored).
-        var label: String { "\(request.method.rawValue) \(request.url)" }
+        /// The call's request, when this hop follows a redirect: what errors and responses name.
+        let first: PreparedRequest?
 
         /// Checks the URL: absolute, scheme `http` or `https`, a host. - Throws: ``HTTPError`` naming the URL.
-        init(_ request: HTTPRequest) throws(HTTPError) {
+        convenience init(_ request: HTTPRequest) throws(HTTPError) {
+            try self.init(request, first: nil)
+        }
+
+        /// A hop of the call on `first`, to `request`, which a redirect leads to. - Throws: ``HTTPError`` naming the
+        /// call's request and the URL.
+        convenience init(redirectedTo request: HTTPRequest, from first: PreparedRequest) throws(HTTPError) {
+            try self.init(request, first: first.first ?? first)
+        }
+
+        private init(_ request: HTTPRequest, first: PreparedRequest?) throws(HTTPError) {
             self.request = request
+            self.first = first
             switch URLAuthority.parse(request.url) {
             case .success(let host): self.host = host
             case .failure(let problem):
                 throw HTTPError(
-                    request: "\(request.method.rawValue) \(request.url)", reason: .invalidURL(problem.description))
+                    request: first?.label ?? "\(request.method.rawValue) \(request.url)",
+                    reason: .invalidURL(problem.description))
             }
             key = ExchangeKey(
                 method: request.method.rawValue, url: request.url,
@@ -49,8 +62,14 @@
                 requiresSuccessStatus: request.requiresSuccessStatus, maximumResponseSize: request.maximumResponseSize)
         }
 
-        /// The job's name.
-        var name: String { request.name ?? label }
+        /// `METHOD URL` of the call's request, for errors (made when asked for, not stored).
+        var label: String { first?.label ?? "\(request.method.rawValue) \(request.url)" }
+
+        /// The URL the caller asked for (a redirected response is named by it).
+        var requestedURL: String { first?.request.url ?? request.url }
+
+        /// The job's name: the request's, or this hop's method and URL.
+        var name: String { request.name ?? "\(request.method.rawValue) \(request.url)" }
 
         /// Whether a failed attempt may be repeated.
         var isRetryable: Bool { request.isIdempotent || request.retriesNonIdempotent }

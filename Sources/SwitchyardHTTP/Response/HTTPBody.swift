@@ -1,5 +1,6 @@
 #if HTTP
     import AsyncHTTPClient
+    import CoreMetrics
     import NIOCore
     import NIOHTTP1
     import Switchyard
@@ -20,18 +21,28 @@
     /// Iterate it once, inside the closure it was given to (the exchange ends when the closure returns). Throws
     /// ``HTTPError`` with ``HTTPError/Reason/responseTooLarge(limit:)`` as soon as the bytes read exceed the limit, and
     /// with ``HTTPError/Reason/transport(_:)`` or ``HTTPError/Reason/timedOut(_:)`` if the connection fails.
-    public struct HTTPBody: AsyncSequence, Sendable {
+    public struct HTTPBody: AsyncSequence, Sendable, CustomStringConvertible {
         public typealias Element = ByteBuffer
 
         let base: HTTPClientResponse.Body
         let limit: Int
         let request: String
+        /// The server the body comes from, named by the errors of its connection.
+        let host: HostKey
+        /// The session's `switchyard_http_bytes_received_total`, counting each buffer as it is read.
+        let bytesReceived: Counter
+
+        /// What the body is, without reading it: `the body of GET http://127.0.0.1:8080/stops.txt, at most 67108864
+        /// bytes`.
+        public var description: String { "the body of \(request), at most \(limit) bytes" }
 
         /// The body as a `ByteInput` for `ByteChunks`, `Lines` or `CSVRecords` (asynchronous reading only).
         public var input: ByteInput { ByteInput.sequence(ByteViews(body: self), name: request) }
 
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: base.makeAsyncIterator(), limit: limit, request: request)
+            Iterator(
+                base: base.makeAsyncIterator(), limit: limit, request: request, host: host, bytesReceived: bytesReceived
+            )
         }
 
         /// Reads the body's buffers in order, counting them against the limit.
@@ -39,6 +50,8 @@
             var base: HTTPClientResponse.Body.AsyncIterator
             let limit: Int
             let request: String
+            let host: HostKey
+            let bytesReceived: Counter
             var received = 0
 
             public mutating func next() async throws -> ByteBuffer? {
@@ -46,10 +59,11 @@
                 do {
                     buffer = try await base.next()
                 } catch {
-                    throw HTTPError(request: request, reason: TransportErrors.reason(for: error))
+                    throw HTTPError(request: request, reason: TransportErrors.reason(for: error, at: host))
                 }
                 guard let buffer else { return nil }
                 received += buffer.readableBytes
+                bytesReceived.increment(by: buffer.readableBytes)
                 if received > limit { throw HTTPError(request: request, reason: .responseTooLarge(limit: limit)) }
                 return buffer
             }

@@ -15,10 +15,19 @@
         /// The response showed the partial file cannot be continued (a `416`, a range not asked for): the file was
         /// discarded and the request starts over at once, without counting as a failed attempt (twice at most).
         case restart
+        /// The response redirects (see ``Redirect``): this hop ends, and the call goes on with this request, on the
+        /// lane of its host.
+        case redirect(HTTPRequest)
+    }
+
+    /// How one hop of a call ended: with the call's value, or with a redirect to the request that follows.
+    enum HopEnd<Value: Sendable>: Sendable {
+        case done(Value)
+        case redirect(HTTPRequest)
     }
 
     extension HTTPSession {
-        /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
+        /// Runs attempts of `prepared` until one succeeds or redirects, fails for good, or the retry policy gives up.
         ///
         /// `makeRequest` builds each attempt's request; `handle` reads the response and decides (`isLastAttempt` tells
         /// it whether a retryable status can still be retried). See ``attempts(_:after:perform:)``.
@@ -27,28 +36,49 @@
             after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
             makeRequest: () async throws(HTTPError) -> HTTPClientRequest,
             handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
-        ) async throws(HTTPError) -> Value {
-            try await attempts(prepared, after: firstFailure) { isLast in
+        ) async throws(HTTPError) -> HopEnd<Value> {
+            try await attempts(prepared, after: firstFailure) { isLast, attempt in
                 let request = try await makeRequest()
-                let response = try await self.client.execute(request, deadline: .distantFuture)
-                return try await handle(response, isLast)
+                let start = ContinuousClock.now
+                let response: HTTPClientResponse
+                do {
+                    response = try await self.client.execute(request, deadline: .distantFuture)
+                } catch {
+                    self.recordNoResponse(prepared, TransportErrors.reason(for: error, at: prepared.host), since: start)
+                    throw error
+                }
+                // Recorded once `handle` is done with the response (its body read, or its stream consumed), unless
+                // the attempt was cancelled meanwhile.
+                let status = Int(response.status.code)
+                do {
+                    let outcome = try await handle(response, isLast)
+                    self.recordResponse(prepared, attempt: attempt, status: status, since: start)
+                    return outcome
+                } catch {
+                    let reason = TransportErrors.reason(for: error, at: prepared.host)
+                    if reason != .cancelled, reason != .sessionShutDown, !Task.isCancelled {
+                        self.recordResponse(prepared, attempt: attempt, status: status, since: start)
+                    }
+                    throw error
+                }
             }
         }
 
-        /// Runs attempts of `prepared` until one succeeds, fails for good, or the retry policy gives up.
+        /// Runs attempts of `prepared` until one succeeds or redirects, fails for good, or the retry policy gives up.
         ///
         /// `perform` makes one attempt and decides on it (`isLastAttempt` tells it whether a retryable status can still
-        /// be retried); an error it throws is a failed attempt: a transport error (connection refused or broken, a
-        /// connect or idle timeout) is worth a retry; cancellation never is. Between attempts the session waits on
-        /// its clock (see ``HTTPRetryPolicy``).
+        /// be retried; `attempt` is the attempt's number in the hop, from 1); an error it throws is a failed attempt: a
+        /// transport error (connection refused or broken, a connect or idle timeout) is worth a retry; cancellation
+        /// never is. Between attempts the session waits on its clock (see ``HTTPRetryPolicy``), each wait counted and
+        /// logged as a retry. `perform` records its attempt in the metrics (see "Metrics").
         ///
         /// `firstFailure`, when given, is the retryable failure of a first attempt made elsewhere (see
-        /// ``startExchange(_:_:)``): the loop then waits as after it and goes on with the second.
+        /// ``startExchange(_:on:_:)``): the loop then waits as after it and goes on with the second.
         func attempts<Value: Sendable>(
             _ prepared: PreparedRequest,
             after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
-            perform: (_ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
-        ) async throws(HTTPError) -> Value {
+            perform: (_ isLastAttempt: Bool, _ attempt: Int) async throws -> AttemptOutcome<Value>
+        ) async throws(HTTPError) -> HopEnd<Value> {
             let policy = configuration.retry
             var failures: [HTTPError.Reason] = []
             var attempt = 0
@@ -65,17 +95,20 @@
                 let isLast = !prepared.isRetryable || attempt >= policy.maximumAttempts
                 let outcome: AttemptOutcome<Value>
                 do {
-                    outcome = try await perform(isLast)
+                    outcome = try await perform(isLast, attempt)
                 } catch {
-                    let reason = TransportErrors.reason(for: error)
-                    if Task.isCancelled || reason == .cancelled {
-                        throw HTTPError(request: prepared.label, reason: .cancelled, attempts: failures)
+                    let reason = TransportErrors.reason(for: error, at: prepared.host)
+                    if Task.isCancelled || reason == .cancelled || reason == .sessionShutDown {
+                        let end: HTTPError.Reason = reason == .sessionShutDown ? reason : .cancelled
+                        throw HTTPError(request: prepared.label, reason: end, attempts: failures)
                     }
                     outcome = Self.outcome(afterFailure: reason).widened()
                 }
                 switch outcome {
                 case .done(let value):
-                    return value
+                    return .done(value)
+                case .redirect(let next):
+                    return .redirect(next)
                 case .restart:
                     restarts += 1
                     if restarts > 2 {
@@ -106,8 +139,9 @@
             }
         }
 
-        /// Waits on the session's clock before the attempt after `attempt`, which failed with `reason`. - Throws:
-        /// ``HTTPError`` with `reason` when the policy gives up (a `Retry-After` too long), or cancelled.
+        /// Waits on the session's clock before the attempt after `attempt`, which failed with `reason`; the retry is
+        /// counted and logged first (``recordRetry(_:after:_:delay:)``). - Throws: ``HTTPError`` with `reason` when
+        /// the policy gives up (a `Retry-After` too long), or cancelled.
         private func waitBeforeRetry(
             _ prepared: PreparedRequest, afterAttempt attempt: Int, _ reason: HTTPError.Reason, retryAfter: Duration?,
             _ failures: [HTTPError.Reason]
@@ -116,6 +150,7 @@
                 let wait = configuration.retry.wait(
                     afterAttempt: attempt, retryAfter: retryAfter, randomFraction: configuration.randomFraction())
             else { throw HTTPError(request: prepared.label, reason: reason, attempts: failures) }
+            recordRetry(prepared, after: attempt, reason, delay: wait)
             do {
                 try await configuration.clock.sleep(for: wait)
             } catch {
@@ -174,7 +209,8 @@
             switch ending {
             case .finished(let result): return try result.get()
             case .timedOut, .timerCancelled:
-                throw HTTPError(request: prepared.label, reason: .timedOut("total: \(total)"))
+                throw HTTPError(
+                    request: prepared.label, reason: .timedOut("timed out after \(total), the request's total timeout"))
             }
         }
     }

@@ -13,25 +13,10 @@
         ///   retries, a timeout, or cancellation (the caller's task, or the session's shutdown).
         public func data(for request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
             let prepared = try PreparedRequest(request)
-            let lane = lane(for: prepared.host)
-            return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> HTTPResponse in
-                if request.isCoalescable {
-                    do {
-                        let response = try await lane.coalescer.value(for: prepared.key, priority: request.priority) {
-                            _, completion in self.startExchange(prepared, completion)
-                        }
-                        if Task.isCancelled { throw HTTPError(request: prepared.label, reason: .cancelled) }
-                        return response
-                    } catch let error as HTTPError {
-                        throw error
-                    } catch let error as JobError<any Error> {
-                        throw Self.unwrap(error, prepared)
-                    } catch {
-                        throw HTTPError(request: prepared.label, reason: TransportErrors.reason(for: error))
-                    }
-                }
-                return try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> HTTPResponse in
-                    try await self.exchange(prepared)
+            return try await call(prepared) { (hop, lane) async throws(HTTPError) -> HopEnd<HTTPResponse> in
+                if hop.request.isCoalescable { return try await self.sharedExchange(hop, on: lane) }
+                return try await self.runJob(hop, on: lane) { () async throws(HTTPError) -> HopEnd<HTTPResponse> in
+                    try await self.exchange(hop)
                 }
             }
         }
@@ -40,17 +25,20 @@
         /// For diagnostics and tests. - Complexity: O(1) (plus checking the URL).
         public func callersWaiting(for request: HTTPRequest) -> Int {
             guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return 0 }
-            return lane(for: prepared.host).coalescer.waiterCount(for: prepared.key)
+            return existingLane(prepared.host)?.coalescer.waiterCount(for: prepared.key) ?? 0
         }
 
         #if SWITCHYARD_TEST_HOOKS
             /// Returns once at least `count` callers of ``data(for:)`` wait for the exchange `request` would join (as
             /// ``callersWaiting(for:)`` counts them), or once the calling task is cancelled; at once for a request that
-            /// is never coalesced. For tests: an event to wait for instead of polling the count.
+            /// is never coalesced. For tests: an event to wait for instead of polling the count. Holds the host's
+            /// lane while it waits, so that the callers it waits for join that lane.
             @_spi(Testing)
             public func waitForCallers(_ count: Int, for request: HTTPRequest) async {
                 guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return }
-                await lane(for: prepared.host).coalescer.waitForWaiters(count, for: prepared.key)
+                await withLane(prepared.host) { lane in
+                    await lane.coalescer.waitForWaiters(count, for: prepared.key)
+                }
             }
         #endif
 
@@ -68,37 +56,49 @@
             _ request: HTTPRequest, _ consume: @escaping @Sendable (HTTPResponseHead, HTTPBody) async throws -> Value
         ) async throws(HTTPError) -> Value {
             let prepared = try PreparedRequest(request)
-            let lane = lane(for: prepared.host)
-            let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-            return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
-                try await self.runJob(prepared, on: lane) { () async throws(HTTPError) -> Value in
-                    try await self.attempts(prepared, makeRequest: { self.clientRequest(prepared) }) {
-                        response, isLast in
-                        if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
-                            return verdict.widened()
-                        }
-                        let status = Int(response.status.code)
-                        let head = HTTPResponseHead(url: request.url, status: status, headers: response.headers)
-                        let body = HTTPBody(base: response.body, limit: limit, request: prepared.label)
-                        do {
-                            return .done(try await consume(head, body))
-                        } catch let error as HTTPError {
-                            return .fail(error.reason)
-                        } catch is CancellationError {
-                            throw CancellationError()
-                        } catch {
-                            return .fail(.transport(String(describing: error)))
-                        }
-                    }
+            return try await call(prepared) { (hop, lane) async throws(HTTPError) -> HopEnd<Value> in
+                try await self.runJob(hop, on: lane) { () async throws(HTTPError) -> HopEnd<Value> in
+                    try await self.streamedExchange(hop, consume)
                 }
             }
         }
 
-        /// One exchange of a buffered request: attempts until a final response, read whole within the limit
-        /// (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
+        /// One hop of a streamed request: attempts until `consume` is called with a final response's head and body,
+        /// or the response redirects.
+        private func streamedExchange<Value: Sendable>(
+            _ hop: PreparedRequest, _ consume: @escaping @Sendable (HTTPResponseHead, HTTPBody) async throws -> Value
+        ) async throws(HTTPError) -> HopEnd<Value> {
+            let request = hop.request
+            let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+            return try await attempts(hop, makeRequest: { clientRequest(hop) }) { response, isLast in
+                if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                    return verdict.widened()
+                }
+                let status = Int(response.status.code)
+                let head = HTTPResponseHead(url: hop.requestedURL, status: status, headers: response.headers)
+                let body = HTTPBody(
+                    base: response.body, limit: limit, request: hop.label, host: hop.host,
+                    bytesReceived: metrics.bytesReceived)
+                do {
+                    return .done(try await consume(head, body))
+                } catch let error as HTTPError {
+                    return .fail(error.reason)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    return .fail(.transport(String(describing: error)))
+                }
+            }
+        }
+
+        /// One hop of a buffered request: attempts until a final response, read whole within the limit, or a
+        /// redirect (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
+        ///
+        /// The body is gathered by AsyncHTTPClient's `collect(upTo:)` into one `ByteBuffer`, which holds at most
+        /// 4 GiB: a request whose limit is larger reads it through ``HTTPBody`` into the array instead.
         func exchange(
             _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
-        ) async throws(HTTPError) -> HTTPResponse {
+        ) async throws(HTTPError) -> HopEnd<HTTPResponse> {
             let request = prepared.request
             let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
             return try await attempts(prepared, after: firstFailure, makeRequest: { clientRequest(prepared) }) {
@@ -108,16 +108,30 @@
                 }
                 let status = Int(response.status.code)
                 var body: [UInt8] = []
-                for try await buffer in HTTPBody(base: response.body, limit: limit, request: prepared.label) {
-                    body += buffer.readableBytesView
+                if (0...Int(UInt32.max)).contains(limit) {
+                    do {
+                        body = Array(try await response.body.collect(upTo: limit).readableBytesView)
+                    } catch is NIOTooManyBytesError {
+                        return .fail(.responseTooLarge(limit: limit))
+                    }
+                    metrics.recordBytes(body.count)
+                } else {
+                    let base = response.body
+                    for try await buffer in HTTPBody(
+                        base: base, limit: limit, request: prepared.label, host: prepared.host,
+                        bytesReceived: metrics.bytesReceived)
+                    {
+                        body += buffer.readableBytesView
+                    }
                 }
-                return .done(HTTPResponse(url: request.url, status: status, headers: response.headers, body: body))
+                return .done(
+                    HTTPResponse(url: prepared.requestedURL, status: status, headers: response.headers, body: body))
             }
         }
 
-        /// What a response's head decides before its body is read, if anything: a retry (a retryable status before the
-        /// last attempt), a status the request does not accept, or a body announced larger than `limit` (a `HEAD`
-        /// response announces the `GET`'s length and has no body).
+        /// What a response's head decides before its body is read, if anything: a redirect (see ``Redirect``), a retry
+        /// (a retryable status before the last attempt), a status the request does not accept, or a body announced
+        /// larger than `limit` (a `HEAD` response announces the `GET`'s length and has no body).
         func headVerdict(
             _ response: HTTPClientResponse, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
         ) -> AttemptOutcome<Never>? {
@@ -130,6 +144,7 @@
         func headVerdict(
             status: Int, _ headers: HTTPHeaders, _ request: HTTPRequest, limit: Int, isLastAttempt: Bool
         ) -> AttemptOutcome<Never>? {
+            if let next = redirect(after: status, headers, to: request) { return .redirect(next) }
             if let retry = retryVerdict(status: status, headers, isLastAttempt: isLastAttempt) { return retry }
             if request.requiresSuccessStatus, !(200..<300).contains(status) { return .fail(.status(status)) }
             if request.method != .HEAD, let length = headers.first(name: "content-length").flatMap(Int.init),
@@ -178,9 +193,10 @@
             switch error {
             case .failed(let inner as HTTPError): return inner
             case .failed(let inner):
-                return HTTPError(request: prepared.label, reason: TransportErrors.reason(for: inner))
+                return HTTPError(request: prepared.label, reason: TransportErrors.reason(for: inner, at: prepared.host))
             case .cancelled: return HTTPError(request: prepared.label, reason: .cancelled)
-            case .timedOut: return HTTPError(request: prepared.label, reason: .timedOut("job"))
+            case .timedOut:
+                return HTTPError(request: prepared.label, reason: .timedOut("timed out as a job of its host's queue"))
             default: return HTTPError(request: prepared.label, reason: .transport(error.description))
             }
         }
@@ -193,6 +209,7 @@
             case .retry(let reason, let after): return AttemptOutcome<Other>.retry(reason, retryAfter: after)
             case .fail(let reason): return AttemptOutcome<Other>.fail(reason)
             case .restart: return AttemptOutcome<Other>.restart
+            case .redirect(let next): return AttemptOutcome<Other>.redirect(next)
             case .done(let never): switch never {}
             }
         }

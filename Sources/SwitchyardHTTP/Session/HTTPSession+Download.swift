@@ -28,6 +28,8 @@
         ///   their own, `sy-files-<n>` (at most 4; writes into one folder serialize in the kernel anyway), 256 KiB at
         ///   a time, the next bytes read only once a write is done. A download whose first attempt puts its file in
         ///   place (or fails at the response's head) runs no task: the job completes itself from those threads.
+        /// - **Redirects** are followed hop by hop (see "Redirects"), each hop a job of its own host's queue; the file,
+        ///   its resume and its progress entry belong to the call, named by the URL the caller asked for.
         /// - **Durability**: the rename is atomic (a crash of the process leaves the old file or the new one, never a
         ///   mix). With `syncsToDisk`, the data is also flushed (`fsync`) before the rename and the folder after it,
         ///   so the complete file survives a power loss; that costs a disk flush per file, which `curl` and browsers
@@ -44,22 +46,28 @@
             if let problem = checksum?.problem {
                 throw HTTPError(request: prepared.label, reason: .invalidChecksum(problem))
             }
-            let lane = lane(for: prepared.host)
-            return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> DownloadResult in
+            // The file and the progress entry are the call's (a redirect's hops share them); the file is named by
+            // the URL the caller asked for, so that a later call resumes it whatever the redirects.
+            let file = PartialFile(destination: path, url: request.url)
+            let entry = progress.map { TransferEntry($0, name: Self.fileName(path)) }
+            defer { entry?.end() }
+            let start = ContinuousClock.now
+            let result = try await call(prepared) { (hop, lane) async throws(HTTPError) -> HopEnd<DownloadResult> in
                 let download = Download(
-                    session: self, prepared: prepared, file: PartialFile(destination: path, url: request.url),
-                    ifChanged: ifChanged, checksum: checksum, progress: progress, syncs: syncsToDisk,
-                    lookForPartialFile: resumesPartialFile)
-                let job: Job<DownloadResult, HTTPError>
+                    session: self, prepared: hop, file: file, ifChanged: ifChanged, checksum: checksum, entry: entry,
+                    syncs: syncsToDisk, lookForPartialFile: resumesPartialFile)
+                let job: Job<HopEnd<DownloadResult>, HTTPError>
                 do throws(SubmissionError) {
-                    job = try lane.queue.trySubmitSelfCompleting(prepared.name, priority: prepared.request.priority) {
+                    job = try lane.queue.trySubmitSelfCompleting(hop.name, priority: hop.request.priority) {
                         completion in download.start(completion)
                     }
                 } catch {
-                    throw HTTPError(request: prepared.label, reason: .transport(error.description))
+                    throw HTTPError(request: hop.label, reason: .transport(error.description))
                 }
-                return try await self.wait(for: job, prepared)
+                return try await self.wait(for: job, hop)
             }
+            recordDownload(result, prepared, since: start)
+            return result
         }
 
         static func fileName(_ path: String) -> String {
@@ -67,7 +75,8 @@
         }
     }
 
-    /// One download's attempts: what each asks for (a range, a condition) and what each one's end decides.
+    /// One hop of a download: its attempts, what each asks for (a range, a condition), and what each one's end
+    /// decides (the file in place, a failure, or a redirect to the next hop).
     ///
     /// The download is a self-completing job of its host's queue (``WorkQueue/trySubmitSelfCompleting(_:priority:start:)``):
     /// ``start(_:)`` makes the first attempt from the thread that starts the job, and an attempt that puts the file in
@@ -84,33 +93,34 @@
         let file: PartialFile
         let ifChanged: HTTPValidators?
         let checksum: DownloadChecksum?
-        let progress: TransferProgress?
+        /// The call's entry in its progress, if it has one.
+        let entry: TransferEntry?
         let syncs: Bool
         /// Whether the next attempt looks for a partial file: once this call has written one (an attempt that broke
         /// off leaves it), and from the start only when the caller resumes partial files of earlier calls.
         private var lookForPartialFile: Bool
-        /// The download's entry in `progress`, from the start to the end.
+        /// The identifier of ``entry`` in its progress, once this hop started.
         private var transfer: Int?
 
         init(
             session: HTTPSession, prepared: PreparedRequest, file: PartialFile, ifChanged: HTTPValidators?,
-            checksum: DownloadChecksum?, progress: TransferProgress?, syncs: Bool, lookForPartialFile: Bool
+            checksum: DownloadChecksum?, entry: TransferEntry?, syncs: Bool, lookForPartialFile: Bool
         ) {
             self.session = session
             self.prepared = prepared
             self.file = file
             self.ifChanged = ifChanged
             self.checksum = checksum
-            self.progress = progress
+            self.entry = entry
             self.syncs = syncs
             self.lookForPartialFile = lookForPartialFile
         }
 
         /// Starts the download as its job's `start`: the first attempt, after looking for a partial file on a file
         /// thread if it resumes one. Does not block.
-        func start(_ completion: JobCompletion<DownloadResult, HTTPError>) {
+        func start(_ completion: JobCompletion<HopEnd<DownloadResult>, HTTPError>) {
             if completion.isCancelled { return completion.fail(HTTPError(request: prepared.label, reason: .cancelled)) }
-            transfer = progress?.begin(HTTPSession.fileName(file.destination))
+            transfer = entry?.begin()
             guard lookForPartialFile else { return firstAttempt(resume: nil, completion) }
             PartialFile.executor.execute(priority: prepared.request.priority.taskPriority) {
                 self.firstAttempt(resume: self.file.existingNow(), completion)
@@ -118,7 +128,7 @@
         }
 
         private func firstAttempt(
-            resume: ResumePoint?, _ completion: JobCompletion<DownloadResult, HTTPError>
+            resume: ResumePoint?, _ completion: JobCompletion<HopEnd<DownloadResult>, HTTPError>
         ) {
             let isLast = !prepared.isRetryable || session.configuration.retry.maximumAttempts <= 1
             let attempt = makeAttempt(resume: resume, isLastAttempt: isLast)
@@ -126,15 +136,19 @@
             do {
                 request = try clientRequest(resume: resume)
             } catch {
-                let reason = TransportErrors.reason(for: error)
+                let reason = TransportErrors.reason(for: error, at: prepared.host)
                 return finish(
                     .failure(HTTPError(request: prepared.label, reason: reason, attempts: [reason])), completion)
             }
             completion.onCancel { attempt.cancel() }
+            let start = ContinuousClock.now
             attempt.start(request, on: session.client) { end in
+                self.record(end, of: attempt, number: 1, since: start)
                 switch end {
                 case .complete(let sha256):
-                    self.finish(.success(self.result(sha256: sha256, of: attempt)), completion)
+                    self.finish(.success(.done(self.result(sha256: sha256, of: attempt))), completion)
+                case .head(.verdict(.redirect(let next))):
+                    self.finish(.success(.redirect(next)), completion)
                 case .head(.verdict(.fail(let reason))):
                     self.finish(
                         .failure(HTTPError(request: self.prepared.label, reason: reason, attempts: [reason])),
@@ -154,38 +168,43 @@
             }
         }
 
-        /// Ends the download's progress entry and completes its job.
+        /// Ends the call's progress entry, unless the hop redirects (the next hop goes on with it), and completes the
+        /// hop's job.
         private func finish(
-            _ result: Result<DownloadResult, HTTPError>, _ completion: JobCompletion<DownloadResult, HTTPError>
+            _ result: Result<HopEnd<DownloadResult>, HTTPError>,
+            _ completion: JobCompletion<HopEnd<DownloadResult>, HTTPError>
         ) {
-            if let transfer { progress?.end(transfer) }
+            if case .success(.redirect) = result {} else { entry?.end() }
             switch result {
             case .success(let value): completion.succeed(value)
             case .failure(let error): completion.fail(error)
             }
         }
 
-        /// Carries the download on in a task: decides on the first attempt's end (`first`), then makes attempts until
-        /// one succeeds, fails for good, or the retry policy gives up.
+        /// Carries the hop on in a task: decides on the first attempt's end (`first`), then makes attempts until one
+        /// succeeds or redirects, fails for good, or the retry policy gives up.
         func run(
             after first: (end: DownloadAttempt.End, attempt: DownloadAttempt)
-        ) async throws(HTTPError) -> DownloadResult {
+        ) async throws(HTTPError) -> HopEnd<DownloadResult> {
             var first = Optional(first)
-            return try await session.attempts(prepared) { (isLast) async throws -> AttemptOutcome<DownloadResult> in
+            return try await session.attempts(prepared) {
+                (isLast, number) async throws -> AttemptOutcome<DownloadResult> in
                 if let (end, attempt) = first {
                     first = nil
                     return try await self.outcome(end, of: attempt)
                 }
-                return try await self.attempt(isLastAttempt: isLast)
+                return try await self.attempt(number, isLastAttempt: isLast)
             }
         }
 
-        /// One attempt: asks for the rest of a resumable partial file if there is one, and decides on its end.
-        private func attempt(isLastAttempt: Bool) async throws -> AttemptOutcome<DownloadResult> {
+        /// One attempt, number `number` of the hop: asks for the rest of a resumable partial file if there is one,
+        /// and decides on its end.
+        private func attempt(_ number: Int, isLastAttempt: Bool) async throws -> AttemptOutcome<DownloadResult> {
             let resume = lookForPartialFile ? try await file.existing() : nil
             let attempt = makeAttempt(resume: resume, isLastAttempt: isLastAttempt)
             let request = try clientRequest(resume: resume)
             let client = session.client
+            let start = ContinuousClock.now
             let end = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<DownloadAttempt.End, Never>) in
                     attempt.start(request, on: client) { continuation.resume(returning: $0) }
@@ -193,23 +212,44 @@
             } onCancel: {
                 attempt.cancel()
             }
+            record(end, of: attempt, number: number, since: start)
             return try await outcome(end, of: attempt)
+        }
+
+        /// Records the attempt `number` of the hop, begun at `start`, which ended with `end` (see "Metrics"): by its
+        /// response's status once its head arrived, else as one without a response; not at all when it was
+        /// cancelled.
+        private func record(
+            _ end: DownloadAttempt.End, of attempt: DownloadAttempt, number: Int, since start: ContinuousClock.Instant
+        ) {
+            let status = attempt.status
+            if case .failed(let error) = end {
+                let reason = TransportErrors.reason(for: error, at: prepared.host)
+                if status == nil {
+                    session.recordNoResponse(prepared, reason, since: start)
+                    return
+                }
+                if reason == .cancelled || reason == .sessionShutDown || Task.isCancelled { return }
+            }
+            if let status { session.recordResponse(prepared, attempt: number, status: status, since: start) }
         }
 
         private func makeAttempt(
             resume: ResumePoint?, isLastAttempt: Bool
         ) -> DownloadAttempt {
             let session = session
+            let request = prepared.request
             let isConditional = ifChanged != nil
-            let limit = prepared.request.maximumResponseSize ?? Int.max
+            let limit = request.maximumResponseSize ?? Int.max
             return DownloadAttempt(
                 file: file, limit: limit, sync: syncs, checksum: checksum,
-                progress: progress.flatMap { progress in transfer.map { (progress, $0) } },
-                priority: prepared.request.priority.taskPriority
+                progress: entry.flatMap { entry in transfer.map { (entry.progress, $0) } },
+                priority: prepared.request.priority.taskPriority, bytesReceived: session.metrics.bytesReceived
             ) { head in
                 let status = Int(head.status.code)
                 return DownloadHeadDecision.decide(
                     status: status, head.headers,
+                    redirect: session.redirect(after: status, head.headers, to: request),
                     retry: session.retryVerdict(status: status, head.headers, isLastAttempt: isLastAttempt),
                     resume: resume, isConditional: isConditional, limit: limit)
             }
@@ -268,7 +308,8 @@
                     .transport("the body ended after \(file.size) of \(expected ?? file.size) bytes"), retryAfter: nil)
             case .failed(let error):
                 // A resumed file that does not match may be two versions spliced: downloaded once more, in full.
-                if let error = error as? HTTPError, case .checksumMismatch = error.reason, resumedFrom != nil {
+                if let error = error as? HTTPError, case .checksumMismatch = error.reason, let resumedFrom {
+                    session.recordChecksumRestart(prepared, resumedFrom: resumedFrom, error.reason)
                     lookForPartialFile = false
                     return .restart
                 }
