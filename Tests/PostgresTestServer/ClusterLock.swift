@@ -1,4 +1,4 @@
-#if CLI
+#if Postgres
     import Foundation
 
     /// A test process's claim on the throwaway PostgreSQL cluster it starts: an exclusive `flock` on `FOLDER.lock`,

@@ -1,7 +1,6 @@
-#if CLI
+#if Postgres
     import Foundation
     import Switchyard
-    import Testing
 
     /// The PostgreSQL server the tests use: `SWITCHYARD_POSTGRES_URL` when set (CI starts one with
     /// `Scripts/postgres-dev.sh` and exports it, with `SWITCHYARD_POSTGRES_DIR`), else a throwaway cluster this process
@@ -9,29 +8,34 @@
     ///
     /// Without either the PostgreSQL tests are skipped with the reason, except under CI (`CI` set), where they run
     /// and fail: CI must never pass them by skipping.
-    enum PostgresServer {
+    public enum PostgresServer {
         /// A server to connect to.
-        struct Server: Sendable {
-            /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-            var url: String
-            /// The cluster's folder when `Scripts/postgres-dev.sh` manages it (needed to restart it), else nil.
-            var folder: String?
+        public struct Server: Sendable {
+            /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=verify-full&sslrootcert=FOLDER/ca.crt`.
+            public var url: String
+            /// The cluster's folder when `Scripts/postgres-dev.sh` manages it (needed to restart it, and where its
+            /// certificates are), else nil.
+            public var folder: String?
 
             /// The URL for `schema`.
-            func url(schema: String) -> String { url + "?schema=" + schema }
+            public func url(schema: String) -> String { url + (url.contains("?") ? "&" : "?") + "schema=" + schema }
+
+            /// A file the script made in the cluster's folder (`ca.crt`, `other-ca.crt`, `client.crt`,
+            /// `client.key`), or nil when the folder is unknown.
+            public func file(_ name: String) -> String? { folder.map { $0 + "/" + name } }
         }
 
         /// Whether the tests can have a server (or must fail without one, under CI).
-        static let isAvailable: Bool = {
+        public static let isAvailable: Bool = {
             let environment = ProcessInfo.processInfo.environment
             return environment["SWITCHYARD_POSTGRES_URL"] != nil || environment["CI"] != nil || serverInstalled
         }()
 
-        static let skipReason: Comment =
+        public static let skipReason =
             "no PostgreSQL: set SWITCHYARD_POSTGRES_URL, or install the server (Scripts/postgres-dev.sh start does)"
 
         /// The server, started on first use.
-        static func server() async throws -> Server {
+        public static func server() async throws -> Server {
             try await shared.value
         }
 
@@ -74,7 +78,7 @@
         static let ownFolder = NSTemporaryDirectory() + "switchyard-postgres-tests-\(getpid())"
 
         /// Restarts the server at once (every connection is dropped, as when a server crashes or is restarted).
-        static func restart(_ server: Server) async throws {
+        public static func restart(_ server: Server) async throws {
             guard let folder = server.folder else {
                 throw PostgresServerError(description: "the server's folder is unknown: set SWITCHYARD_POSTGRES_DIR")
             }
@@ -84,7 +88,7 @@
         /// `Scripts/postgres-dev.sh`, from this file's place in the repository.
         static let script: String = {
             var url = URL(fileURLWithPath: #filePath)
-            for _ in 0..<4 { url.deleteLastPathComponent() }
+            for _ in 0..<3 { url.deleteLastPathComponent() }
             return url.appendingPathComponent("Scripts/postgres-dev.sh").path
         }()
 
@@ -123,7 +127,35 @@
         }
     }
 
-    struct PostgresServerError: Error, CustomStringConvertible {
-        var description: String
+    public struct PostgresServerError: Error, CustomStringConvertible {
+        public var description: String
+    }
+#endif
+
+#if Postgres
+    import Switchyard
+
+    extension PostgresServer {
+        /// The output lines of `sql` run by `psql` on `url` (libpq's parameters only: no `schema=`), values
+        /// separated by `|`. Run on `BlockingExecutor.shared`.
+        public static func psql(_ url: String, _ sql: String) async throws -> [String] {
+            try await BlockingExecutor.shared.run {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+                process.arguments = ["-X", "-q", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+                let output = Pipe()
+                let errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else {
+                    throw PostgresServerError(description: "psql: \(problem)")
+                }
+                return text.split(separator: "\n").map(String.init)
+            }
+        }
     }
 #endif

@@ -2,34 +2,54 @@
     import Logging
     import NIOConcurrencyHelpers
     import PostgresNIO
+    import Synchronization
     import SwitchyardTransit
+
+    /// The IDs of this process's connections, for log lines.
+    private let connectionIDs = Atomic<Int>(0)
 
     /// One connection to the server of a ``PostgresURL``, its `search_path` set to the URL's schema, so that every
     /// statement names tables without their schema. Used by one task at a time; closed by ``close()``.
     struct PostgresSession: Sendable {
         let connection: PostgresConnection
         let url: PostgresURL
+        /// Where the connection's and its statements' log lines go (postgres-nio logs at `debug` and `trace`).
+        let logger: Logger
 
-        /// Statements' log lines are not wanted (errors are reported through ``describe(_:url:)``).
-        static let logger = Logger(label: "switchyard.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        /// The logger of sessions given none: no log lines (errors are thrown, through ``describe(_:url:)``).
+        static let silent = Logger(label: "switchyard.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-        /// Connects to `url`'s server and database as its user (TCP, no TLS: the server is on loopback or a trusted
-        /// network) and sets `search_path` to its schema, which may not exist yet.
-        /// - Throws: an ``ImportError`` naming the server and saying what failed (connection, authentication, database).
-        static func connect(_ url: PostgresURL) async throws -> PostgresSession {
-            var configuration = PostgresConnection.Configuration(
-                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-                tls: .disable)
-            configuration.options.connectTimeout = .seconds(10)
-            // Every text this client sends is UTF-8, whatever the database's or the role's default encoding.
-            configuration.options.additionalStartupParameters = [("client_encoding", "UTF8")]
-            let connection: PostgresConnection
+        /// Connects to `url`'s server and database as its user, with TLS as the URL's `sslmode` says
+        /// (``PostgresTLS``), and sets `search_path` to its schema, which may not exist yet.
+        /// - Throws: an ``ImportError`` naming the server and saying what failed (connection, TLS, authentication,
+        ///   database).
+        static func connect(_ url: PostgresURL, logger: Logger = silent) async throws -> PostgresSession {
+            let tls: PostgresConnection.Configuration.TLS
             do {
-                connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                tls = try await PostgresTLSContexts.configuration(for: url.tls)
             } catch {
                 throw describe(error, url: url, connecting: true)
             }
-            let session = PostgresSession(connection: connection, url: url)
+            var configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+                tls: tls)
+            configuration.options.connectTimeout = TimeAmount.nanoseconds(
+                Int64(clamping: url.connectTimeout.components.seconds) * 1_000_000_000)
+            // Every text this client sends is UTF-8, whatever the database's or the role's default encoding.
+            configuration.options.additionalStartupParameters = [
+                ("client_encoding", "UTF8"), ("application_name", url.applicationName),
+            ]
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: connectionIDs.add(1, ordering: .relaxed).newValue,
+                    logger: logger)
+            } catch {
+                throw describe(error, url: url, connecting: true)
+            }
+            let session = PostgresSession(connection: connection, url: url, logger: logger)
+            logger.debug(
+                "connected", metadata: ["postgres": "\(url)", "postgres_connection": "\(connection.id)"])
             do {
                 try await session.run("SET search_path TO \(quoted(url.schema))")
             } catch {
@@ -43,7 +63,7 @@
         func run(_ sql: String) async throws {
             try Task.checkCancellation()  // the driver starts a statement whatever the task's state
             do {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger)
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
             } catch {
                 throw Self.describe(error, url: url)
             }
@@ -54,7 +74,7 @@
             try Task.checkCancellation()
             do {
                 var rows: [PostgresRow] = []
-                for try await row in try await connection.query(query, logger: Self.logger) { rows.append(row) }
+                for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
                 return rows
             } catch {
                 throw Self.describe(error, url: url)
@@ -64,52 +84,19 @@
         /// Runs `body` in a transaction: committed if it returns, rolled back if it throws (or, once the connection is
         /// gone, by the server).
         func transaction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-            try await run("BEGIN")
+            try Task.checkCancellation()
             do {
-                let result = try await body()
-                try await run("COMMIT")
-                return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: Self.logger)
-                throw error
+                return try await connection.withTransaction(logger: logger) { _ in try await body() }
+            } catch let error as PostgresTransactionError {
+                // The body's error, or the failure of BEGIN, COMMIT or ROLLBACK.
+                if let closure = error.closureError { throw closure }
+                throw Self.describe(error.beginError ?? error.commitError ?? error.rollbackError ?? error, url: url)
             }
         }
 
         /// Closes the connection, ignoring errors (the server rolls back what was not committed).
         func close() async {
             try? await connection.close()
-        }
-
-        /// `error` as an ``ImportError`` (`.database`) naming the server: a server's message with its SQLSTATE, or what
-        /// went wrong with the connection. Errors of other kinds pass through.
-        static func describe(_ error: any Error, url: PostgresURL, connecting: Bool = false) -> any Error {
-            if error is ImportError || error is CancellationError { return error }
-            guard let psql = error as? PSQLError else {
-                if connecting {
-                    return ImportError(.database, "\(url): cannot connect: \(error)")
-                }
-                return error
-            }
-            if let info = psql.serverInfo, let message = info[.message] {
-                let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-                let detail = info[.detail].map { ": \($0)" } ?? ""
-                return ImportError(.database, "\(url): \(message)\(detail)\(state)")
-            }
-            let reason: String =
-                switch psql.code {
-                case .connectionError:
-                    "cannot connect to the server (\(psql.underlying.map { "\($0)" } ?? "connection refused"))"
-                case .serverClosedConnection, .uncleanShutdown: "the server closed the connection"
-                case .clientClosedConnection: "the connection was closed"
-                case .authMechanismRequiresPassword:
-                    "the server asks for a password: give it in the URL (USER:PASSWORD@)"
-                case .unsupportedAuthMechanism:
-                    "the server asks for an authentication method this client does not speak"
-                case .saslError: "authentication failed"
-                case .queryCancelled: "the statement was cancelled"
-                default: "\(psql.code)\(psql.underlying.map { ": \($0)" } ?? "")"
-                }
-            return ImportError(.database, "\(url): \(reason)")
         }
     }
 

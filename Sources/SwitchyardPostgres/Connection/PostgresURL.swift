@@ -1,10 +1,17 @@
 #if Postgres
     /// A PostgreSQL server, database and schema, as a URL:
-    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]` (`postgresql://` too).
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMETER=VALUE&…]` (`postgresql://` too).
     ///
-    /// User, password and database may be percent-encoded (`%40` for `@`). The port defaults to 5432, the schema to
-    /// `public`. ``description`` never shows the password. Only plain TCP is spoken (servers on loopback or a trusted
-    /// network); `sslmode` and other query parameters are refused rather than ignored.
+    /// User, password, database and parameter values may be percent-encoded (`%40` for `@`). The port defaults to
+    /// 5432. The parameters:
+    ///
+    /// - `schema`: the schema the import's tables go to (default `public`).
+    /// - `sslmode`, `sslrootcert`, `sslcert`, `sslkey`: TLS, with libpq's meanings (``PostgresTLS``; default
+    ///   `prefer`).
+    /// - `connect_timeout`: seconds to wait for a connection (default 10).
+    /// - `application_name`: the name the server shows in `pg_stat_activity` (default `switchyard`).
+    ///
+    /// Any other parameter is refused rather than ignored. ``description`` never shows the password.
     public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         public var user: String
         public var password: String?
@@ -13,6 +20,12 @@
         public var database: String
         /// The schema the import's tables go to.
         public var schema: String
+        /// TLS: `sslmode` and the certificate files.
+        public var tls: PostgresTLS
+        /// How long a connection may take to be made (`connect_timeout`).
+        public var connectTimeout: Duration
+        /// The name the server shows for the connection (`application_name`).
+        public var applicationName: String
 
         /// Parses `text`.
         /// - Throws: ``PostgresURLError`` naming what is wrong (without the password).
@@ -57,13 +70,10 @@
             }
             database = try PostgresURL.decoded(path, "database")
             schema = "public"
-            for parameter in query.split(separator: "&") where !parameter.isEmpty {
-                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard pair.count == 2, pair[0] == "schema" else {
-                    throw PostgresURLError("unsupported parameter '\(pair[0])' (only schema= is understood)")
-                }
-                schema = try PostgresURL.decoded(pair[1], "schema")
-            }
+            tls = .prefer
+            connectTimeout = .seconds(10)
+            applicationName = "switchyard"
+            try readParameters(query)
             guard !user.isEmpty else { throw PostgresURLError("name the user: postgres://USER@HOST/DATABASE") }
             guard !host.isEmpty else { throw PostgresURLError("name the host: postgres://USER@HOST/DATABASE") }
             guard !database.isEmpty, !database.contains("/") else {
@@ -78,13 +88,82 @@
         /// The longest name PostgreSQL keeps whole (`NAMEDATALEN - 1` bytes).
         public static let longestSchema = 63
 
-        /// Whether `text` is a PostgreSQL URL (rather than a file's path).
-        public static func isPostgresURL(_ text: String) -> Bool { strippingScheme(text) != nil }
+        /// Whether `text` is meant as a PostgreSQL URL rather than a file's path: it starts with `postgres:` or
+        /// `postgresql:` (any case), so that a mistyped `postgres:/…` is refused by ``init(_:)`` instead of being taken
+        /// for a file. A file whose name starts so is named as `./postgres:…`.
+        public static func isPostgresURL(_ text: String) -> Bool {
+            let lowered = text.prefix(11).lowercased()
+            return lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:")
+        }
 
-        /// `postgres://USER@HOST:PORT/DATABASE?schema=NAME`, without the password.
+        /// `postgres://USER@HOST:PORT/DATABASE?PARAMETER=VALUE&…`, without the password; parameters at their defaults
+        /// are left out.
         public var description: String {
-            "postgres://\(PostgresURL.encoded(user))@\(host.contains(":") ? "[\(host)]" : host):\(port)/"
-                + PostgresURL.encoded(database) + (schema == "public" ? "" : "?schema=\(PostgresURL.encoded(schema))")
+            var parameters: [(String, String)] = []
+            if schema != "public" { parameters.append(("schema", schema)) }
+            parameters += tls.queryParameters
+            if connectTimeout != .seconds(10) {
+                parameters.append(("connect_timeout", "\(connectTimeout.components.seconds)"))
+            }
+            if applicationName != "switchyard" { parameters.append(("application_name", applicationName)) }
+            let query = parameters.map { "\($0)=\(PostgresURL.encoded($1, keeping: "/:"))" }.joined(separator: "&")
+            return "postgres://\(PostgresURL.encoded(user))@\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+                + PostgresURL.encoded(database) + (query.isEmpty ? "" : "?" + query)
+        }
+
+        /// The parameters understood in a URL's query.
+        public static let parameters = [
+            "schema", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
+        ]
+
+        /// Reads the query's parameters into the properties (the last of a repeated parameter wins, as in libpq).
+        private mutating func readParameters(_ query: Substring) throws(PostgresURLError) {
+            var mode: PostgresTLS.Mode?
+            var systemRoots = false
+            for parameter in query.split(separator: "&") where !parameter.isEmpty {
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(pair[0])
+                guard pair.count == 2 else {
+                    throw PostgresURLError("the parameter '\(name)' has no value (\(name)=…)")
+                }
+                let value = try PostgresURL.decoded(pair[1], name)
+                switch name {
+                case "schema": schema = value
+                case "sslmode":
+                    guard let parsed = PostgresTLS.Mode(rawValue: value) else {
+                        let modes = PostgresTLS.Mode.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw PostgresURLError("sslmode must be one of \(modes), got '\(value)'")
+                    }
+                    mode = parsed
+                case "sslrootcert":
+                    systemRoots = value == "system"
+                    tls.rootCertificatePath = systemRoots || value.isEmpty ? nil : value
+                case "sslcert": tls.clientCertificatePath = value.isEmpty ? nil : value
+                case "sslkey": tls.clientKeyPath = value.isEmpty ? nil : value
+                case "connect_timeout":
+                    guard let seconds = Int(value), seconds >= 0 else {
+                        throw PostgresURLError("connect_timeout must be a whole number of seconds, got '\(value)'")
+                    }
+                    // libpq: 0 means no limit; anything under 2 s means 2 s.
+                    connectTimeout = seconds == 0 ? .seconds(Int32.max) : .seconds(max(seconds, 2))
+                case "application_name": applicationName = value
+                default:
+                    let known = PostgresURL.parameters.joined(separator: ", ")
+                    throw PostgresURLError("unsupported parameter '\(name)' (understood: \(known))")
+                }
+            }
+            // libpq 16: the system's authorities are worth using only with the host checked.
+            if systemRoots, let mode, mode != .verifyFull {
+                throw PostgresURLError(
+                    "sslrootcert=system needs sslmode=verify-full (or no sslmode), got \(mode.rawValue)")
+            }
+            tls.mode = mode ?? (systemRoots ? .verifyFull : .prefer)
+            guard (tls.clientCertificatePath == nil) == (tls.clientKeyPath == nil) else {
+                throw PostgresURLError("a client certificate needs both sslcert and sslkey")
+            }
+            if tls.mode == .disable, tls.rootCertificatePath != nil || tls.clientCertificatePath != nil {
+                throw PostgresURLError("sslmode=disable cannot use sslrootcert, sslcert or sslkey")
+            }
         }
 
         private static func strippingScheme(_ text: String) -> Substring? {
@@ -121,14 +200,15 @@
             return decoded
         }
 
-        /// `text` with the characters a URL's parts cannot hold percent-encoded.
-        private static func encoded(_ text: String) -> String {
+        /// `text` with the characters a URL's parts cannot hold percent-encoded (but those in `kept`: a query's value
+        /// may hold `/` and `:`).
+        private static func encoded(_ text: String, keeping kept: String = "") -> String {
             var out = ""
             for byte in text.utf8 {
                 let scalar = Unicode.Scalar(byte)
                 if byte < 0x80,
                     scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                        || "-._~".unicodeScalars.contains(scalar)
+                        || "-._~".unicodeScalars.contains(scalar) || kept.unicodeScalars.contains(scalar)
                 {
                     out.unicodeScalars.append(scalar)
                 } else {

@@ -1,4 +1,5 @@
 #if Postgres
+    import Logging
     @_spi(ImportDestinations) import SwitchyardTransit
 
     extension GTFSImporter {
@@ -24,20 +25,25 @@
         ///   `ImportOptions.Mode.replace` drops the schema's GTFS and record tables (and nothing else) first.
         /// - **Indexes and checks** after the load, as in SQLite. Cancelling rolls back the transaction in progress and
         ///   stops any running statement (`pg_cancel_backend`); none starts after it.
-        /// - **Errors** are `ImportError`s naming the server without the password: connection, authentication, a
+        /// - **Errors** are `ImportError`s naming the server without the password: connection, TLS, authentication, a
         ///   missing database, the server closing the connection mid-import.
+        /// - **Logging**: with a `logger`, the import's lock and cancellations at `info`, its connections at `debug`,
+        ///   statements (postgres-nio's lines) at `debug` and `trace`.
         ///
-        /// Plain TCP only (a server on loopback or a trusted network); each step uses a connection of its own.
+        /// TLS as the URL's `sslmode` says (``PostgresTLS``: libpq's meanings, `prefer` by default); each step uses a
+        /// connection of its own.
         ///
         /// ```swift
-        /// let url = try PostgresURL("postgres://gtfs:secret@127.0.0.1/transit?schema=vbb")
+        /// let url = try PostgresURL(
+        ///     "postgres://gtfs:secret@db.example.org/transit?schema=vbb&sslmode=verify-full&sslrootcert=/etc/ca.pem")
         /// let summary = try await GTFSImporter(feed: try GTFSFeed.open("vbb.zip"), postgres: url).run()
         /// ```
         public convenience init(
             feed: GTFSFeed, postgres url: PostgresURL, times: PostgresTimes = .seconds,
-            options: ImportOptions = ImportOptions()
+            options: ImportOptions = ImportOptions(), logger: Logger? = nil
         ) {
-            self.init(feed: feed, destination: PostgresDestination(url: url, times: times), options: options)
+            self.init(
+                feed: feed, destination: PostgresDestination(url: url, times: times, logger: logger), options: options)
         }
     }
 #endif

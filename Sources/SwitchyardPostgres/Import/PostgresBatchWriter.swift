@@ -154,7 +154,7 @@
                     // PostgresNIO puts the names in double quotes as given: their own quotes are doubled here.
                     table: file.tableName,
                     columns: columns.map { String(quoted($0.name).dropFirst().dropLast()) },
-                    logger: PostgresSession.logger
+                    logger: session.logger
                 ) { writer in
                     var buffer = ByteBuffer()
                     buffer.reserveCapacity(CopyText.chunkSize + 4096)
@@ -225,7 +225,7 @@
                     try await session.connection.copyFrom(
                         table: ImportRecord.problemsTable,
                         columns: ["file", "line", "field", "severity", "kind", "reason"],
-                        logger: PostgresSession.logger
+                        logger: session.logger
                     ) { writer in
                         var buffer = ByteBuffer()
                         for problem in listed { CopyText.append(problem, to: &buffer) }

@@ -1,4 +1,5 @@
 #if Postgres
+    import Logging
     import PostgresNIO
     import Switchyard
     @_spi(ImportDestinations) import SwitchyardTransit
@@ -24,9 +25,13 @@
         public let url: PostgresURL
         /// How a new import stores times (a resumed one follows its record).
         public let times: PostgresTimes
+        /// Where the import's connections log (the import's steps at `info`, connections and statements at `debug`
+        /// and `trace`), or nil for no log lines.
+        public let logger: Logger?
 
         /// An import into `url`'s schema (created if missing), times stored as `times` in a new import.
-        public init(url: PostgresURL, times: PostgresTimes = .seconds) {
+        public init(url: PostgresURL, times: PostgresTimes = .seconds, logger: Logger? = nil) {
+            self.logger = logger
             self.url = url
             self.times = times
         }
@@ -34,25 +39,25 @@
         public var name: String { url.description }
 
         public func lock() async throws -> any ImportDestinationLock {
-            let session = try await PostgresSession.connect(url)
+            let session = try await PostgresSession.connect(url, logger: sessionLogger)
             // The key: the schema's name, hashed by the server; imports of other schemas never wait for this one.
             let key = "switchyard import \(url.schema)"
             do {
-                for attempt in 1...10 {
-                    let rows = try await session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(key), 0))")
-                    if let row = rows.first, try PostgresRecord.decode(row, Bool.self, session) {
-                        return PostgresImportLock(session: session)
-                    }
-                    if attempt < 10 { try await Task.sleep(for: .milliseconds(10)) }
-                }
+                // One wait in the server, of at most a tenth of a second (an import that is finishing lets go).
+                try await session.run("SET lock_timeout = '100ms'")
+                _ = try await session.rows("SELECT pg_advisory_lock(hashtextextended(\(key), 0))")
+                try await session.run("RESET lock_timeout")
+                logger?.info("import lock taken", metadata: ["postgres": "\(url)"])
+                return PostgresImportLock(session: session)
+            } catch let error as ImportError where error.reason.contains("SQLSTATE 55P03") {  // lock_not_available
+                await session.close()
+                throw ImportError(
+                    .databaseBusy,
+                    "\(url): another import is writing to schema \(url.schema); wait for it or stop it first")
             } catch {
                 await session.close()
                 throw error
             }
-            await session.close()
-            throw ImportError(
-                .databaseBusy, "\(url): another import is writing to schema \(url.schema); wait for it or stop it first"
-            )
         }
 
         public func prepare(_ feed: GTFSFeed, options: ImportOptions) async throws -> ImportPlan {
@@ -167,6 +172,9 @@
             }
         }
 
+        /// The sessions' logger: the destination's, or none.
+        private var sessionLogger: Logger { logger ?? PostgresSession.silent }
+
         public func describe(_ error: any Error) -> any Error {
             PostgresSession.describe(error, url: url)
         }
@@ -177,7 +185,7 @@
         func withSession<Result: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> Result)
             async throws -> Result
         {
-            let session = try await PostgresSession.connect(url)
+            let session = try await PostgresSession.connect(url, logger: sessionLogger)
             do {
                 let backend = try await session.rows("SELECT pg_backend_pid()").first.map {
                     try PostgresRecord.decode($0, Int32.self, session)
@@ -187,7 +195,7 @@
                     try await session.untilClosed(body)
                 } onCancel: {
                     guard let backend else { return }
-                    Task { await PostgresSession.cancelStatement(of: backend, url: url) }
+                    Task { await PostgresSession.cancelStatement(of: backend, url: url, logger: sessionLogger) }
                 }
                 await session.close()
                 return result
@@ -218,8 +226,9 @@
 
     extension PostgresSession {
         /// Asks the server to stop the statement running on backend `pid` (its connection stays).
-        static func cancelStatement(of pid: Int32, url: PostgresURL) async {
-            guard let session = try? await connect(url) else { return }
+        static func cancelStatement(of pid: Int32, url: PostgresURL, logger: Logger) async {
+            logger.info("cancelling the running statement", metadata: ["postgres": "\(url)", "backend": "\(pid)"])
+            guard let session = try? await connect(url, logger: logger) else { return }
             _ = try? await session.rows("SELECT pg_cancel_backend(\(pid))")
             await session.close()
         }

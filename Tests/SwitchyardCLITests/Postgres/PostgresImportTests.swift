@@ -1,5 +1,6 @@
 #if CLI
     import Foundation
+    import PostgresTestServer
     import SwitchyardPostgres
     import SwitchyardSampleFeeds
     import SwitchyardTesting
@@ -10,7 +11,7 @@
     /// `switchyard import --database postgres://…` against a real server (see ``PostgresServer``), as a user runs it.
     @Suite(
         "switchyard import into PostgreSQL", .serialized,
-        .enabled(if: PostgresServer.isAvailable, PostgresServer.skipReason),
+        .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)),
         .timeLimit(.minutes(3)))
     struct PostgresImportTests {
         static let gtfsTables = GTFSFile.allCases.map(\.tableName)

@@ -45,7 +45,7 @@ extension ImportSuite {
                 }
             return "\"\(column)\" \(type)"
         }
-        let connection = String(text.prefix { $0 != "?" })  // psql's URL: the database, without our schema
+        let connection = Self.withoutSchema(text)  // psql's URL: the database and TLS settings, without our schema
         var anchorSeconds: [Double] = []
         var oursSeconds: [Double] = []
         for _ in 0..<repetitions {
@@ -80,11 +80,19 @@ extension ImportSuite {
     }
 
     /// The VBB-sized sample feed (at full scale) into PostgreSQL in a child process: its time and peak memory.
+    /// `url` without its `schema=` parameter, which libpq does not know (its TLS parameters kept).
+    static func withoutSchema(_ url: String) -> String {
+        guard let mark = url.firstIndex(of: "?") else { return url }
+        let kept = url[url.index(after: mark)...].split(separator: "&").filter { !$0.hasPrefix("schema=") }
+        return String(url[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+    }
+
     func postgresEndToEnd(feed: String, profile: SampleFeedProfile, _ report: Report) {
         guard Self.postgresURL != nil, let base = ProcessInfo.processInfo.environment["SWITCHYARD_POSTGRES_URL"] else {
             return
         }
-        let text = String(base.prefix { $0 != "?" }) + "?schema=bench_vbb"
+        let connection = Self.withoutSchema(base)
+        let text = connection + (connection.contains("?") ? "&" : "?") + "schema=bench_vbb"
         let output =
             ChildProcess.output(environment: ["SWITCHYARD_BENCH_PROBE": "import-postgres:\(text)|\(feed)"]) ?? ""
         let numbers = output.split(separator: " ").compactMap { Double($0) }
