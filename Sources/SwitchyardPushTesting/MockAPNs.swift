@@ -13,10 +13,12 @@
     /// reasons), and injecting the faults of its script (``MockAPNsFault``).
     ///
     /// ```swift
+    /// let key = try PushSigningKey.load(file: "AuthKey_KEY1234567.p8", keyID: "KEY1234567", teamID: "TEAM123456")
     /// let certificates = try StubCertificates.generate()
     /// let apns = try await MockAPNs.start(
     ///     certificates: certificates,
-    ///     rules: MockAPNsRules(teamID: "TEAM123456", keys: ["KEY1234567": key.publicKey], bundleIDs: ["org.example.app"]))
+    ///     rules: MockAPNsRules(
+    ///         teamID: "TEAM123456", keys: [key.keyID: key.publicKey], bundleIDs: ["org.example.app"]))
     /// apns.script([.goAway(afterStreams: 100), .answer(status: 503, reason: .serviceUnavailable, times: 5)])
     /// // … send to apns.url …
     /// #expect(apns.duplicates == 0)
@@ -137,7 +139,7 @@
         public var deliveryCount: Int { state.withLockedValue { $0.deliveries.count } }
         /// Notifications accepted a second time under an `apns-id` already accepted.
         public var duplicates: Int { state.withLockedValue { $0.duplicates } }
-        /// Answers given, by reason (`"accepted"` for 200).
+        /// Answers given, by reason (`"accepted"` for 200; `"HTTP<status>"` for an error answer without a reason).
         public var answers: [String: Int] { state.withLockedValue { $0.answers } }
         /// Requests received (answered or not).
         public var requests: Int { state.withLockedValue { $0.requests } }

@@ -16,5 +16,9 @@
         case answerDevice(String, status: Int, reason: PushReason, times: Int)
         /// Hold the next `times` answers for `delay` on the mock's clock.
         case delay(Duration, times: Int)
+        /// Answer the next `times` requests with `status` and `body` as it is, of any size or content, whatever the
+        /// requests hold: an answer APNs never gives (its bodies are small JSON objects), to test a client's limits.
+        /// Not available in JSON scripts.
+        case answerBody(status: Int, body: [UInt8], times: Int)
     }
 #endif

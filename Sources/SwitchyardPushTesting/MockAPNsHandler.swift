@@ -106,7 +106,10 @@
             var headers = HPACKHeaders([(":status", "\(answer.status)")])
             headers.add(name: "apns-id", value: id, indexing: .nonIndexable)  // new with every answer: not indexed
             var payload: ByteBuffer?
-            if let reason = answer.reason {
+            if let body = answer.body {
+                headers.add(name: "content-length", value: "\(body.count)")
+                payload = ByteBuffer(bytes: body)
+            } else if let reason = answer.reason {
                 var json = #"{"reason":"\#(reason.rawValue)""#
                 if let timestamp = answer.timestamp { json += #","timestamp":\#(timestamp)"# }
                 json += "}"

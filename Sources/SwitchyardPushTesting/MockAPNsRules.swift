@@ -7,7 +7,8 @@
     /// time, the answer APNs would give. No I/O, so every rule is tested on its own; ``MockAPNs`` applies it to each
     /// stream after its fault script.
     public struct MockAPNsRules: Sendable {
-        /// The team whose tokens are accepted, and the public keys of its signing keys by key ID.
+        /// The team whose tokens are accepted, and the public keys of its signing keys by key ID (a signing key's
+        /// ``PushSigningKey/publicKey``).
         public var teamID: String
         public var keys: [String: P256.Signing.PublicKey]
         /// The apps' bundle IDs: a topic is a bundle ID plus the push type's suffix.
@@ -61,11 +62,15 @@
             public var status: Int
             public var reason: PushReason?
             public var timestamp: Int?
+            /// A body sent as it is instead of the JSON of `reason` and `timestamp`
+            /// (``MockAPNsFault/answerBody(status:body:times:)``).
+            public var body: [UInt8]?
 
-            public init(status: Int, reason: PushReason?, timestamp: Int? = nil) {
+            public init(status: Int, reason: PushReason?, timestamp: Int? = nil, body: [UInt8]? = nil) {
                 self.status = status
                 self.reason = reason
                 self.timestamp = timestamp
+                self.body = body
             }
 
             public static let accepted = Answer(status: 200, reason: nil, timestamp: nil)

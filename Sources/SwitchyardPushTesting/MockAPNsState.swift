@@ -89,11 +89,15 @@
             case .delay(let duration, let times):
                 delay = duration
                 consume(times) { .delay(duration, times: $0) }
+            case .answerBody(let status, let body, let times):
+                forced = MockAPNsRules.Answer(status: status, reason: nil, timestamp: nil, body: body)
+                consume(times) { .answerBody(status: status, body: body, times: $0) }
             default:
                 break
             }
             let answer = forced ?? rules.answer(request, connection: &connection.token, now: now)
-            answers[answer.reason?.rawValue ?? "accepted", default: 0] += 1
+            let named = answer.reason?.rawValue ?? (answer.status == 200 ? "accepted" : "HTTP\(answer.status)")
+            answers[named, default: 0] += 1
             var raiseTo: Int?
             if answer == .accepted {
                 if !acceptedIDs.insert(apnsID.lowercased()).inserted { duplicates += 1 }

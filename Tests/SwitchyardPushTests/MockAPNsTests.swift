@@ -17,7 +17,7 @@
         static let start = 1_700_000_000
 
         static func rules() -> MockAPNsRules {
-            MockAPNsRules(teamID: "TEAM123456", keys: ["KEY1234567": key.publicKey], bundleIDs: ["org.example.app"])
+            MockAPNsRules(teamID: "TEAM123456", keys: ["KEY1234567": signing.publicKey], bundleIDs: ["org.example.app"])
         }
 
         static func request(

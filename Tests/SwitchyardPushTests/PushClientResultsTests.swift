@@ -55,6 +55,49 @@
             try await mock.shutdown()
         }
 
+        /// A client with 5 streams: at most 5 requests in flight.
+        static func narrowClient(_ mock: MockAPNs) -> PushClient {
+            var configuration = PushClientTests.client(mock, connections: 1).configuration
+            configuration.streamsPerConnection = 5
+            return PushClient(key: PushClientTests.signing, bundleID: "org.example.app", configuration: configuration)
+        }
+
+        @Test("a reader that lags holds the batch back: requests never outrun the buffer, the window and what was read")
+        func backPressure() async throws {
+            let mock = try await PushClientTests.start()
+            let client = Self.narrowClient(mock)
+            let results = client.results(of: PushClientTests.notifications(200), buffering: .bounded(10))
+            // Nothing read: 10 results buffered, one waiting for room, 4 more requests at most. The batch pauses there.
+            await mock.waitForRequests(count: 15)
+            #expect(mock.requests == 15)
+            var read = 0
+            for try await result in results {
+                read += 1
+                #expect(result.outcome == .delivered)
+                #expect(mock.requests <= 15 + read, "one more request per result read, at most")
+            }
+            #expect(read == 200 && mock.deliveryCount == 200 && mock.duplicates == 0)
+            await client.shutdown()
+            try await mock.shutdown()
+        }
+
+        @Test("unbounded: the batch runs to its end before anything is read, and every result waits")
+        func unbounded() async throws {
+            let mock = try await PushClientTests.start()
+            let client = Self.narrowClient(mock)
+            let results = client.results(of: PushClientTests.notifications(50), buffering: .unbounded)
+            await mock.waitForRequests(count: 50)
+            await client.queue.waitUntilIdle()  // the batch's job ended with no reader
+            var read = 0
+            for try await result in results {
+                read += 1
+                #expect(result.outcome == .delivered)
+            }
+            #expect(read == 50)
+            await client.shutdown()
+            try await mock.shutdown()
+        }
+
         @Test("a batch cancelled before its job began: every notification reported not sent, none sent")
         func cancelledBeforeStart() async throws {
             let mock = try await PushClientTests.start()

@@ -23,7 +23,7 @@
         }
 
         static func rules() -> MockAPNsRules {
-            MockAPNsRules(teamID: "TEAM123456", keys: ["KEY1234567": key.publicKey], bundleIDs: ["org.example.app"])
+            MockAPNsRules(teamID: "TEAM123456", keys: ["KEY1234567": signing.publicKey], bundleIDs: ["org.example.app"])
         }
 
         static func client(_ mock: MockAPNs, time: Time? = nil, connections: Int = 2, attempts: Int = 5) -> PushClient {
@@ -65,6 +65,7 @@
             #expect(summary.delivered == 600 && summary.total == 600)
             #expect(results.withLock { $0.count == 600 && $0.values.allSatisfy { $0 == 1 } }, "one result each")
             #expect(mock.deliveries.count == 600 && mock.duplicates == 0)
+            #expect(mock.answers == ["accepted": 600], "one token for all: never two signed at once")
             #expect(mock.maximumOpenStreams <= 50)
             #expect(mock.connections <= 2)
             await client.shutdown()
@@ -194,23 +195,37 @@
             try await mock.shutdown()
         }
 
-        @Test("cancelled mid-batch: held requests and the rest reported not sent")
+        @Test("cancelled mid-batch: requests written and unanswered reported unconfirmed, the rest not sent")
         func cancellation() async throws {
             let time = Time()
             let mock = try await MockAPNs.start(
                 certificates: Self.certificates, rules: Self.rules(), now: { Int(Date().timeIntervalSince1970) },
                 clock: time.clock)
-            let client = Self.client(mock, connections: 1)
+            var configuration = Self.client(mock, connections: 1).configuration
+            configuration.streamsPerConnection = 100  // exactly 100 requests in flight at once
+            let client = PushClient(key: Self.signing, bundleID: "org.example.app", configuration: configuration)
             // One accepted first: the connection's stream limit rises (until then APNs allows one stream).
             #expect(await client.send(Self.notifications(1)[0]).outcome == .delivered)
             mock.script([.delay(.seconds(60), times: 100_000)])  // every answer held until the clock moves
-            let batch = Task { try await client.send(Self.notifications(1_000)) }
-            await mock.waitForRequests(count: 11)
+            let results = Mutex<[UUID: PushResult.Outcome]>([:])
+            let batch = Task {
+                try await client.send(Self.notifications(1_000)) { result in
+                    results.withLock { $0[result.id] = result.outcome }
+                }
+            }
+            await mock.waitForRequests(count: 101)  // the whole window: the mock holds 100 requests, unanswered
             batch.cancel()
             let summary = try await batch.value
-            // Requests already on the wire may still reach the mock after this; none answered counts as delivered.
-            #expect(summary.total == 1_000)
-            #expect(summary.delivered == 0 && summary.notSent == 1_000)
+            #expect(summary.total == 1_000 && summary.delivered == 0)
+            #expect(summary.unconfirmed == 100, "written, unanswered: APNs may have delivered them")
+            #expect(summary.notSent == 900, "never written: safe to send again")
+            // Every notification the mock received (and would deliver once its answer goes out) is unconfirmed.
+            let received = mock.deliveries.dropFirst().map { $0.id.lowercased() }
+            #expect(received.count == 100)
+            let outcomes = results.withLock { state in
+                Dictionary(uniqueKeysWithValues: state.map { ($0.key.uuidString.lowercased(), $0.value) })
+            }
+            #expect(received.allSatisfy { outcomes[$0] == .unconfirmed })
             time.clock.advance(by: .seconds(60))
             await client.shutdown()
             try await mock.shutdown()

@@ -30,6 +30,7 @@
             let path = try write(pem, "AuthKey.p8", mode: 0o600)
             let loaded = try PushSigningKey.load(file: path, keyID: "KEY1234567", teamID: "TEAM123456")
             #expect(loaded.description == "PushSigningKey(key ID KEY1234567, team TEAM123456)")
+            #expect(loaded.publicKey.rawRepresentation == key.publicKey.rawRepresentation, "its public half")
             let body = pem.split(separator: "\n")[1]
             #expect(!"\(loaded)".contains(body) && !String(reflecting: loaded).contains(body))
         }
@@ -89,6 +90,7 @@
             #expect(opened.keyID == "KEY1234567" && opened.teamID == "TEAM123456")
             let token = try ProviderToken(key: opened, issuedAt: 1_700_000_000)
             #expect(try Self.verifies(token.text, with: key.publicKey), "the opened key is the original")
+            #expect(try Self.verifies(token.text, with: opened.publicKey))
 
             #expect(throws: PushCredentialError.wrongPassphrase(path: path)) {
                 try PushKeyFile.read(path, passphrase: "wrong horse")
@@ -107,6 +109,74 @@
             #expect(throws: PushCredentialError.notAKeyFile(path: plain)) {
                 try PushKeyFile.read(plain, passphrase: "correct horse")
             }
+        }
+
+        /// A crafted `scrypt:` line, and the limit it breaks.
+        struct CraftedCost: Sendable, CustomTestStringConvertible {
+            var scrypt: String
+            var field: String
+            var value: Int
+            var allowed: String
+            var testDescription: String { "scrypt: \(scrypt)" }
+        }
+
+        static let craftedCosts = [
+            CraftedCost(scrypt: "24 64 16", field: "logRounds", value: 24, allowed: "10...20"),
+            CraftedCost(scrypt: "21 8 1", field: "logRounds", value: 21, allowed: "10...20"),
+            CraftedCost(scrypt: "9 8 1", field: "logRounds", value: 9, allowed: "10...20"),
+            CraftedCost(scrypt: "15 17 1", field: "blockSize", value: 17, allowed: "1...16"),
+            CraftedCost(scrypt: "15 8 5", field: "parallelism", value: 5, allowed: "1...4"),
+            CraftedCost(
+                scrypt: "16 16 4", field: "128·N·r·p", value: 536_870_912, allowed: "at most 268435456 (256 MiB)"),
+        ]
+
+        @Test("a crafted scrypt cost is refused before any derivation, at once", arguments: craftedCosts)
+        func craftedCost(crafted: CraftedCost) throws {
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let original = try PushSigningKey(pem: pem, keyID: "KEY1234567", teamID: "TEAM123456")
+            let genuine = folder + "/key.sealed"
+            try PushKeyFile.write(
+                original, to: genuine, passphrase: "correct horse",
+                cost: PushKeyFile.Cost(logRounds: 10, blockSize: 8, parallelism: 1))
+            let text = try String(contentsOfFile: genuine, encoding: .utf8)
+            #expect(text.contains("\nscrypt: 10 8 1\n"))
+            let path = try write(
+                text.replacingOccurrences(of: "\nscrypt: 10 8 1\n", with: "\nscrypt: \(crafted.scrypt)\n"),
+                "crafted.sealed", mode: 0o600)
+            var thrown: (any Error)?
+            // A bound, not a speed measurement: deriving with any refused cost takes seconds to minutes.
+            let elapsed = ContinuousClock().measure {
+                do {
+                    _ = try PushKeyFile.read(path, passphrase: "correct horse")
+                } catch {
+                    thrown = error
+                }
+            }
+            #expect(
+                thrown as? PushCredentialError
+                    == .costOutOfRange(
+                        path: path, field: crafted.field, value: crafted.value, allowed: crafted.allowed))
+            #expect(elapsed < .milliseconds(100), "refused before scrypt ran")
+            if let thrown { #expect("\(thrown)".contains(crafted.field), "the message names the field") }
+        }
+
+        @Test("the standard cost is within the limits; a cost outside them is refused when writing, nothing written")
+        func costLimitsWhenWriting() throws {
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            #expect(PushKeyFile.Cost.standard.isAllowed)
+            #expect(PushKeyFile.Cost(logRounds: 20, blockSize: 2, parallelism: 1).isAllowed, "256 MiB exactly")
+            #expect(!PushKeyFile.Cost(logRounds: 20, blockSize: 2, parallelism: 2).isAllowed)
+            let original = try PushSigningKey(pem: pem, keyID: "KEY1234567", teamID: "TEAM123456")
+            let path = folder + "/expensive.sealed"
+            #expect(
+                throws: PushCredentialError.costOutOfRange(
+                    path: path, field: "logRounds", value: 21, allowed: "10...20")
+            ) {
+                try PushKeyFile.write(
+                    original, to: path, passphrase: "correct horse",
+                    cost: PushKeyFile.Cost(logRounds: 21, blockSize: 8, parallelism: 1))
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
         }
 
         @Test("a provider token: ES256 over the header and claims APNs reads, verifiable with the public key")
@@ -132,7 +202,8 @@
             let first = try ProviderToken(key: signing, issuedAt: 0)
             schedule.issued(first, at: .zero)
             #expect(schedule.decide(at: minute * 49 + .seconds(59)) == .use(first))
-            #expect(schedule.decide(at: minute * 50) == .sign)
+            var later = schedule
+            #expect(later.decide(at: minute * 50) == .sign)
             #expect(schedule.expired(first, at: minute * 5) == .wait(after: minute * 15), "too young to replace")
             #expect(schedule.decide(at: minute * 5) == .use(first))
             #expect(schedule.expired(first, at: minute * 20) == .replaced)
@@ -141,6 +212,36 @@
             schedule.issued(second, at: minute * 20)
             #expect(schedule.expired(first, at: minute * 21) == .alreadyReplaced, "an answer about the old token")
             #expect(schedule.decide(at: minute * 21) == .use(second))
+        }
+
+        @Test("one signer at a time: the others use the token in force until it is an hour old, or wait for the signer")
+        func oneSigner() throws {
+            let signing = try PushSigningKey(pem: pem, keyID: "K", teamID: "T")
+            var schedule = ProviderTokenSchedule()
+            let minute = Duration.seconds(60)
+            #expect(schedule.decide(at: .zero) == .sign)
+            #expect(schedule.isSigning)
+            #expect(schedule.decide(at: .zero) == .wait, "no token yet: wait for the signer, do not sign a second")
+            schedule.signingFailed()
+            #expect(!schedule.isSigning)
+            #expect(schedule.decide(at: .seconds(1)) == .sign, "after a failure, the next caller signs")
+            let first = try ProviderToken(key: signing, issuedAt: 1)
+            schedule.issued(first, at: .seconds(1))
+            #expect(!schedule.isSigning)
+            #expect(schedule.decide(at: minute * 30) == .use(first))
+
+            #expect(schedule.decide(at: minute * 51) == .sign, "50 minutes old: one caller re-signs")
+            #expect(schedule.decide(at: minute * 51) == .use(first), "the others keep the token in force meanwhile")
+            #expect(schedule.decide(at: minute * 60) == .use(first))
+            #expect(schedule.decide(at: minute * 60 + .seconds(1)) == .wait, "an hour old: APNs would refuse it")
+            let second = try ProviderToken(key: signing, issuedAt: 3_601)
+            schedule.issued(second, at: minute * 60 + .seconds(1))
+            #expect(schedule.decide(at: minute * 61) == .use(second))
+
+            // After ExpiredProviderToken drops the token, callers wait for the one signer.
+            #expect(schedule.expired(second, at: minute * 81) == .replaced)
+            #expect(schedule.decide(at: minute * 81) == .sign)
+            #expect(schedule.decide(at: minute * 81) == .wait)
         }
 
         static func decoded(_ part: String) throws -> String {

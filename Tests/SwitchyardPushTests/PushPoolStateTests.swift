@@ -47,8 +47,27 @@
             var pool = PushPoolState(maximumConnections: 2)
             _ = pool.acquire(1)
             _ = pool.acquire(2)
-            #expect(pool.closed(1, failedToOpen: true) == .init(fail: [1, 2]))
-            #expect(pool.acquire(3) == .init(open: [2]), "a later sender tries again")
+            #expect(pool.closed(1, failedToOpen: true) == .init(fail: [1, 2], backOff: 1))
+            #expect(pool.acquire(3) == .init(), "no opening during the backoff: the sender waits")
+            #expect(pool.backOffEnded() == .init(open: [2]), "after it, a connection opens for the waiting sender")
+        }
+
+        @Test("openings that fail in a row: each begins a longer backoff; one that succeeds resets the count")
+        func backOff() {
+            var pool = PushPoolState(maximumConnections: 1)
+            _ = pool.acquire(1)
+            #expect(pool.closed(1, failedToOpen: true) == .init(fail: [1], backOff: 1))
+            #expect(pool.acquire(2) == .init())
+            #expect(pool.acquire(3) == .init())
+            #expect(pool.backOffEnded() == .init(open: [2]))
+            #expect(pool.closed(2, failedToOpen: true) == .init(fail: [2, 3], backOff: 2), "the second in a row")
+            _ = pool.acquire(4)
+            #expect(pool.backOffEnded() == .init(open: [3]))
+            #expect(pool.opened(3, limit: 10) == .init(grants: [(4, 3)]))
+            #expect(pool.closed(3) == .init(), "a connection lost after opening: no backoff (and nobody waits)")
+            _ = pool.acquire(5)
+            #expect(pool.connectionStates[4]?.phase == .opening, "replaced at once")
+            #expect(pool.closed(4, failedToOpen: true) == .init(fail: [5], backOff: 1), "the count began again")
         }
 
         @Test("a connection lost mid-flight is replaced while senders wait")
@@ -71,8 +90,10 @@
                 var waiting: Set<Int> = []
                 var opening: Set<Int> = []
                 var limits: [Int: Int] = [:]
+                var backingOff = false
                 var nextSender = 1
                 func apply(_ actions: PushPoolState.Actions) {
+                    if actions.backOff != nil { backingOff = true }
                     for (sender, connection) in actions.grants {
                         #expect(waiting.remove(sender) != nil, "only a waiting sender is granted")
                         granted[sender] = connection
@@ -110,17 +131,21 @@
                             apply(pool.goingAway(connection))
                         }
                     default:
-                        if let connection = opening.randomElement(using: &random), Bool.random(using: &random) {
+                        if backingOff, Bool.random(using: &random) {
+                            backingOff = false
+                            apply(pool.backOffEnded())
+                        } else if let connection = opening.randomElement(using: &random), Bool.random(using: &random) {
                             opening.remove(connection)
                             apply(pool.closed(connection, failedToOpen: true))
                         }
                     }
                 }
-                // Whoever still waits has a connection opening for them, or every connection is full.
+                // Whoever still waits has a connection opening for them, or every connection is full, or a backoff
+                // will end.
                 if !waiting.isEmpty {
                     let states = pool.connectionStates.values
                     #expect(
-                        states.contains { $0.phase == .opening }
+                        backingOff || states.contains { $0.phase == .opening }
                             || states.allSatisfy { $0.open >= $0.limit || $0.phase == .draining })
                 }
             }

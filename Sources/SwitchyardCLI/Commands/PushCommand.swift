@@ -162,7 +162,8 @@
             }
             // A Ctrl-C that came after the last notification ended stopped nothing.
             try finish(
-                summary, outcomes: outcomes, seconds: seconds, interrupted: work.isCancelled && summary.notSent > 0)
+                summary, outcomes: outcomes, seconds: seconds,
+                interrupted: work.isCancelled && summary.notSent + summary.unconfirmed > 0)
         }
 
         /// Prints the summary, writes `--failed`, and exits with the status the type describes.

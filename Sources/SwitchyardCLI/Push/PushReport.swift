@@ -8,8 +8,10 @@
     final class PushOutcomes: Sendable {
         struct Undelivered: Sendable {
             var deviceToken: String
-            /// `nil`: not sent (the batch was stopped first).
+            /// `nil`: not sent, or sent and unanswered (the batch was stopped first).
             var failure: PushFailure?
+            /// Sent, and the batch stopped before APNs answered: it may have been delivered.
+            var unconfirmed = false
         }
 
         private let undelivered = Mutex<[Undelivered]>([])
@@ -21,6 +23,10 @@
                 undelivered.withLock { $0.append(Undelivered(deviceToken: result.deviceToken, failure: failure)) }
             case .notSent:
                 undelivered.withLock { $0.append(Undelivered(deviceToken: result.deviceToken, failure: nil)) }
+            case .unconfirmed:
+                undelivered.withLock {
+                    $0.append(Undelivered(deviceToken: result.deviceToken, failure: nil, unconfirmed: true))
+                }
             }
         }
 
@@ -30,8 +36,9 @@
     /// The text and JSON `switchyard push` prints, and the `--failed` file.
     enum PushReport {
         /// What to do about a device token that was not delivered to, as written in `--failed`'s second column.
-        static func action(_ failure: PushFailure?) -> String {
-            guard let failure else { return "retry" }
+        static func action(_ entry: PushOutcomes.Undelivered) -> String {
+            if entry.unconfirmed { return "check" }
+            guard let failure = entry.failure else { return "retry" }
             switch failure.disposition {
             case .unregistered: return "stop"
             case .retry, .credentials: return "retry"
@@ -53,6 +60,13 @@
             }) {
                 let status = reason.status == 0 ? "found here, not sent" : "\(reason.status)"
                 rows.append(("\(reason) (\(status))", count, advice(reason.disposition(status: reason.status))))
+            }
+            if summary.unconfirmed > 0 {
+                rows.append(
+                    (
+                        "unconfirmed (stopped in flight)", summary.unconfirmed,
+                        "may have been delivered: sending again may deliver twice"
+                    ))
             }
             if summary.notSent > 0 { rows.append(("not sent (stopped)", summary.notSent, "send again")) }
             let width = rows.map(\.0.count).max() ?? 0
@@ -79,6 +93,7 @@
             var delivered: Int
             var failed: [String: Int]
             var notSent: Int
+            var unconfirmed: Int
             var requests: Int
             var seconds: Double
             var pushesPerSecond: Double
@@ -89,7 +104,8 @@
             let object = JSON(
                 notifications: summary.total, delivered: summary.delivered,
                 failed: Dictionary(uniqueKeysWithValues: summary.failed.map { ($0.key.rawValue, $0.value) }),
-                notSent: summary.notSent, requests: summary.requests, seconds: seconds,
+                notSent: summary.notSent, unconfirmed: summary.unconfirmed, requests: summary.requests,
+                seconds: seconds,
                 pushesPerSecond: seconds > 0 ? Double(summary.total) / seconds : 0, interrupted: interrupted)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -98,14 +114,15 @@
 
         /// Writes `--failed`: a `#` header line, then per undelivered notification its device token, the action
         /// (`stop`: unregistered, never send again; `retry`: may succeed later, or was not sent; `rejected`: the
-        /// request was wrong), APNs's reason (`NotSent` when not sent) and, for 410, the time APNs learned the token
-        /// was invalid (milliseconds since 1970), tab-separated. Written to a temporary file renamed into place.
+        /// request was wrong; `check`: sent when the batch stopped, unanswered, so perhaps delivered), APNs's reason
+        /// (`NotSent` when not sent, `Unconfirmed` when unanswered) and, for 410, the time APNs learned the token was
+        /// invalid (milliseconds since 1970), tab-separated. Written to a temporary file renamed into place.
         static func writeFailed(_ undelivered: [PushOutcomes.Undelivered], to path: String) throws {
             var text = "# token\taction\treason\ttimestamp\n"
             for entry in undelivered {
-                let reason = entry.failure?.reason.rawValue ?? "NotSent"
+                let reason = entry.failure?.reason.rawValue ?? (entry.unconfirmed ? "Unconfirmed" : "NotSent")
                 let timestamp = entry.failure?.timestamp.map(String.init) ?? ""
-                text += "\(entry.deviceToken)\t\(action(entry.failure))\t\(reason)\t\(timestamp)\n"
+                text += "\(entry.deviceToken)\t\(action(entry))\t\(reason)\t\(timestamp)\n"
             }
             let temporary = path + ".partial"
             try text.write(toFile: temporary, atomically: false, encoding: .utf8)

@@ -1,12 +1,15 @@
 #if Push
+    import Logging
     import NIOCore
     import NIOSSL
+    import Switchyard
 
-    /// The pool's decisions (``PushPoolState``) carried out: streams handed to senders, connections opened and closed.
+    /// The pool's decisions (``PushPoolState``) carried out: streams handed to senders, connections opened (after a
+    /// backoff when opening failed) and closed.
     extension PushClient {
         /// Waits for a stream on some connection (in order with the other senders); ``release(_:)`` it when done.
-        /// - Throws: `CancellationError`; a ``PushFailure`` (``PushReason/unreachable``) when no connection can open
-        ///   or the client was shut down.
+        /// - Throws: `CancellationError`; a ``PushFailure`` when no connection can open (``PushReason/unreachable``,
+        ///   or ``PushReason/untrustedCertificate``) or the client was shut down (``PushReason/unreachable``).
         func acquireStream() async throws -> PushConnection {
             let sender = state.withLockedValue { state in
                 defer { state.nextSender += 1 }
@@ -51,7 +54,8 @@
 
         /// Changes the state with `change` and carries out the pool's actions it returns: in the same hold of the
         /// lock, the senders granted a stream are matched with their connections (a connection closed since is
-        /// absent: its sender is told to retry); after it, senders are resumed and connections opened or closed.
+        /// absent: its sender is told to retry); after it, senders are resumed, connections opened or closed, and a
+        /// backoff begun.
         func decide(_ change: (inout PushClientState) -> PushPoolState.Actions?) {
             let outcome = state.withLockedValue { state in
                 var outcome = Outcome()
@@ -63,6 +67,7 @@
                     outcome.closing = actions.close.compactMap { state.connections.removeValue(forKey: $0) }
                     outcome.failures = actions.fail.compactMap { state.waiting.removeValue(forKey: $0) }
                     outcome.open = actions.open
+                    outcome.backOff = actions.backOff
                 }
                 outcome.failures += state.failing
                 state.failing = []
@@ -76,19 +81,19 @@
                 if let connection {
                     continuation.resume(returning: connection)
                 } else {
-                    continuation.resume(throwing: PushConnection.StreamError.unanswered)
+                    continuation.resume(throwing: PushConnection.StreamError.unanswered(sent: false))
                 }
             }
             for connection in outcome.closing { connection.close() }
             if !outcome.failures.isEmpty {
                 // Described here, outside the lock, and only when a sender fails.
-                let detail =
-                    outcome.openError.map { "\($0)" } ?? (outcome.isShutDown ? "the client was shut down" : nil)
-                for continuation in outcome.failures {
-                    continuation.resume(throwing: PushFailure(reason: .unreachable, status: 0, detail: detail))
-                }
+                let failure = PushFailure(
+                    openError: outcome.openError, isShutDown: outcome.isShutDown,
+                    server: PushFailure.place(configuration.endpoint.host, configuration.endpoint.port))
+                for continuation in outcome.failures { continuation.resume(throwing: failure) }
             }
             for number in outcome.open { open(number) }
+            if let failures = outcome.backOff { reopen(after: failures) }
         }
 
         /// What one decision resumes, closes and opens.
@@ -97,21 +102,65 @@
             var closing: [PushConnection] = []
             var failures: [CheckedContinuation<PushConnection, any Error>] = []
             var open: [Int] = []
+            /// Openings that failed in a row, when a backoff begins.
+            var backOff: Int?
             /// Why the failing senders fail: the last error opening a connection, or the client's shutdown.
             var openError: (any Error)?
             var isShutDown = false
         }
 
-        /// Opens connection `number` in a task of its own and reports the outcome to the pool.
+        /// Ends the pool's backoff after `failures` failed openings in a row: after ``backoff(after:)``'s delay
+        /// (``Configuration/backoff`` doubled per failure, capped at ``Configuration/maximumBackoff``, ±50%) on
+        /// ``Configuration/clock``.
+        private func reopen(after failures: Int) {
+            let delay = backoff(after: failures)
+            logger?.debug("connection opening backs off", metadata: ["failures": "\(failures)", "delay": "\(delay)"])
+            let clock = configuration.clock
+            Task { [weak self] in
+                try? await clock.sleep(for: delay)
+                self?.decide { state in state.isShutDown ? nil : state.pool.backOffEnded() }
+            }
+        }
+
+        /// The TLS context of every connection of this client (its ``Configuration/tls`` with ALPN `h2`): made once,
+        /// at the first opening, on `BlockingExecutor.shared` (loading the trust roots reads files), then reused. The
+        /// pool opens one connection at a time, so it is made once; were two openings to race, the first made is
+        /// kept. A failure is not kept: the next opening tries again.
+        /// - Throws: NIOSSL's error for a configuration it cannot load (a missing trust-roots file, say).
+        func tlsContext() async throws -> NIOSSLContext {
+            if let context = state.withLockedValue({ $0.tlsContext }) { return context }
+            var tls = configuration.tls
+            tls.applicationProtocols = ["h2"]
+            let made = try await BlockingExecutor.shared.run { [tls] in try NIOSSLContext(configuration: tls) }
+            return state.withLockedValue { state in
+                state.tlsContextsMade += 1
+                if let context = state.tlsContext { return context }
+                state.tlsContext = made
+                return made
+            }
+        }
+
+        /// How many TLS contexts this client has made (one, once a connection was opened).
+        @_spi(PushInternals) public var tlsContextsMade: Int { state.withLockedValue { $0.tlsContextsMade } }
+
+        /// Opens connection `number` in a task of its own and reports the outcome to the pool. The connections metric
+        /// follows the connection's own events (``PushConnection/Event/opened`` and ``PushConnection/Event/closed``,
+        /// exactly once each), whatever becomes of the client.
         private func open(_ number: Int) {
-            let configuration = configuration
+            let (configuration, metrics) = (configuration, metrics)
             Task {
                 do {
+                    let context = try await tlsContext()
                     let connection = try await PushConnection.open(
                         number: number, host: configuration.endpoint.host, port: configuration.endpoint.port,
-                        tls: configuration.tls, timeout: configuration.connectTimeout,
+                        context: context, timeout: configuration.connectTimeout,
                         group: configuration.eventLoopGroup
                     ) { [weak self] event in
+                        switch event {
+                        case .opened: metrics.connectionOpened()
+                        case .closed: metrics.connectionClosed()
+                        case .limit, .goAway: break
+                        }
                         self?.connection(number, reported: event)
                     }
                     var closeNow = false
@@ -125,8 +174,10 @@
                     }
                     if closeNow { connection.close() }
                 } catch {
+                    log(connection: number, failedToOpen: error)
                     decide { state in
                         state.lastOpenError = error
+                        state.earlyLimits[number] = nil
                         return state.pool.closed(number, failedToOpen: true)
                     }
                 }
@@ -135,8 +186,11 @@
 
         /// An event of connection `number`.
         private func connection(_ number: Int, reported event: PushConnection.Event) {
+            log(connection: number, event)
             decide { state in
                 switch event {
+                case .opened:
+                    return nil  // the pool learns it from the opening's task, with the connection
                 case .limit(let server):
                     let limit = min(server, configuration.streamsPerConnection)
                     guard state.connections[number] != nil else {

@@ -1,4 +1,5 @@
 #if Push
+    import CoreMetrics
     import NIOCore
     import NIOHPACK
     import Switchyard
@@ -15,17 +16,28 @@
         ///
         /// `notifications` is read lazily, so a batch may be larger than memory. `total`, if known, gives the job's
         /// progress a total (else it counts notifications ended). Cancelling the awaiting task cancels the job: the
-        /// notifications not yet sent end as ``PushResult/Outcome/notSent`` (and are counted so), as do those in
-        /// flight whose answer had not arrived.
+        /// notifications none of whose requests was written end as ``PushResult/Outcome/notSent`` (those not begun,
+        /// and those whose request had not left), and those in flight whose request was written but not answered end
+        /// as ``PushResult/Outcome/unconfirmed`` (APNs may have delivered them: sending them again may deliver them
+        /// twice). Each is counted so in the summary.
         /// - Throws: `SubmissionError` if the queue refuses the job; `JobError.wouldDeadlock` when awaited from a job
         ///   that holds what the batch's job would need to start (the batch is then cancelled, and nothing is sent).
         public func send<Notifications: Sequence & Sendable>(
             _ notifications: Notifications, total: Int? = nil,
             onResult: @escaping @Sendable (PushResult) -> Void = { _ in }
         ) async throws -> PushSummary where Notifications.Element == PushNotification {
+            try await send(notifications, total: total, deliver: { onResult($0) })
+        }
+
+        /// ``send(_:total:onResult:)`` with an asynchronous `deliver`, called as `onResult` is: while a call is
+        /// suspended the batch starts no new request (its requests in flight go on), which is the back-pressure of
+        /// ``results(of:total:buffering:)``.
+        func send<Notifications: Sequence & Sendable>(
+            _ notifications: Notifications, total: Int?, deliver: @escaping @Sendable (PushResult) async -> Void
+        ) async throws -> PushSummary where Notifications.Element == PushNotification {
             let name = "push \(total.map { "\($0) notifications" } ?? "notifications") to \(bundleID)"
             let job = try await queue.submit(name) { () async -> PushSummary in
-                await self.run(notifications, total: total, onResult: onResult)
+                await self.run(notifications, total: total, name: name, deliver: deliver)
             }
             return try await withTaskCancellationHandler {
                 do throws(JobError<Never>) {
@@ -35,9 +47,11 @@
                     var summary = PushSummary()
                     for notification in notifications {
                         let result = PushResult(notSent: notification)
+                        observe(result)
                         summary.add(result)
-                        onResult(result)
+                        await deliver(result)
                     }
+                    logBatch(summary, name: name)
                     return summary
                 } catch {
                     job.cancel()  // it must not run later, unawaited
@@ -48,9 +62,11 @@
             }
         }
 
-        /// The batch job's body: a sliding window of sends, as wide as the pool can take at most.
+        /// The batch job's body: a sliding window of sends, as wide as the pool can take at most. A result is
+        /// delivered before the next notification is sent. The batch named `name` is logged once, at its end.
         private func run<Notifications: Sequence & Sendable>(
-            _ notifications: Notifications, total: Int?, onResult: @escaping @Sendable (PushResult) -> Void
+            _ notifications: Notifications, total: Int?, name: String,
+            deliver: @escaping @Sendable (PushResult) async -> Void
         ) async -> PushSummary where Notifications.Element == PushNotification {
             let context = JobContext.current
             let window = configuration.connections * configuration.streamsPerConnection
@@ -58,9 +74,9 @@
             var ended = 0
             await withTaskGroup(of: PushResult.self) { group in
                 var running = 0
-                func record(_ result: PushResult) {
+                func record(_ result: PushResult) async {
                     summary.add(result)
-                    onResult(result)
+                    await deliver(result)
                     ended += 1
                     context?.reportProgress(completed: Int64(ended), total: Int64(max(total ?? ended, ended)))
                 }
@@ -69,7 +85,9 @@
                 var checkedPayload: [UInt8]?
                 for notification in notifications {
                     if Task.isCancelled {
-                        record(PushResult(notSent: notification))
+                        let result = PushResult(notSent: notification)
+                        observe(result)
+                        await record(result)
                         continue
                     }
                     if notification.payload != checkedPayload, PushNotification.isJSONObject(notification.payload) {
@@ -78,27 +96,44 @@
                     let jsonChecked = notification.payload == checkedPayload
                     if running == window, let result = await group.next() {
                         running -= 1
-                        record(result)
+                        await record(result)
                     }
                     group.addTask { await self.send(notification, jsonChecked: jsonChecked) }
                     running += 1
                 }
-                for await result in group { record(result) }
+                for await result in group { await record(result) }
             }
+            logBatch(summary, name: name)
             return summary
         }
 
         /// Sends one notification and returns how it ended: delivered, failed (APNs's answer after the last attempt,
-        /// or the client's reason), or not sent (cancelled first). Retries what may succeed later (see the type).
+        /// or the client's reason), not sent (cancelled before any of its requests was written), or unconfirmed
+        /// (cancelled after a request of it was written, with no answer to it). Retries what may succeed later (see
+        /// the type).
         public func send(_ notification: PushNotification) async -> PushResult {
             await send(notification, jsonChecked: false)
         }
 
-        /// ``send(_:)``; `jsonChecked`: the payload is known to be a JSON object.
+        /// ``send(_:)``; `jsonChecked`: the payload is known to be a JSON object. The result is counted and logged
+        /// (``observe(_:)``).
         func send(_ notification: PushNotification, jsonChecked: Bool) async -> PushResult {
+            let result = await attempt(notification, jsonChecked: jsonChecked)
+            observe(result)
+            return result
+        }
+
+        /// ``send(_:jsonChecked:)``'s requests, until one is answered for good, the attempts run out, or the task is
+        /// cancelled.
+        private func attempt(_ notification: PushNotification, jsonChecked: Bool) async -> PushResult {
+            // Whether a request of it was written and never answered: APNs may have delivered it.
+            var mayHaveArrived = false
             func ended(_ outcome: PushResult.Outcome, _ attempts: Int) -> PushResult {
                 PushResult(
                     id: notification.id, deviceToken: notification.deviceToken, outcome: outcome, attempts: attempts)
+            }
+            func cancelled(_ attempts: Int) -> PushResult {
+                ended(mayHaveArrived ? .unconfirmed : .notSent, attempts)
             }
             if let problem = notification.problem(checkingJSON: !jsonChecked) {
                 return ended(.failed(PushFailure(reason: problem, status: 0)), 0)
@@ -107,21 +142,21 @@
             var attempts = 0
             var last = PushFailure(reason: .noAnswer, status: 0)
             while attempts < configuration.attempts {
-                if Task.isCancelled { return ended(.notSent, attempts) }
+                if Task.isCancelled { return cancelled(attempts) }
                 let connection: PushConnection
                 do {
                     connection = try await acquireStream()
                 } catch let failure as PushFailure {
                     return ended(.failed(failure), attempts)
                 } catch is CancellationError {
-                    return ended(.notSent, attempts)
+                    return cancelled(attempts)
                 } catch {
                     continue  // granted a connection that closed meanwhile: ask again
                 }
                 attempts += 1
                 let token: ProviderToken
                 do {
-                    token = try providerToken()
+                    token = try await providerToken()
                 } catch {
                     release(connection)
                     return ended(
@@ -130,9 +165,11 @@
                 let head = Self.head(
                     for: notification, topic: bundleID + notification.type.topicSuffix, token: token,
                     host: connection.host)
-                do {
+                metrics.requests.increment()
+                do throws(PushConnection.StreamError) {
                     let answer = try await connection.send(head, body: body, timeout: configuration.requestTimeout)
                     release(connection)
+                    metrics.recordDuration(answer.latency)
                     if answer.status == 200 { return ended(.delivered, attempts) }
                     let failure = Self.failure(from: answer)
                     guard failure.disposition == .retry else { return ended(.failed(failure), attempts) }
@@ -141,46 +178,26 @@
                         // Too young to replace: wait until it may be, then replace it.
                         while case .wait(let after) = tokenExpired(token) {
                             do { try await configuration.clock.sleep(for: after) } catch {
-                                return ended(.notSent, attempts)
+                                return cancelled(attempts)
                             }
                         }
                         continue  // with a new token, at once
                     }
                 } catch {
                     release(connection)
-                    if Task.isCancelled { return ended(.notSent, attempts) }
-                    last = PushFailure(reason: .noAnswer, status: 0, detail: "\(error)")
+                    if case .unanswered(sent: true) = error { mayHaveArrived = true }
+                    if Task.isCancelled { return cancelled(attempts) }
+                    last = PushFailure(reason: .noAnswer, status: 0, detail: error.description)
                 }
                 guard attempts < configuration.attempts else { break }
+                logRetry(notification, after: last, attempts: attempts)
                 do {
                     try await configuration.clock.sleep(for: backoff(after: attempts))
                 } catch {
-                    return ended(.notSent, attempts)
+                    return cancelled(attempts)
                 }
             }
             return ended(.failed(last), attempts)
-        }
-
-        /// The token for a request now: the current one, or a new one signed (under the lock, so that a connection
-        /// never sees two new tokens at once).
-        func providerToken() throws -> ProviderToken {
-            let seconds = configuration.wallTime()
-            return try state.withLockedValue { state in
-                switch state.tokens.decide(at: .seconds(seconds)) {
-                case .use(let token):
-                    return token
-                case .sign:
-                    let token = try ProviderToken(key: key, issuedAt: seconds)
-                    state.tokens.issued(token, at: .seconds(seconds))
-                    return token
-                }
-            }
-        }
-
-        /// APNs said `token` expired.
-        func tokenExpired(_ token: ProviderToken) -> ProviderTokenSchedule.ExpiryDecision {
-            let seconds = configuration.wallTime()
-            return state.withLockedValue { $0.tokens.expired(token, at: .seconds(seconds)) }
         }
 
         /// The delay before attempt `attempts + 1`: ``Configuration/backoff`` doubled per attempt, capped, ±50%.
@@ -217,7 +234,9 @@
             return headers
         }
 
-        /// APNs's error answer: its `reason` (and `timestamp`), or the status alone when the body says nothing.
+        /// APNs's error answer: its `reason` (and `timestamp`), or the status alone (`HTTP<status>`) when the body
+        /// says nothing readable. A body cut at ``PushConnection/Answer/bodyLimit`` bytes is read as far as it goes
+        /// (a JSON object cut short is not read), and the failure's detail says it was cut.
         static func failure(from answer: PushConnection.Answer) -> PushFailure {
             struct Body: Decodable {
                 var reason: String?
@@ -225,7 +244,12 @@
             }
             let body = try? JSONDecoder().decode(Body.self, from: Data(answer.body))
             let reason = body?.reason.map(PushReason.init(rawValue:)) ?? PushReason(rawValue: "HTTP\(answer.status)")
-            return PushFailure(reason: reason, status: answer.status, timestamp: body?.timestamp)
+            let limit = PushConnection.Answer.bodyLimit
+            let detail =
+                answer.isCut
+                ? "the answer's body was longer than \(limit) bytes, which no APNs answer is; its first \(limit) bytes "
+                    + "were read" : nil
+            return PushFailure(reason: reason, status: answer.status, timestamp: body?.timestamp, detail: detail)
         }
     }
 #endif

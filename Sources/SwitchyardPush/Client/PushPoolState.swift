@@ -12,8 +12,13 @@
     ///   connection with the most free streams.
     /// - Senders wait in FIFO order when every connection is full: the back-pressure of a batch.
     /// - A connection that received `GOAWAY` takes no new stream and is closed once its streams are done; one that
-    ///   closed or failed to open is replaced while senders wait. When no connection is open or opening and opening
-    ///   one failed, the waiting senders fail with that error.
+    ///   closed is replaced at once while senders wait. When no connection is open or opening and opening one failed,
+    ///   the waiting senders fail with that error.
+    /// - **After a connection fails to open, none opens until the caller ends the backoff** (``backOffEnded()``): the
+    ///   failure's actions carry ``Actions/backOff``, the openings failed in a row, and the caller waits a delay that
+    ///   grows with it before reporting the end. Senders that arrive meanwhile wait for the next opening. A
+    ///   connection that opens resets the count. So a server that refuses every connection (a certificate the client
+    ///   does not trust, say) sees openings spaced ever wider apart, not one per notification.
     ///
     /// Complexity: O(connections) per call (a handful); waiters are a FIFO with O(1) cancellation.
     ///
@@ -26,6 +31,10 @@
         private var waiters = Deque<Int>()
         private var cancelled: Set<Int> = []
         private var waiting: Set<Int> = []
+        /// Openings that failed since the last one that succeeded.
+        private var openFailures = 0
+        /// Between a failed opening and ``backOffEnded()``: nothing opens.
+        private var isBackingOff = false
 
         public init(maximumConnections: Int) {
             precondition(maximumConnections >= 1, "PushPoolState: at least one connection")
@@ -54,20 +63,25 @@
             public var close: [Int] = []
             /// Senders to fail: no connection could be opened.
             public var fail: [Int] = []
+            /// Set when an opening failed: the openings failed in a row. Wait a delay that grows with it, then call
+            /// ``PushPoolState/backOffEnded()``.
+            public var backOff: Int?
 
             public init(
-                grants: [(sender: Int, connection: Int)] = [], open: [Int] = [], close: [Int] = [], fail: [Int] = []
+                grants: [(sender: Int, connection: Int)] = [], open: [Int] = [], close: [Int] = [], fail: [Int] = [],
+                backOff: Int? = nil
             ) {
                 self.grants = grants
                 self.open = open
                 self.close = close
                 self.fail = fail
+                self.backOff = backOff
             }
 
             public static func == (left: Actions, right: Actions) -> Bool {
                 left.grants.map(\.sender) == right.grants.map(\.sender)
                     && left.grants.map(\.connection) == right.grants.map(\.connection) && left.open == right.open
-                    && left.close == right.close && left.fail == right.fail
+                    && left.close == right.close && left.fail == right.fail && left.backOff == right.backOff
             }
         }
 
@@ -85,6 +99,7 @@
 
         /// Connection `connection` is open, and its server allows `limit` streams.
         public mutating func opened(_ connection: Int, limit: Int) -> Actions {
+            openFailures = 0
             connections[connection]?.phase = .ready
             connections[connection]?.limit = max(1, limit)
             return grant()
@@ -126,20 +141,28 @@
         }
 
         /// `connection` closed, or failed to open with an error the caller holds. Its streams end with it (the
-        /// caller retries their notifications).
+        /// caller retries their notifications). A closed connection is replaced at once if senders wait; a failed
+        /// opening begins a backoff (``Actions/backOff``).
         public mutating func closed(_ connection: Int, failedToOpen: Bool = false) -> Actions {
             connections[connection] = nil
-            var actions = Actions(open: failedToOpen ? [] : openIfNeeded())
-            if failedToOpen, connections.isEmpty {
+            guard failedToOpen else { return Actions(open: openIfNeeded()) }
+            openFailures += 1
+            isBackingOff = true
+            var actions = Actions(backOff: openFailures)
+            if connections.isEmpty {
                 // Nothing open or opening: the waiting senders fail with the error rather than wait for ever.
                 while let sender = waiters.popFirst() {
                     if waiting.remove(sender) != nil { actions.fail.append(sender) }
                 }
                 cancelled.removeAll()
-            } else if failedToOpen {
-                actions.open = openIfNeeded()
             }
             return actions
+        }
+
+        /// The backoff after a failed opening is over: a connection opens again if senders wait.
+        public mutating func backOffEnded() -> Actions {
+            isBackingOff = false
+            return grant()
         }
 
         /// Streams open on each connection, and its limit (for snapshots and tests).
@@ -169,10 +192,10 @@
             return actions
         }
 
-        /// A new connection to open, when senders wait, no usable connection has a free stream, none is opening, and
-        /// fewer than the maximum exist.
+        /// A new connection to open, when senders wait, no usable connection has a free stream, none is opening,
+        /// fewer than the maximum exist, and no backoff runs.
         private mutating func openIfNeeded() -> [Int] {
-            guard waiting.count > 0, connections.count < maximumConnections,
+            guard waiting.count > 0, !isBackingOff, connections.count < maximumConnections,
                 !connections.values.contains(where: { $0.phase == .opening })
             else {
                 return []

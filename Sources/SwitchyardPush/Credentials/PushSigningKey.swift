@@ -27,6 +27,10 @@
         public let teamID: String
         let key: P256.Signing.PrivateKey
 
+        /// The key's public half: what verifies the provider tokens it signs (APNs holds it; a mock APNs's rules
+        /// take it).
+        public var publicKey: P256.Signing.PublicKey { key.publicKey }
+
         /// A key from its PEM text.
         /// - Throws: ``PushCredentialError/notAKey(source:)`` if `pem` holds no P-256 private key.
         public init(pem: String, keyID: String, teamID: String) throws {
@@ -109,6 +113,11 @@
         case notAKeyFile(path: String)
         /// The passphrase does not open the encrypted key file (or the file was changed).
         case wrongPassphrase(path: String)
+        /// The encrypted key file's scrypt cost (or the cost asked of ``PushKeyFile/write(_:to:passphrase:cost:)``)
+        /// is outside ``PushKeyFile/Cost``'s limits: `field` (`logRounds`, `blockSize`, `parallelism`, or
+        /// `128·N·r·p`, the bytes they amount to) is `value`, and `allowed` says what it may be. Found before any
+        /// derivation.
+        case costOutOfRange(path: String, field: String, value: Int, allowed: String)
 
         public var description: String {
             switch self {
@@ -119,6 +128,8 @@
             case .noCredentialsDirectory: "CREDENTIALS_DIRECTORY is not set (systemd sets it for LoadCredential=)"
             case .notAKeyFile(let path): "\(path) is not an encrypted key file written by switchyard push keys import"
             case .wrongPassphrase(let path): "\(path): the passphrase is wrong, or the file was changed"
+            case .costOutOfRange(let path, let field, let value, let allowed):
+                "\(path): the scrypt cost's \(field) is \(value), outside its limit (\(allowed)); no key was derived"
             }
         }
     }

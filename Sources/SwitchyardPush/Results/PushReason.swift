@@ -83,6 +83,11 @@
         public static let payloadNotJSON = PushReason(rawValue: "PayloadNotJSON")
         /// The client's own: no connection to APNs could be opened (the error says why).
         public static let unreachable = PushReason(rawValue: "Unreachable")
+        /// The client's own: the server's TLS certificate was refused (signed by no authority the client trusts,
+        /// expired, or not issued to the server's name), so no connection opened; the failure's detail has NIOSSL's
+        /// reason. Permanent: retrying reaches the same certificate, until the server's certificate or the client's
+        /// trust roots (``PushClient/Configuration/tls``) change.
+        public static let untrustedCertificate = PushReason(rawValue: "UntrustedCertificate")
         /// The client's own: no answer came, within the request timeout or before the connection closed, on any
         /// attempt.
         public static let noAnswer = PushReason(rawValue: "NoAnswer")
@@ -117,6 +122,7 @@
             table[shutdown.rawValue] = (503, .retry)
             table[payloadNotJSON.rawValue] = (0, .permanent)
             table[unreachable.rawValue] = (0, .retry)
+            table[untrustedCertificate.rawValue] = (0, .permanent)
             table[noAnswer.rawValue] = (0, .retry)
             return table
         }()

@@ -11,7 +11,7 @@
         public var id: UUID
         public var deviceToken: String
         public var outcome: Outcome
-        /// Requests made for it (0 when it was refused before any request, or never sent).
+        /// Requests begun for it (0 when it was refused before any request, or never sent).
         public var attempts: Int
 
         public init(id: UUID, deviceToken: String, outcome: Outcome, attempts: Int) {
@@ -26,13 +26,20 @@
             self.init(id: notification.id, deviceToken: notification.deviceToken, outcome: .notSent, attempts: 0)
         }
 
+        /// How it ended. After a cancellation, ``notSent`` and ``unconfirmed`` tell apart what may be sent again from
+        /// what may already have been delivered.
         public enum Outcome: Sendable, Hashable {
             /// APNs accepted it (200).
             case delivered
             /// It failed: APNs's answer after the last attempt, or the client's own reason.
             case failed(PushFailure)
-            /// The batch was cancelled before it was sent (or while its request was in flight, unanswered).
+            /// The batch was cancelled before any request of it left: none was written to a connection (not begun,
+            /// or its write failed). APNs never saw it; sending it again delivers it once.
             case notSent
+            /// The batch was cancelled after a request of it was written (or was being written) to a connection, and
+            /// before any answer to it: APNs may or may not have delivered it, and the client cannot tell. Sending it
+            /// again may deliver it twice (a collapse ID makes a device show one of the two).
+            case unconfirmed
         }
     }
 
@@ -44,7 +51,8 @@
         /// For ``PushReason/unregistered`` and ``PushReason/expiredToken``: when APNs learned the token was invalid
         /// (milliseconds since 1970).
         public var timestamp: Int?
-        /// More about a client-side reason (why a connection could not open).
+        /// More about the failure: why no connection opened (an untrusted certificate's reason), the last error of
+        /// a request left unanswered, or that the answer's body was cut (past 4 KiB).
         public var detail: String?
 
         public init(reason: PushReason, status: Int, timestamp: Int? = nil, detail: String? = nil) {
@@ -68,13 +76,16 @@
         public var delivered = 0
         /// Failures by reason.
         public var failed: [PushReason: Int] = [:]
+        /// Notifications never written to a connection (``PushResult/Outcome/notSent``).
         public var notSent = 0
-        /// Requests made, retries included.
+        /// Notifications written but unanswered when the batch was cancelled (``PushResult/Outcome/unconfirmed``).
+        public var unconfirmed = 0
+        /// Requests begun, retries included.
         public var requests = 0
 
         public init() {}
 
-        public var total: Int { delivered + failedCount + notSent }
+        public var total: Int { delivered + failedCount + notSent + unconfirmed }
         public var failedCount: Int { failed.values.reduce(0, +) }
 
         /// Adds `result`.
@@ -84,6 +95,7 @@
             case .delivered: delivered += 1
             case .failed(let failure): failed[failure.reason, default: 0] += 1
             case .notSent: notSent += 1
+            case .unconfirmed: unconfirmed += 1
             }
         }
     }
