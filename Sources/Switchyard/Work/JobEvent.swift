@@ -34,6 +34,11 @@ public struct JobEvent: Sendable, CustomStringConvertible {
     public let effectivePriority: JobPriority
     /// When it happened.
     public let time: ContinuousClock.Instant
+    /// When the job's first attempt started, or nil if it has not started (so a ``Kind/finished`` event gives the
+    /// job's running time as `time - startedAt`).
+    public let startedAt: ContinuousClock.Instant?
+    /// How many attempts have started, the current one included.
+    public let attempts: Int
 
     /// Built under the engine lock.
     init(job: JobNode, kind: Kind) {
@@ -45,6 +50,8 @@ public struct JobEvent: Sendable, CustomStringConvertible {
         state = JobState(job)
         effectivePriority = JobPriority(level: job.effectiveLevel)
         time = .now
+        startedAt = job.startedAt.map(EngineClock.instant)
+        attempts = job.attempts
     }
 
     public var description: String {

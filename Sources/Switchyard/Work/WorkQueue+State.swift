@@ -5,6 +5,7 @@ extension WorkQueue {
         let wasIdle = live.isEmpty
         live.append(job)
         pendingCount += 1
+        submittedCount += 1
         progress.jobAdded(isFirst: wasIdle, &transaction)
     }
 

@@ -63,10 +63,12 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
         public var failed: Int
         /// Finished by cancellation.
         public var cancelled: Int
+        /// Every job submitted since the queue was made (accepted submissions; refused ones are not counted).
+        public var submitted: Int
 
         public var description: String {
             "pending \(pending) (ready \(ready)), running \(running), succeeded \(succeeded), failed \(failed), "
-                + "cancelled \(cancelled)"
+                + "cancelled \(cancelled), submitted \(submitted)"
         }
     }
 
@@ -96,6 +98,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     @exclusivity(unchecked) var pendingCount = 0
     @exclusivity(unchecked) var readyCount = 0
     @exclusivity(unchecked) var runningCount = 0
+    @exclusivity(unchecked) var submittedCount = 0
     @exclusivity(unchecked) var succeededCount = 0
     @exclusivity(unchecked) var failedCount = 0
     @exclusivity(unchecked) var cancelledCount = 0
@@ -168,7 +171,7 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
         Engine.perform(in: region) { _ in
             Counts(
                 pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
-                failed: failedCount, cancelled: cancelledCount)
+                failed: failedCount, cancelled: cancelledCount, submitted: submittedCount)
         }
     }
 

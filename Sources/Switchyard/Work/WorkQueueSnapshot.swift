@@ -148,7 +148,7 @@ extension WorkQueue {
                 name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
                 counts: Counts(
                     pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
-                    failed: failedCount, cancelled: cancelledCount),
+                    failed: failedCount, cancelled: cancelledCount, submitted: submittedCount),
                 progress: progress.current(&transaction),
                 jobs: live.nodes().map(Engine.snapshot(of:)),
                 takenAt: .now)
