@@ -177,31 +177,119 @@
             try await server.shutdown()
         }
 
-        @Test("junk in the list is an error naming its line, before anything is downloaded")
-        func badInput() async throws {
+        @Test("a bad list line is named (LIST:LINE: error: …) and skipped, every other line is fetched, exit 1")
+        func badLines() async throws {
             let folder = scratch()
             defer { try? FileManager.default.removeItem(atPath: folder) }
+            let server = try await StubServer.start()
+            server.route("/a.bin", StubResponse(body: Self.body(3_000, 1)))
+            server.route("/b.bin", StubResponse(body: Self.body(3_000, 2)))
+            server.route("/c.bin", StubResponse(body: Self.body(3_000, 3)))
             let list = folder + "/urls.txt"
-            try "http://127.0.0.1:9/a\n\nnot a url at all\n".write(toFile: list, atomically: true, encoding: .utf8)
-            let junk = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
-            #expect(junk.status == 2)
-            #expect(junk.standardError.contains("\(list):3: not a URL: not a url at all"))
-            // Windows line ends and a byte-order mark: the same lines, numbered the same.
-            try "\u{FEFF}http://127.0.0.1:9/a\r\n\r\nnot a url at all\r\n".write(
-                toFile: list, atomically: true, encoding: .utf8)
-            let windows = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
-            #expect(windows.status == 2)
-            #expect(windows.standardError.contains("\(list):3: not a URL: not a url at all"))
-            try "http://127.0.0.1:9/a sha256=12ab\n".write(toFile: list, atomically: true, encoding: .utf8)
-            let digest = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder])
-            #expect(digest.status == 2)
-            #expect(digest.standardError.contains("\(list):1: sha256= needs 64 hex digits"))
+            let lines = [
+                server.url("/a.bin"), "", "not a url at all", server.url("/b.bin") + " sha256=12ab",
+                "ftp://example.org/feed.zip", server.url("/c.bin"),
+            ]
+            for (label, text) in [
+                ("LF", lines.joined(separator: "\n") + "\n"),
+                // Windows line ends and a byte-order mark: the same lines, numbered the same.
+                ("CRLF", "\u{FEFF}" + lines.joined(separator: "\r\n") + "\r\n"),
+            ] {
+                try text.write(toFile: list, atomically: true, encoding: .utf8)
+                let out = folder + "/out-" + label
+                let run = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", out])
+                #expect(run.status == 1, "\(label): \(run.standardError)")
+                for expected in [
+                    "\(list):3: error: not a URL: not a url at all\n",
+                    "\(list):4: error: sha256= needs 64 hex digits: \(server.url("/b.bin")) sha256=12ab\n",
+                    "\(list):5: error: unsupported scheme \"ftp\" (http and https are): ftp://example.org/feed.zip\n",
+                ] {
+                    #expect(run.standardError.contains(expected), "\(label): \(run.standardError)")
+                }
+                #expect(run.standardOutput.hasPrefix("fetched 2 ("), "\(label): \(run.standardOutput)")
+                #expect(run.standardOutput.contains("unchanged 0, failed 0, bad lines 3\n"), "\(run.standardOutput)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/a.bin")) == Data(Self.body(3_000, 1)))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/c.bin")) == Data(Self.body(3_000, 3)))
+                #expect(!FileManager.default.fileExists(atPath: out + "/b.bin"))
+            }
+            #expect(server.requests(to: "/b.bin").isEmpty, "a line with a bad digest is not fetched")
+            // No usable line at all: still exit 1, as wget -i does; nothing is requested.
+            try "not a url\nhttp://\n".write(toFile: list, atomically: true, encoding: .utf8)
+            let requests = server.requests.count
+            let none = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder + "/none"])
+            #expect(none.status == 1, "\(none.standardError)")
+            #expect(none.standardOutput.hasPrefix("fetched 0 (0 B), unchanged 0, failed 0, bad lines 2"))
+            #expect(none.standardError.contains("\(list):1: error: not a URL: not a url\n"))
+            #expect(none.standardError.contains("\(list):2: error: "), "\(none.standardError)")
+            #expect(server.requests.count == requests)
+            try await server.shutdown()
+        }
+
+        @Test("a bad URL argument or an unreadable list stops the run before anything is downloaded (exit 2)")
+        func badArguments() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
             let scheme = try await SwitchyardProcess.run(["fetch", "ftp://example.org/feed.zip", "--out", folder])
             #expect(scheme.status == 2)
             #expect(scheme.standardError.contains("argument 1: unsupported scheme \"ftp\""))
             let missing = try await SwitchyardProcess.run(["fetch", "-i", folder + "/nope.txt"])
             #expect(missing.status == 2)
             #expect(missing.standardError.contains("nope.txt: cannot read the list"))
+        }
+
+        @Test("a URL listed twice is fetched once, the second listing noted; colliding file names are still numbered")
+        func duplicates() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let server = try await StubServer.start()
+            server.route("/a.bin", StubResponse(body: Self.body(4_000, 1)))
+            server.route("/b.bin", StubResponse(body: Self.body(4_000, 2)))
+            server.route("/other/a.bin", StubResponse(body: Self.body(4_000, 3)))
+            let list = folder + "/urls.txt"
+            let upper = server.url("/a.bin").replacingOccurrences(of: "http://", with: "HTTP://") + "#top"
+            let escaped = server.url("/%61.bin")  // %61 is "a": the same path
+            try [server.url("/a.bin"), server.url("/b.bin"), upper, escaped, server.url("/other/a.bin")]
+                .joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+            let out = folder + "/out"
+            let run = try await SwitchyardProcess.run(["fetch", server.url("/b.bin"), "-i", list, "--out", out])
+            #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+            #expect(run.standardOutput.hasPrefix("fetched 3 ("), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains("failed 0, listed twice 3"), "\(run.standardOutput)")
+            for expected in [
+                "\(list):2: note: \(server.url("/b.bin")) already given as argument 1; fetched once\n",
+                "\(list):3: note: \(upper) already listed on line 1; fetched once\n",
+                "\(list):4: note: \(escaped) already listed on line 1; fetched once\n",
+            ] {
+                #expect(run.standardError.contains(expected), "\(run.standardError)")
+            }
+            #expect(!run.standardError.contains("error:"))
+            #expect(server.requests(to: "/a.bin").count == 1)
+            #expect(server.requests(to: "/b.bin").count == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/a.bin")) == Data(Self.body(4_000, 1)))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/b.bin")) == Data(Self.body(4_000, 2)))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/a-2.bin")) == Data(Self.body(4_000, 3)))
+            #expect(!FileManager.default.fileExists(atPath: out + "/a-3.bin"))
+            #expect(!FileManager.default.fileExists(atPath: out + "/b-2.bin"))
+
+            // A later listing's sha256= applies when the first names none; a different one is an error (exit 1).
+            let wrong = String(repeating: "ab", count: 32)
+            let other = String(repeating: "cd", count: 32)
+            let a = server.url("/a.bin")
+            try [a, a + " sha256=" + wrong, a + " sha256=" + other].joined(separator: "\n")
+                .write(toFile: list, atomically: true, encoding: .utf8)
+            let digests = try await SwitchyardProcess.run(["fetch", "-i", list, "--out", folder + "/digests"])
+            #expect(digests.status == 1)
+            for expected in [
+                "\(list):2: note: \(a) already listed on line 1; fetched once, checked against this line's sha256=\n",
+                "\(list):3: error: \(a) already listed on line 1 with another sha256=\n",
+            ] {
+                #expect(digests.standardError.contains(expected), "\(digests.standardError)")
+            }
+            #expect(
+                digests.standardOutput.hasPrefix("fetched 0 (0 B), unchanged 0, failed 1, bad lines 1, listed twice 1"),
+                "\(digests.standardOutput)")
+            #expect(digests.standardOutput.contains("a.bin: GET \(a) failed: SHA-256"), "\(digests.standardOutput)")
+            try await server.shutdown()
         }
     }
 #endif

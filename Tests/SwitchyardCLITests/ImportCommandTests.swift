@@ -182,6 +182,93 @@
             print("interruptAndResume: \(interruptions) of 9 signals landed mid-import")
         }
 
+        @Test(
+            "a malformed --database URL is an error (exit 1, error: --database: reason), not a usage error; usage errors stay 64"
+        )
+        func malformedDatabaseURL() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let feed = folder + "/feed.zip"
+            #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", feed]).status == 0)
+            for (url, reason) in [
+                ("postgres://user@host", "--database: name the database"),
+                ("postgres://a@b/c?sslmode=bogus", "--database: sslmode must be one of"),
+                ("POSTGRESQL://a@b:99999/c", "--database: the port must be a number"),
+                ("postgres://a@b/c?colour=blue", "--database: unsupported parameter 'colour'"),
+            ] {
+                let run = try await SwitchyardProcess.run(["import", feed, "--database", url])
+                #expect(run.status == 1, "\(url): \(run.standardError)")
+                #expect(run.standardError.hasPrefix("error: \(reason)"), "\(url): \(run.standardError)")
+                #expect(!run.standardError.contains("Usage:"), "\(url): not reported as a usage error")
+            }
+            // --schema and --times with a malformed URL: the URL is what is wrong, not the options.
+            let withSchema = try await SwitchyardProcess.run([
+                "import", feed, "--database", "postgres://a@b/c?sslmode=bogus", "--schema", "x", "--times", "interval",
+            ])
+            #expect(withSchema.status == 1)
+            #expect(withSchema.standardError.hasPrefix("error: --database: sslmode"), "\(withSchema.standardError)")
+            // With --progress json the last line is the failed summary; the password shows nowhere.
+            let json = try await SwitchyardProcess.run([
+                "import", feed, "--database", "postgres://user:s3cret@host", "--progress", "json",
+            ])
+            #expect(json.status == 1)
+            let summary = try lastJSON(json.standardOutput)
+            #expect(summary["state"] as? String == "failed")
+            #expect(summary["database"] as? String == "postgres://user:***@host")
+            let error = try #require(summary["error"] as? [String: Any])
+            #expect((error["message"] as? String)?.hasPrefix("--database: name the database") == true, "\(error)")
+            #expect(!(json.standardOutput + json.standardError).contains("s3cret"))
+            // Wrong arguments are still ArgumentParser's usage errors (64), whatever --database holds.
+            for arguments in [
+                ["import", feed, "--database", "postgres://user@host", "--no-such-option"],
+                ["import", "--database", "postgres://user@host"],
+                ["import", feed, "--database", "postgres://a@b/c", "--resume", "--replace"],
+                ["import", feed, "--database", folder + "/feed.sqlite", "--schema", "x"],
+            ] {
+                let run = try await SwitchyardProcess.run(arguments)
+                #expect(run.status == 64, "\(arguments): \(run.standardError)")
+            }
+        }
+
+        @Test("--database postgres:/… (one slash) is refused as a PostgreSQL URL, never taken for a file")
+        func oneSlashPostgresURL() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let feed = folder + "/feed.zip"
+            #expect(try await SwitchyardProcess.run(["sample-feed", "--profile", "tiny", "--out", feed]).status == 0)
+            // Run where `postgres:/tmp/` is a folder, so that taken as an SQLite path the import would succeed.
+            let name = "switchyard-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(
+                atPath: folder + "/postgres:/tmp", withIntermediateDirectories: true)
+            let run = try await SwitchyardProcess.run(
+                ["import", feed, "--database", "postgres:/tmp/" + name], directory: folder)
+            #expect(run.status == 1, "\(run.standardError)")
+            #expect(run.standardError.hasPrefix("error: --database: "), "\(run.standardError)")
+            #expect(run.standardError.contains("postgres://"), "\(run.standardError)")
+            for place in [folder + "/postgres:/tmp", "/tmp", folder] {
+                let written = try FileManager.default.contentsOfDirectory(atPath: place).filter { $0.hasPrefix(name) }
+                #expect(written.isEmpty, "\(place): \(written)")
+            }
+            // Not even `<database>.lock`, which an SQLite import takes first.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/postgres:/tmp").isEmpty)
+        }
+
+        @Test("status: a malformed PostgreSQL URL, postgres:/… included, is an error (exit 1) naming the reason")
+        func statusMalformedDatabaseURL() async throws {
+            for (url, reason) in [
+                ("postgres://user@host", "error: name the database"),
+                ("postgres://a@b/c?sslmode=bogus", "error: sslmode must be one of"),
+                ("postgres:/tmp/feed.sqlite", "postgres://"),
+            ] {
+                let run = try await SwitchyardProcess.run(["status", url])
+                #expect(run.status == 1, "\(url): \(run.standardError)")
+                #expect(run.standardError.hasPrefix("error: "), "\(url): \(run.standardError)")
+                #expect(run.standardError.contains(reason), "\(url): \(run.standardError)")
+            }
+            let usage = try await SwitchyardProcess.run(["status", "postgres://user@host", "--no-such-option"])
+            #expect(usage.status == 64)
+        }
+
         /// The last line of standard output, as a JSON object.
         private func lastJSON(_ output: String) throws -> [String: Any] {
             let last = try #require(output.split(separator: "\n").last)

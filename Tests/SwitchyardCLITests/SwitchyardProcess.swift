@@ -24,9 +24,10 @@
         /// Runs the executable to its end. Its output goes to temporary files, not pipes: a child that writes more
         /// than a pipe holds (progress lines of a slow import, under Thread Sanitizer) never blocks on a reader that
         /// waits for it to end.
-        /// `environment` is added to this process's.
+        /// `environment` is added to this process's; `directory`, when given, is the child's working directory.
         static func run(
-            _ arguments: [String], executable: URL = executable, environment: [String: String] = [:]
+            _ arguments: [String], executable: URL = executable, environment: [String: String] = [:],
+            directory: String? = nil
         ) async throws -> Output {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-process-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,6 +41,7 @@
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             if !environment.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }

@@ -78,6 +78,68 @@
             #expect(other.standardOutput.hasPrefix("made 1, up to date 0"), "another size is not up to date")
         }
 
+        /// A PNG's width and height, from its IHDR chunk.
+        private static func pngSize(_ path: String) throws -> (width: Int, height: Int) {
+            let bytes = try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) })
+            try #require(bytes.count >= 24, "\(path) is too short for a PNG")
+            func number(at offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (number(at: 16), number(at: 20))
+        }
+
+        @Test(
+            "sources that would share an output name: each keeps its extension, then a number; the summary says which is which"
+        )
+        func sharedOutputNames() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            for subfolder in ["in", "other", "more"] {
+                try FileManager.default.createDirectory(
+                    atPath: folder + "/" + subfolder, withIntermediateDirectories: true)
+            }
+            // Each source its own shape, so that each output shows which source it came from.
+            let sources: [(path: String, width: Int, height: Int, suffix: String)] = [
+                ("in/a.jpg", 800, 600, ".jpg"), ("in/a.png", 300, 600, ".png"), ("in/b.jpg", 200, 200, ".jpg"),
+                ("other/a.jpg", 400, 400, ".jpg"), ("other/c.jpg", 600, 300, ".jpg"), ("more/c.jpg", 300, 600, ".jpg"),
+            ]
+            for source in sources {
+                try Self.picture(source.width, source.height, source.suffix)
+                    .write(to: URL(fileURLWithPath: folder + "/" + source.path))
+            }
+            let out = folder + "/out"
+            let arguments = [
+                "thumbnails", folder + "/in", folder + "/other/a.jpg", folder + "/other/c.jpg", folder + "/more/c.jpg",
+                "--size", "100", "--format", "png", "--out", out, "--parallel", "3",
+            ]
+            // in/a.jpg and in/a.png differ in extension: each keeps its own; other/a.jpg shares a.jpg with
+            // in/a.jpg, so it is numbered; other/c.jpg and more/c.jpg share everything: numbered.
+            let expected: [(source: String, output: String, width: Int, height: Int)] = [
+                ("in/a.jpg", "a.jpg.png", 100, 75), ("in/a.png", "a.png.png", 50, 100),
+                ("other/a.jpg", "a-2.jpg.png", 100, 100), ("other/c.jpg", "c.png", 100, 50),
+                ("more/c.jpg", "c-2.png", 50, 100),
+            ]
+            let listing =
+                "sources that would have shared an output name:\n"
+                + expected.map { "  \(folder)/\($0.source) → \($0.output)\n" }.joined()
+            for round in ["first", "second"] {
+                let run = try await SwitchyardProcess.run(arguments)
+                #expect(run.status == 0, "\(round): \(run.standardOutput)\(run.standardError)")
+                let made = round == "first" ? "made 6, up to date 0" : "made 0, up to date 6"
+                #expect(run.standardOutput.hasPrefix(made + ", failed 0"), "\(round): \(run.standardOutput)")
+                #expect(run.standardOutput.contains("\n" + listing), "\(round): \(run.standardOutput)")
+                #expect(!run.standardOutput.contains("b.jpg →"), "a name no other source shares is not listed")
+            }
+            for output in expected {
+                let size = try Self.pngSize(out + "/" + output.output)
+                #expect(
+                    size.width == output.width && size.height == output.height,
+                    "\(output.output) is made of \(output.source): \(size)")
+            }
+            let unshared = try Self.pngSize(out + "/b.png")
+            #expect(unshared.width == 100 && unshared.height == 100)
+            let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+            #expect(Set(written) == Set(expected.map(\.output) + ["b.png"]), "\(written.sorted())")
+        }
+
         @Test("without a usable libvips the command stops before any work, saying how to install it")
         func noLibvips() async throws {
             let folder = scratch()

@@ -10,9 +10,11 @@
     /// resumes partial files (`--resume`), asks the server whether files it fetched before changed, and prints what it
     /// fetched, found unchanged and could not fetch.
     ///
-    /// Exit status: 0 when every file was fetched or unchanged, 1 when any failed (each named with its reason), 2 for a
-    /// bad URL or list line (before anything is downloaded), 64 for a bad option (usage), 130 when interrupted (partial
-    /// files are kept).
+    /// Exit status: 0 when every file was fetched or unchanged, 1 when any failed (each named with its reason) or a list
+    /// line could not be used (each named on standard error as `LIST:LINE: error: reason`; the other lines are fetched,
+    /// as `wget -i` does, and the status is 1 also when no line was usable), 2 when the list cannot be read or a URL
+    /// argument is bad (nothing is downloaded), 64 for a bad option (usage), 130 when interrupted (partial files are
+    /// kept).
     struct FetchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fetch",
@@ -26,6 +28,17 @@
                 attempts are retried with backoff (three attempts; 429 and 503 honour Retry-After). A list line's \
                 sha256=HEX is checked before the file gets its name: a file that does not match is removed and reported \
                 as failed.
+
+                A list line that is not an http(s) URL, or whose sha256= is malformed, is reported on standard error as \
+                LIST:LINE: error: REASON and skipped; every other line is fetched, and the summary counts the bad lines. \
+                A URL listed again is fetched once: the later line gets LIST:LINE: note: URL already listed on line N \
+                (URLs are compared with scheme and host in any case, without the default port or a #fragment, and with \
+                %-escapes normalised); its sha256= applies when the first line names none, and a different one is an \
+                error. Two different URLs whose file names collide are both fetched, the later one's name numbered.
+
+                Exit status: 0 when every file was fetched or unchanged; 1 when any failed or a list line was bad (also \
+                when no line was usable, as wget -i does); 2 when the list cannot be read or a URL argument is bad \
+                (nothing is downloaded); 64 for wrong arguments; 130 when interrupted (partial files are kept).
                 """)
 
         @Argument(help: "URLs to download (http or https).")
@@ -61,6 +74,11 @@
             } catch let failure as FetchList.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(2)
+            }
+            // Each bad line and each URL listed twice, before the downloads start (the summary counts them).
+            if !list.diagnostics.isEmpty {
+                let text = list.diagnostics.map { TerminalText.visible($0.description) + "\n" }.joined()
+                FileHandle.standardError.write(Data(text.utf8))
             }
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             var manifest = FetchManifest.load(from: out)
@@ -130,7 +148,8 @@
             }
         }
 
-        /// Prints the summary on standard output and the failures; exits 1 if any failed, 130 if interrupted.
+        /// Prints the summary on standard output and the failures; exits 1 if any failed or a list line was bad, 130
+        /// if interrupted.
         private func report(
             _ list: FetchList, _ outcomes: [Result<DownloadResult, HTTPError>], interrupted: Bool
         ) throws {
@@ -155,6 +174,8 @@
                 }
             }
             var line = "fetched \(fetched) (\(ByteCount.text(bytes))), unchanged \(unchanged), failed \(failures.count)"
+            if list.badLines > 0 { line += ", bad lines \(list.badLines)" }
+            if list.duplicates > 0 { line += ", listed twice \(list.duplicates)" }
             if cancelled > 0 { line += ", stopped \(cancelled)" }
             print(line)
             for failure in failures { print("  " + TerminalText.visible(failure)) }
@@ -163,7 +184,7 @@
                     Data("stopped; partial files are kept: run the same command with --resume to continue\n".utf8))
                 throw ExitCode(130)
             }
-            if !failures.isEmpty { throw ExitCode(1) }
+            if !failures.isEmpty || list.badLines > 0 { throw ExitCode(1) }
         }
     }
 #endif

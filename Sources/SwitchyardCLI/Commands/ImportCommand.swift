@@ -14,7 +14,9 @@
     /// Exit status: 0 when the import is complete (skipped records are reported, not failures, unless more than
     /// `--max-skipped`), 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP; a second signal quits at once with 128 + its
     /// number), 1 on an error (named on standard error as `FILE:LINE: error: message`, and with `--progress json` as the last
-    /// line of standard output, a summary whose state is `failed`; the database is left consistent).
+    /// line of standard output, a summary whose state is `failed`; the database is left consistent), a malformed
+    /// `--database` URL included (`error: --database: reason`, before anything is read or written); 64 for wrong
+    /// arguments (an unknown option, a missing feed, options that exclude each other: ArgumentParser's usage error).
     struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
@@ -121,23 +123,20 @@
                 throw ValidationError(
                     "--batch-size must be at most \(ImportOptions.maximumBatchSize), got \(batchSize)")
             }
-            if schema != nil, postgresURL == nil {
+            // A malformed PostgreSQL URL is not a usage error: `run` reports it (exit 1) through
+            // `refuseMalformedDatabaseURL`, and these checks go by what `--database` is meant to be.
+            if schema != nil, !isPostgres {
                 throw ValidationError("--schema needs a PostgreSQL --database (postgres://…)")
             }
             if let times {
-                guard postgresURL != nil else {
+                guard isPostgres else {
                     throw ValidationError("--times needs a PostgreSQL --database (postgres://…): SQLite stores seconds")
                 }
                 guard PostgresTimes(rawValue: times) != nil else {
                     throw ValidationError("--times must be seconds or interval, got '\(times)'")
                 }
             }
-            if let database, PostgresURL.isPostgresURL(database) {
-                do {
-                    _ = try PostgresURL(database)
-                } catch {
-                    throw ValidationError("--database: \(error)")
-                }
+            if isPostgres {
                 if let feed, RemoteFeed.isRemote(feed) {
                     throw ValidationError(
                         "importing a feed URL into PostgreSQL is not supported: download it first (switchyard fetch), then import the file"
@@ -182,6 +181,7 @@
             let notice = InterruptNotice()
             let interrupts = InterruptHandler(notice: notice) { target.cancel() }
             let style = ProgressStyle(rawValue: progress)!
+            await refuseMalformedDatabaseURL(style: style)
             var (feedPath, mode) = try await resolveFeed(style: style)
             let postgres = postgresURL
             let databasePath =
@@ -430,8 +430,40 @@
             Foundation.exit(1)
         }
 
+        /// Whether `--database` is meant as a PostgreSQL URL (``PostgresURL/isPostgresURL(_:)``: it starts with
+        /// `postgres:` or `postgresql:`, so a mistyped `postgres:/…` is never taken for a file), whether or not it
+        /// parses.
+        var isPostgres: Bool { database.map(PostgresURL.isPostgresURL) ?? false }
+
+        /// Reports a `--database` meant as a PostgreSQL URL that does not parse as `error: --database: REASON` and
+        /// exits with status 1, like any other error of the import (usage errors, status 64, are `validate`'s):
+        /// before anything is generated, downloaded, opened or written. With `--progress json` the last line of
+        /// standard output is the failed summary; neither names the URL's password.
+        private func refuseMalformedDatabaseURL(style: ProgressStyle) async {
+            guard let database, isPostgres else { return }
+            do {
+                _ = try PostgresURL(database)
+            } catch {
+                await fail(
+                    ImportError(.database, "--database: \(error)"), database: Self.withoutPassword(database),
+                    style: style, status: false)
+            }
+        }
+
+        /// `text`, a URL that may not parse, with the password of its user information (between the first `:` after
+        /// `//` and the last `@` before the path) written `***`.
+        static func withoutPassword(_ text: String) -> String {
+            guard let slashes = text.range(of: "//") else { return text }
+            let authorityEnd = text[slashes.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
+            let authority = text[slashes.upperBound..<authorityEnd]
+            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+                return text
+            }
+            return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+        }
+
         /// `--database` as a PostgreSQL URL, with `--schema` applied and `PGPASSWORD` as its password when it names
-        /// none; nil for an SQLite database (or an invalid URL, which `validate` refuses).
+        /// none; nil for an SQLite database (or a malformed URL, which `run` refuses first).
         var postgresURL: PostgresURL? {
             guard let database, PostgresURL.isPostgresURL(database), var url = try? PostgresURL(database) else {
                 return nil

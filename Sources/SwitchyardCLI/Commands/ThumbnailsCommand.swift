@@ -22,7 +22,12 @@
                 Sources are image files, folders (searched recursively for .jpg, .png, .webp, .gif, .tif, .avif, \
                 .heic, .jxl files; the summary names the other files, hidden ones aside), http(s) URLs, and list files \
                 (-i: one per line, # comments). Each thumbnail is written to OUT with its source's name (a folder's \
-                structure below it kept) and the format's extension. A file's thumbnail is up to date, and skipped, when OUT/.switchyard-thumbnails.json \
+                structure below it kept) and the format's extension: a.jpg → a.webp. Sources that would share an output \
+                name (in any case) are told apart by their names, not by the order their renders finish: when their \
+                extensions differ, each output keeps its source's (a.jpg → a.jpg.webp, a.png → a.png.webp); those \
+                that still share one are numbered in the order the sources are given (x/a.jpg → a.webp, y/a.jpg → \
+                a-2.webp). The summary then lists each of them as SOURCE → OUTPUT. \
+                A file's thumbnail is up to date, and skipped, when OUT/.switchyard-thumbnails.json \
                 records the same source size, modification time and options and the output exists; a URL's, when \
                 its server answers a conditional request with 304 Not Modified (or, sending no validator, the same \
                 bytes). Decoding shrinks on load (a JPEG is decoded at 1/2, 1/4 or 1/8 scale when that \

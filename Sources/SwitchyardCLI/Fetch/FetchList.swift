@@ -2,7 +2,7 @@
     import Foundation
     import SwitchyardHTTP
 
-    /// The URLs `switchyard fetch` downloads, and the file each goes to.
+    /// The URLs `switchyard fetch` downloads, the file each goes to, and what was said about the input lines.
     struct FetchList: Sendable {
         /// One download.
         struct Item: Hashable, Sendable {
@@ -13,24 +13,91 @@
             var sha256: String? = nil
         }
 
-        /// Why the list cannot be used, naming where.
+        /// Why nothing can be fetched: the list cannot be read, or a URL argument is not one to fetch.
         struct Failure: Error, CustomStringConvertible {
             var description: String
         }
 
+        /// What is said about one list line or argument, without stopping the others: an error (the line is not
+        /// fetched) or a note (the line names a URL listed before, fetched once).
+        struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+            enum Severity: String, Hashable, Sendable {
+                case error, note
+            }
+
+            /// `LIST:LINE` or `argument N`.
+            var location: String
+            var severity: Severity
+            var message: String
+
+            /// `LOCATION: SEVERITY: MESSAGE`, as compilers write it (editors jump to it).
+            var description: String { "\(location): \(severity.rawValue): \(message)" }
+        }
+
+        /// One download per distinct URL, in the order each was first listed (arguments first, then the list file).
         var items: [Item] = []
+        /// The errors and notes, in input order.
+        var diagnostics: [Diagnostic] = []
+
+        /// The list lines that were not usable, each named by an error in ``diagnostics``.
+        var badLines: Int { diagnostics.count(where: { $0.severity == .error }) }
+        /// The lines and arguments that named a URL listed before (see ``identity(of:)``), each named by a note.
+        var duplicates: Int { diagnostics.count(where: { $0.severity == .note }) }
+
+        /// Where a URL was first listed, as a note about a later listing says it.
+        private enum Origin {
+            case argument(Int)
+            case line(Int)
+
+            var text: String {
+                switch self {
+                case .argument(let number): "given as argument \(number)"
+                case .line(let number): "listed on line \(number)"
+                }
+            }
+        }
 
         /// The URLs of the arguments, then those of the list file: one per line (LF, CRLF or CR), optionally followed
-        /// by `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped;
-        /// anything else that is not an `http(s)` URL with a host, or a malformed digest, is an error naming its line.
+        /// by `sha256=HEX` (the file must have that SHA-256); blank lines and lines starting with `#` are skipped.
+        ///
+        /// A list line that is not an `http(s)` URL with a host, or has a malformed digest, is an error in
+        /// ``diagnostics`` naming its line; the other lines are kept. A URL listed again (the same ``identity(of:)``)
+        /// is fetched once, under the first listing's name, and the later listing gets a note naming the first; its
+        /// digest applies when the first listing names none, and when both name different ones it is an error.
+        /// - Throws: ``Failure`` when the list file cannot be read or an argument is not a URL to fetch.
         static func read(arguments: [String], listFile: String?) throws -> FetchList {
+            var list = FetchList()
             var urls: [(url: String, path: String, sha256: String?)] = []
+            var first: [String: (index: Int, origin: Origin)] = [:]  // by identity
+            // Adds a parsed URL, or notes that it was listed before (an error when the digests disagree).
+            func add(_ url: String, _ parsed: Parsed, sha256: String?, origin: Origin, location: String) {
+                guard let (index, earlier) = first[parsed.identity] else {
+                    first[parsed.identity] = (urls.count, origin)
+                    urls.append((url, parsed.path, sha256))
+                    return
+                }
+                let shown = TerminalText.visible(url)
+                if let sha256, let known = urls[index].sha256, sha256 != known {
+                    list.diagnostics.append(
+                        Diagnostic(
+                            location: location, severity: .error,
+                            message: "\(shown) already \(earlier.text) with another sha256="))
+                    return
+                }
+                var message = "\(shown) already \(earlier.text); fetched once"
+                if let sha256, urls[index].sha256 == nil {
+                    urls[index].sha256 = sha256
+                    message += ", checked against this line's sha256="
+                }
+                list.diagnostics.append(Diagnostic(location: location, severity: .note, message: message))
+            }
             for (index, argument) in arguments.enumerated() {
                 switch parse(argument) {
                 case .failure(let failure):
                     throw Failure(
                         description: "argument \(index + 1): \(failure.description): \(TerminalText.visible(argument))")
-                case .success(let path): urls.append((argument, path, nil))
+                case .success(let parsed):
+                    add(argument, parsed, sha256: nil, origin: .argument(index + 1), location: "argument \(index + 1)")
                 }
             }
             if let listFile {
@@ -46,23 +113,28 @@
                 for (number, rawLine) in lines.enumerated() {
                     let line = trimmed(rawLine)
                     if line.isEmpty || line.hasPrefix("#") { continue }
+                    let location = "\(listFile):\(number + 1)"
                     let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                     let url = fields[0]
-                    let parsed = parse(url)
-                    let reason: String? =
-                        switch parsed {
-                        case .failure(let failure): failure.description
-                        case .success: fields.count > 1 ? problem(withDigest: fields[1...]) : nil
+                    switch parse(url) {
+                    case .failure(let failure):
+                        list.diagnostics.append(
+                            Diagnostic(
+                                location: location, severity: .error,
+                                message: "\(failure.description): \(TerminalText.visible(line))"))
+                    case .success(let parsed):
+                        if fields.count > 1, let problem = problem(withDigest: fields[1...]) {
+                            list.diagnostics.append(
+                                Diagnostic(
+                                    location: location, severity: .error,
+                                    message: "\(problem): \(TerminalText.visible(line))"))
+                            continue
                         }
-                    guard let reason else {
                         let sha256 = fields.count > 1 ? String(fields[1].dropFirst("sha256=".count)).lowercased() : nil
-                        urls.append((url, (try? parsed.get()) ?? "", sha256))
-                        continue
+                        add(url, parsed, sha256: sha256, origin: .line(number + 1), location: location)
                     }
-                    throw Failure(description: "\(listFile):\(number + 1): \(reason): \(TerminalText.visible(line))")
                 }
             }
-            var list = FetchList()
             // Names differing only in case are made unique too: they are one file on case-insensitive file systems.
             var taken: Set<String> = []
             for (url, path, sha256) in urls {
@@ -80,8 +152,14 @@
             return list
         }
 
-        /// The percent-encoded path of `text`, or what is wrong with it as a URL to fetch (one parse per URL).
-        static func parse(_ text: String) -> Result<String, Failure> {
+        /// A URL to fetch: its percent-encoded path (which names the file) and its ``identity(of:)``.
+        struct Parsed: Sendable {
+            var path: String
+            var identity: String
+        }
+
+        /// `text` as a URL to fetch, or what is wrong with it (one parse per URL).
+        static func parse(_ text: String) -> Result<Parsed, Failure> {
             guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
                 return .failure(Failure(description: "not a URL"))
             }
@@ -89,7 +167,77 @@
                 return .failure(Failure(description: "unsupported scheme \"\(scheme)\" (http and https are)"))
             }
             guard let host = components.host, !host.isEmpty else { return .failure(Failure(description: "no host")) }
-            return .success(components.percentEncodedPath)
+            return .success(Parsed(path: components.percentEncodedPath, identity: identity(of: components)))
+        }
+
+        /// What two listings of one URL have in common, RFC 3986's syntax-based normalisation: the scheme and host in
+        /// lower case, the scheme's default port left out, an empty path as `/`, percent-escapes of unreserved
+        /// characters (`%7E`) decoded and the others' hex digits in upper case; the fragment, which is never sent, is
+        /// left out. User, password, path and query are otherwise compared as written.
+        static func identity(of components: URLComponents) -> String {
+            let scheme = components.scheme?.lowercased() ?? ""
+            var text = scheme + "://"
+            if let user = components.percentEncodedUser {
+                text += normalizedEscapes(user)
+                if let password = components.percentEncodedPassword { text += ":" + normalizedEscapes(password) }
+                text += "@"
+            }
+            text += components.host?.lowercased() ?? ""
+            if let port = components.port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
+            let path = components.percentEncodedPath
+            text += path.isEmpty ? "/" : normalizedEscapes(path)
+            if let query = components.percentEncodedQuery { text += "?" + normalizedEscapes(query) }
+            return text
+        }
+
+        /// `text` with each `%XX` of an unreserved character (letters, digits, `-._~`) decoded and the other
+        /// escapes' hex digits in upper case; anything else as it is.
+        private static func normalizedEscapes(_ text: String) -> String {
+            guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+            let bytes = Array(text.utf8)
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                    let high = hexDigit(bytes[index + 1]), let low = hexDigit(bytes[index + 2])
+                else {
+                    out.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                let value = high << 4 | low
+                if isUnreserved(value) {
+                    out.append(value)
+                } else {
+                    out += [UInt8(ascii: "%"), upperHex(high), upperHex(low)]
+                }
+                index += 3
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        private static func hexDigit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+
+        private static func upperHex(_ digit: UInt8) -> UInt8 {
+            digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10
+        }
+
+        private static func isUnreserved(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                true
+            default: false
+            }
         }
 
         /// What is wrong with the fields after a list line's URL (one `sha256=` and 64 hex digits), or nil.

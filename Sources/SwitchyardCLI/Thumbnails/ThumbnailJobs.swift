@@ -9,12 +9,22 @@
         let name: String
         /// The output's path inside the output folder.
         let output: String
+        /// The output name this source shares with another (its source's name with the format's extension), when it
+        /// does: ``output`` was then made distinct (or another source's was), and the summary says which source
+        /// each output came from.
+        var sharedOutput: String? = nil
     }
 
     /// The command's sources, expanded: files, folders (recursively: files with an image extension), `http(s)`
     /// URLs, and list files (`-i`: one path or URL per line, `#` comments). Outputs keep a folder's structure
-    /// below it; two sources that would write one output get `-2`, `-3`… suffixes. A folder's other files are
-    /// listed in ``Expansion/ignored`` (hidden files and folders are not).
+    /// below it. A folder's other files are listed in ``Expansion/ignored`` (hidden files and folders are not).
+    ///
+    /// An output is named after its source: `a.jpg` → `a.webp`. Sources that would share an output name (compared
+    /// without regard to case: one file on a case-insensitive file system) are told apart by their names alone,
+    /// whatever the order their renders finish in: when their extensions differ, each output keeps its source's
+    /// (`a.jpg` → `a.jpg.webp`, `a.png` → `a.png.webp`); those that still share one are numbered in the order the
+    /// sources are given (`x/a.jpg` → `a.webp`, `y/a.jpg` → `a-2.webp`). Each such job has its
+    /// ``ThumbnailJob/sharedOutput``.
     enum ThumbnailJobs {
         /// The jobs, and the files found in folders that were left out for want of an image extension.
         struct Expansion {
@@ -31,7 +41,8 @@
         ]
 
         static func expand(_ arguments: [String], listFile: String?, format: ImageFormat) throws -> Expansion {
-            var named: [(ImageSource, String, String)] = []  // source, name, output stem (relative)
+            // Each source, how it is named, its output's path without the extension, and its own extension.
+            var named: [(source: ImageSource, name: String, stem: String, fileExtension: String)] = []
             var ignored: [String] = []
             var entries = arguments.map { ($0, "argument") }
             if let listFile {
@@ -49,9 +60,9 @@
             }
             for (entry, origin) in entries {
                 if entry.hasPrefix("http://") || entry.hasPrefix("https://") {
-                    let path = URL(string: entry)?.path ?? ""
-                    let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-                    named.append((.url(entry), entry, stem.isEmpty ? "image" : stem))
+                    let last = ((URL(string: entry)?.path ?? "") as NSString).lastPathComponent
+                    let stem = (last as NSString).deletingPathExtension
+                    named.append((.url(entry), entry, stem.isEmpty ? "image" : stem, (last as NSString).pathExtension))
                     continue
                 }
                 var isFolder: ObjCBool = false
@@ -61,24 +72,52 @@
                 if isFolder.boolValue {
                     let found = try filesBelow(entry)
                     for relative in found.images {
-                        named.append((.file(entry + "/" + relative), entry + "/" + relative, stem(relative)))
+                        let path = entry + "/" + relative
+                        named.append((.file(path), path, stem(relative), (relative as NSString).pathExtension))
                     }
                     ignored += found.others.map { entry + "/" + $0 }
                 } else {
-                    named.append((.file(entry), entry, stem((entry as NSString).lastPathComponent)))
+                    let last = (entry as NSString).lastPathComponent
+                    named.append((.file(entry), entry, stem(last), (last as NSString).pathExtension))
                 }
             }
-            var used: Set<String> = []
-            let jobs = named.map { source, name, stem in
-                var output = stem + "." + format.fileExtension
-                var suffix = 2
-                while !used.insert(output).inserted {
-                    output = stem + "-\(suffix)." + format.fileExtension
-                    suffix += 1
-                }
-                return ThumbnailJob(source: source, name: name, output: output)
+            let names = outputs(named.map { (stem: $0.stem, fileExtension: $0.fileExtension) }, format: format)
+            let jobs = zip(named, names).map { source, output in
+                ThumbnailJob(source: source.source, name: source.name, output: output.name, sharedOutput: output.shared)
             }
             return Expansion(jobs: jobs, ignored: ignored)
+        }
+
+        /// The output names of sources with these stems (relative paths without the extension) and extensions, in
+        /// order, as ``ThumbnailJobs`` describes: each with the name it shares with another source, if it does.
+        /// - Complexity: O(n) for n sources (more when many share one name: each number is tried in turn).
+        static func outputs(
+            _ sources: [(stem: String, fileExtension: String)], format: ImageFormat
+        ) -> [(name: String, shared: String?)] {
+            let suffix = "." + format.fileExtension
+            // The extensions (in lower case) of the sources that would get each output name (in lower case).
+            var extensions: [String: Set<String>] = [:]
+            var counts: [String: Int] = [:]
+            for source in sources {
+                let plain = (source.stem + suffix).lowercased()
+                extensions[plain, default: []].insert(source.fileExtension.lowercased())
+                counts[plain, default: 0] += 1
+            }
+            var used: Set<String> = []  // in lower case
+            return sources.map { source -> (name: String, shared: String?) in
+                let plain = source.stem + suffix
+                let shared = counts[plain.lowercased()]! > 1
+                let kept = shared && extensions[plain.lowercased()]!.count > 1 && !source.fileExtension.isEmpty
+                let middle = kept ? "." + source.fileExtension : ""
+                var name = source.stem + middle + suffix
+                var counter = 2
+                while !used.insert(name.lowercased()).inserted {
+                    name = source.stem + "-\(counter)" + middle + suffix
+                    counter += 1
+                }
+                // Renamed for another group's name (`a.jpg.png` found beside `a.jpg` and `a.png`): shared as well.
+                return (name, shared || name != plain ? plain : nil)
+            }
         }
 
         /// The files below `folder`, relative to it, sorted: those with an image extension, and the others (hidden

@@ -132,8 +132,10 @@
             }
         }
 
-        /// The summary on standard output, then each failure on a line of its own, then the files of folders left
-        /// out (the first few); exit 1 if any failed, 130 if stopped.
+        /// The summary on standard output, then each failure on a line of its own, then which source each output
+        /// came from where sources would have shared an output name (``ThumbnailJobs``; every one, grouped by that
+        /// name, in the sources' order), then the files of folders left out (the first few); exit 1 if any failed,
+        /// 130 if stopped.
         private func report(
             _ jobs: [ThumbnailJob], _ outcomes: [Outcome], ignored: [String], seconds: Double, interrupted: Bool
         ) throws {
@@ -155,6 +157,14 @@
             if made > 0, seconds > 0 { line += String(format: " (%.1f images/s)", Double(made) / seconds) }
             print(line)
             for failure in failures { print("  " + TerminalText.visible(failure)) }
+            // By the name they would have shared, then in the sources' order: (name in lower case, job's index).
+            let shared = jobs.indices.compactMap { index in jobs[index].sharedOutput.map { ($0.lowercased(), index) } }
+            if !shared.isEmpty {
+                print("sources that would have shared an output name:")
+                for (_, index) in shared.sorted(by: <) {
+                    print("  " + TerminalText.visible("\(jobs[index].name) → \(jobs[index].output)"))
+                }
+            }
             if !ignored.isEmpty {
                 let shown = ignored.prefix(5).map(TerminalText.visible).joined(separator: ", ")
                 let more = ignored.count > 5 ? ", and \(ignored.count - 5) more" : ""
