@@ -249,7 +249,7 @@ let postgresTargets: [Target] = {
             name: "SwitchyardPostgresTests",
             dependencies: [
                 "SwitchyardPostgres", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
-                "PostgresTestServer",
+                "PostgresTestServer", product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
                 product("NIOCore", "swift-nio", when: ["Postgres"]),
                 product("NIOPosix", "swift-nio", when: ["Postgres"]),
             ]),

@@ -41,6 +41,18 @@
 
         /// Makes the context (blocking: reads files).
         private static func make(_ tls: PostgresTLS) throws -> NIOSSLContext {
+            let configuration = try tlsConfiguration(tls)
+            do {
+                return try NIOSSLContext(configuration: configuration)
+            } catch {
+                throw PostgresTLSFileError(
+                    parameter: "sslrootcert", path: "the system's trust store", reason: "\(error)")
+            }
+        }
+
+        /// NIOSSL's configuration for `tls`, its certificate and key files read and parsed (blocking), so that making
+        /// a context from it reads no file, but the system's trust store when no `sslrootcert` is given.
+        static func tlsConfiguration(_ tls: PostgresTLS) throws -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.certificateVerification =
                 switch tls.verification {
@@ -65,12 +77,7 @@
                 let key = try load("sslkey", keyPath) { try NIOSSLPrivateKey(bytes: $0, format: .pem) }
                 configuration.privateKey = .privateKey(key)
             }
-            do {
-                return try NIOSSLContext(configuration: configuration)
-            } catch {
-                throw PostgresTLSFileError(
-                    parameter: "sslrootcert", path: "the system's trust store", reason: "\(error)")
-            }
+            return configuration
         }
 
         /// The file at `path`, parsed by `parse`; its errors (no file, not readable, not PEM) named.
