@@ -1,10 +1,11 @@
 // The wrappers declared in CVips.h, calling libvips and glib through pointers that `sy_vips_start` resolves once
-// libvips is loaded. The pointers are written once, before `sy_vips_start` returns, and only read afterwards: a
-// wrapper that calls libvips may be called only after it returned 0 (CVips.h names the few that do not).
+// libvips is loaded (symbols.h). The pointers are written once, before `sy_vips_start` returns, and only read
+// afterwards: a wrapper that calls libvips may be called only after it returned 0 (CVips.h names the few that do
+// not). A render's cancellation, and the reader a decode reads through, are in cancellation.c.
 // Empty without the package's Images trait (no libvips headers); SwitchyardImages then does not import CVips.
 #ifdef SWITCHYARD_IMAGES
-#define G_DISABLE_CAST_CHECKS  // a cast macro must not call glib's checked cast, which is not linked
-#include "CVips.h"
+#define SY_DEFINE_SYMBOLS
+#include "symbols.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,68 +20,6 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #endif
-
-// Every libvips and glib function called below.
-#define SY_SYMBOLS(X) \
-    X(vips_init) X(vips_concurrency_set) X(vips_cache_set_max) X(vips_cache_set_max_mem) X(vips_cache_set_max_files) \
-    X(vips_block_untrusted_set) X(g_log_set_handler) X(vips_image_new_from_buffer) X(g_type_from_name) \
-    X(vips_operation_get_type) X(g_type_is_a) X(g_type_class_ref) X(g_type_class_unref) X(vips_source_custom_new) \
-    X(g_signal_connect_data) X(vips_foreign_find_load_source) X(vips_foreign_find_load) \
-    X(vips_foreign_find_load_buffer) X(g_object_unref) X(vips_image_new_from_source) X(vips_thumbnail_source) \
-    X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_interpretation) X(vips_image_hasalpha) \
-    X(vips_image_get_typeof) X(vips_colourspace) X(vips_image_get_bands) X(vips_image_get_format) \
-    X(vips_array_double_new) X(vips_flatten) X(vips_area_unref) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
-    X(vips_webpsave_buffer) X(vips_heifsave_buffer) X(vips_error_buffer_copy) X(vips_black) \
-    X(vips_image_write_to_buffer) X(g_free)
-
-#define SY_POINTER(name) static __typeof__(name) *sy_p_##name;
-SY_SYMBOLS(SY_POINTER)
-
-// From here on, a call to one of them goes through its pointer. A libvips name left out of SY_SYMBOLS would be a
-// direct call, which fails to link in a program without libvips (`switchyard`); glib's are kept with libvips' for
-// one rule (glib itself is linked, through CLibVips' flags).
-#undef g_type_is_a  // glib may define these as macros (g_free: glib 2.78 with glibc's free_sized)
-#undef g_free
-#define vips_init (*sy_p_vips_init)
-#define vips_concurrency_set (*sy_p_vips_concurrency_set)
-#define vips_cache_set_max (*sy_p_vips_cache_set_max)
-#define vips_cache_set_max_mem (*sy_p_vips_cache_set_max_mem)
-#define vips_cache_set_max_files (*sy_p_vips_cache_set_max_files)
-#define vips_block_untrusted_set (*sy_p_vips_block_untrusted_set)
-#define g_log_set_handler (*sy_p_g_log_set_handler)
-#define vips_image_new_from_buffer (*sy_p_vips_image_new_from_buffer)
-#define g_type_from_name (*sy_p_g_type_from_name)
-#define vips_operation_get_type (*sy_p_vips_operation_get_type)
-#define g_type_is_a (*sy_p_g_type_is_a)
-#define g_type_class_ref (*sy_p_g_type_class_ref)
-#define g_type_class_unref (*sy_p_g_type_class_unref)
-#define vips_source_custom_new (*sy_p_vips_source_custom_new)
-#define g_signal_connect_data (*sy_p_g_signal_connect_data)
-#define vips_foreign_find_load_source (*sy_p_vips_foreign_find_load_source)
-#define vips_foreign_find_load (*sy_p_vips_foreign_find_load)
-#define vips_foreign_find_load_buffer (*sy_p_vips_foreign_find_load_buffer)
-#define g_object_unref (*sy_p_g_object_unref)
-#define vips_image_new_from_source (*sy_p_vips_image_new_from_source)
-#define vips_thumbnail_source (*sy_p_vips_thumbnail_source)
-#define vips_image_get_width (*sy_p_vips_image_get_width)
-#define vips_image_get_height (*sy_p_vips_image_get_height)
-#define vips_image_get_interpretation (*sy_p_vips_image_get_interpretation)
-#define vips_image_hasalpha (*sy_p_vips_image_hasalpha)
-#define vips_image_get_typeof (*sy_p_vips_image_get_typeof)
-#define vips_colourspace (*sy_p_vips_colourspace)
-#define vips_image_get_bands (*sy_p_vips_image_get_bands)
-#define vips_image_get_format (*sy_p_vips_image_get_format)
-#define vips_array_double_new (*sy_p_vips_array_double_new)
-#define vips_flatten (*sy_p_vips_flatten)
-#define vips_area_unref (*sy_p_vips_area_unref)
-#define vips_jpegsave_buffer (*sy_p_vips_jpegsave_buffer)
-#define vips_pngsave_buffer (*sy_p_vips_pngsave_buffer)
-#define vips_webpsave_buffer (*sy_p_vips_webpsave_buffer)
-#define vips_heifsave_buffer (*sy_p_vips_heifsave_buffer)
-#define vips_error_buffer_copy (*sy_p_vips_error_buffer_copy)
-#define vips_black (*sy_p_vips_black)
-#define vips_image_write_to_buffer (*sy_p_vips_image_write_to_buffer)
-#define g_free (*sy_p_g_free)
 
 // MARK: loading
 
@@ -131,6 +70,10 @@ const char *sy_vips_load_error(void) { return sy_load_failure; }
 
 static void sy_vips_discard_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {}
 
+/// Whether renders' images are kept as they are built (the emission hook is installed): written once by
+/// `sy_vips_start`, before it returns.
+static int sy_renders_killable;
+
 int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
     if (sy_load() != 0) return -1;
     if (vips_init(program) != 0) return -1;
@@ -140,121 +83,11 @@ int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
     vips_block_untrusted_set(allow_untrusted ? FALSE : TRUE);
+    sy_renders_killable = sy__install_render_hook();
     return 0;
 }
 
-// MARK: flags, the reader and sources
-
-// libvips calls a source's callbacks from one thread at a time, the decoding thread or one of its workers, in an
-// order kept by its own locks (glib's futex-based mutexes, which Thread Sanitizer does not see). Under the
-// sanitizer these annotations state that order on the reader: the thread that made it publishes it, each callback
-// acquires it on entry and releases it on return, and the thread that frees it acquires it first.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-void __tsan_acquire(void *address);
-void __tsan_release(void *address);
-#define SY_ACQUIRE(reader) __tsan_acquire(reader)
-#define SY_RELEASE(reader) __tsan_release(reader)
-#endif
-#endif
-#ifndef SY_ACQUIRE
-#define SY_ACQUIRE(reader) ((void)(reader))
-#define SY_RELEASE(reader) ((void)(reader))
-#endif
-
-void sy_reader_publish(SYReader *reader) { SY_RELEASE(reader); }
-void sy_reader_retire(SYReader *reader) { SY_ACQUIRE(reader); }
-
-#ifdef SWITCHYARD_TEST_HOOKS
-// Debug builds (SWITCHYARD_TEST_HOOKS): a flag is the first member of a block that also holds its reads' observer
-// (tests; see `sy_flag_observe_reads`), so a reader, which only knows the flag, finds the observer.
-typedef struct {
-    int set;
-    SYReadObserver observer;
-    void *context;
-} SYObservedFlag;
-
-int *sy_flag_new(void) { return (int *)calloc(1, sizeof(SYObservedFlag)); }
-
-void sy_flag_observe_reads(int *flag, SYReadObserver observer, void *context) {
-    SYObservedFlag *observed = (SYObservedFlag *)flag;
-    observed->observer = observer;
-    observed->context = context;
-}
-
-static void sy_flag_report_read(const SYReader *reader) {
-    const SYObservedFlag *observed = (const SYObservedFlag *)reader->cancelled;
-    if (observed->observer) observed->observer(observed->context, reader->offset, reader->length);
-}
-#else
-int *sy_flag_new(void) { return calloc(1, sizeof(int)); }
-void sy_flag_observe_reads(int *flag, SYReadObserver observer, void *context) {
-    (void)flag;
-    (void)observer;
-    (void)context;
-}
-#define sy_flag_report_read(reader) ((void)(reader))
-#endif
-void sy_flag_free(int *flag) { free(flag); }
-void sy_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
-int sy_flag_is_set(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
-
-/// A read fails once the render is cancelled: the decode stops at its next read (every few KiB of the encoded
-/// image) instead of running to the end.
-static gint64 sy_reader_read_once(SYReader *reader, void *buffer, gint64 length) {
-    sy_flag_report_read(reader);
-    if (sy_flag_is_set(reader->cancelled)) return -1;
-    gint64 count = reader->length - reader->offset;
-    if (count > length) count = length;
-    if (count <= 0) return 0;
-    if (reader->descriptor >= 0) {
-        ssize_t done;
-        do { done = pread(reader->descriptor, buffer, (size_t)count, (off_t)reader->offset); } while (done < 0 && errno == EINTR);
-        if (done < 0) return -1;
-        count = done;
-    } else {
-        memcpy(buffer, reader->bytes + reader->offset, (size_t)count);
-    }
-    reader->offset += count;
-    return count;
-}
-
-static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
-    SY_ACQUIRE(reader);
-    gint64 count = sy_reader_read_once(reader, buffer, length);
-    SY_RELEASE(reader);
-    return count;
-}
-
-static gint64 sy_reader_seek_once(SYReader *reader, gint64 offset, int whence) {
-    gint64 base;
-    switch (whence) {
-    case SEEK_SET: base = 0; break;
-    case SEEK_CUR: base = reader->offset; break;
-    case SEEK_END: base = reader->length; break;
-    default: return -1;
-    }
-    gint64 target = base + offset;
-    if (target < 0 || target > reader->length) return -1;
-    reader->offset = target;
-    return target;
-}
-
-static gint64 sy_reader_seek(VipsSourceCustom *source, gint64 offset, int whence, SYReader *reader) {
-    SY_ACQUIRE(reader);
-    gint64 target = sy_reader_seek_once(reader, offset, whence);
-    SY_RELEASE(reader);
-    return target;
-}
-
-/// A libvips source that reads through `reader` (which must outlive it). NULL on failure.
-static VipsSource *sy_source_new(SYReader *reader) {
-    VipsSourceCustom *source = vips_source_custom_new();
-    if (!source) return NULL;
-    g_signal_connect_data(source, "read", G_CALLBACK(sy_reader_read), reader, NULL, 0);
-    g_signal_connect_data(source, "seek", G_CALLBACK(sy_reader_seek), reader, NULL, 0);
-    return VIPS_SOURCE(source);
-}
+int sy_vips_renders_killable(void) { return sy_renders_killable; }
 
 // MARK: loaders and headers
 
@@ -279,7 +112,7 @@ const char *sy_vips_find_load_buffer(const void *bytes, size_t length) {
 }
 
 const char *sy_vips_find_load_reader(SYReader *reader) {
-    VipsSource *source = sy_source_new(reader);
+    VipsSource *source = sy__source_new(reader);
     if (!source) return NULL;
     const char *name = vips_foreign_find_load_source(source);
     g_object_unref(source);
@@ -287,7 +120,7 @@ const char *sy_vips_find_load_reader(SYReader *reader) {
 }
 
 VipsImage *sy_vips_header_reader(SYReader *reader) {
-    VipsSource *source = sy_source_new(reader);
+    VipsSource *source = sy__source_new(reader);
     if (!source) return NULL;
     VipsImage *image = vips_image_new_from_source(source, "", NULL);
     g_object_unref(source);  // the image holds its own reference while it needs it
@@ -298,7 +131,7 @@ VipsImage *sy_vips_header_reader(SYReader *reader) {
 
 int sy_vips_thumbnail_reader(
     SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
-    VipsSource *source = sy_source_new(reader);
+    VipsSource *source = sy__source_new(reader);
     if (!source) return -1;
     int status = to_srgb
         ? vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,

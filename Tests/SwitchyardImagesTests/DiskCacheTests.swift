@@ -13,8 +13,8 @@
     @Suite("ThumbnailDiskCache: the size limit after every write, torn files never served")
     struct DiskCacheTests {
         @Test("the limit holds after every one of 2,000 random writes, on disk as in the count")
-        func limitAfterEveryWrite() {
-            withFolder { folder in
+        func limitAfterEveryWrite() async {
+            await withFolder { folder in
                 var random = SeededRandomNumberGenerator.forTest("DiskCacheTests.limitAfterEveryWrite")
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 256 << 10)
                 for _ in 0..<2_000 {
@@ -26,12 +26,14 @@
                     #expect(cache.totalBytes <= 256 << 10)
                     #expect(Self.bytesOnDisk(folder) == cache.totalBytes)
                 }
+                await cache.waitUntilScanned()  // before the folder goes
+                #expect(Self.bytesOnDisk(folder) == cache.totalBytes)
             }
         }
 
         @Test("a torn or corrupt entry is never served: it is removed, and a miss reported")
-        func tornEntries() {
-            withFolder { folder in
+        func tornEntries() async {
+            await withFolder { folder in
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
                 let thumbnail = Thumbnail(bytes: Array(0..<200), format: .webp, width: 20, height: 10)
                 for damage in ["cut", "flip", "empty"] {
@@ -48,20 +50,25 @@
                     #expect(cache.thumbnail(forKey: damage) == nil, "\(damage)")
                     #expect(access(path, F_OK) != 0, "\(damage): the damaged file is removed")
                 }
+                await cache.waitUntilScanned()  // before the folder goes
             }
         }
 
         @Test(
             "entries survive the process: a new cache over the folder serves them and counts them; crash leftovers go")
-        func reopen() {
-            withFolder { folder in
+        func reopen() async {
+            await withFolder { folder in
                 let thumbnail = Thumbnail(bytes: Array(repeating: 9, count: 1000), format: .jpeg, width: 5, height: 4)
-                ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20).store(thumbnail, forKey: "kept")
+                let first = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
+                first.store(thumbnail, forKey: "kept")
+                first.store(thumbnail, forKey: "unread")
+                await first.waitUntilScanned()
                 // A crashed process's write (no process has that id: it is above any pid_max).
                 Self.write(folder + "/.tmp-2147483647-2", [1, 2, 3])
                 let reopened = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
                 #expect(reopened.thumbnail(forKey: "kept") == thumbnail)
-                #expect(reopened.totalBytes == Self.bytesOnDisk(folder))
+                await reopened.waitUntilScanned()
+                #expect(reopened.totalBytes == Self.bytesOnDisk(folder), "the unread entry is counted by the scan")
                 #expect(access(folder + "/.tmp-2147483647-2", F_OK) != 0)
                 #expect(reopened.thumbnail(forKey: "other") == nil)
             }
@@ -74,11 +81,10 @@
                 Self.write(path, Fixtures.picture(width: 800, height: 600))
                 let options = ThumbnailOptions(width: 80)
                 func run() async throws -> (Thumbnail, Int) {
-                    let pipeline = ImagePipeline(
-                        configuration: .init(
-                            name: "disk", width: 1,
-                            diskCache: ThumbnailDiskCache(folder: folder + "/cache", byteLimit: 1 << 20)))
+                    let cache = ThumbnailDiskCache(folder: folder + "/cache", byteLimit: 1 << 20)
+                    let pipeline = ImagePipeline(configuration: .init(name: "disk", width: 1, diskCache: cache))
                     let thumbnail = try await pipeline.thumbnail(of: .file(path), options)
+                    await cache.waitUntilScanned()  // before the folder goes
                     return (thumbnail, Self.entries(folder + "/cache").count)
                 }
                 let (first, entries) = try await run()

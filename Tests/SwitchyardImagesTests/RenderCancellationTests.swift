@@ -71,9 +71,34 @@
             // refused read for the end of the data would have made a partial image; had it been kept, the disk
             // cache would serve it now.
             #expect(try await pipeline.thumbnail(of: .file(path), options) == reference)
+            await cache.waitUntilScanned()  // before the folder goes
             #expect(decode.cancelledWhileHeld == true, "the cancellation reached the decode")
             let (heldAt, furthest, length) = decode.offsets
             #expect(heldAt < length && furthest == heldAt, "held at byte \(heldAt) of \(length); read to \(furthest)")
+        }
+
+        @Test("cancelling kills the decode itself: a PNG whose bytes are read ends within a few rows, not at its last")
+        func killsRunningDecode() async throws {
+            #expect(await ImagePipeline.libvipsProblem() == nil)
+            #expect(Vips.rendersKillable, "this libvips and glib keep a render's images")
+            // A tiny file for 64 megapixels: each read gives the PNG decoder many rows, and a decode that is not
+            // killed goes on to the last row, asking for each one's bytes (thousands of refused reads).
+            let png = ImageSource.bytes(Fixtures.plain(width: 8_000, height: 8_000, suffix: ".png"), identity: "a.png")
+            let pipeline = ImagePipeline(configuration: .init(name: "kill", width: 1, memoryCacheCost: 0))
+            let options = ThumbnailOptions(width: 64)
+            let decode = DecodeProbe(holdingAt: 1, of: 4)
+            pipeline.renderStarts.withLockedValue { $0 = { decode.attach($0) } }
+            let caller = Task { try await pipeline.thumbnail(of: png, options) }
+            await decode.underWay.fulfillment(within: .seconds(30))
+            caller.cancel()
+            let error = await #expect(throws: ImageError.self) { try await caller.value }
+            #expect(error?.reason == .cancelled)
+            // The pipeline's one thread: the next image runs once the cancelled render has ended.
+            let next = ImageSource.bytes(Fixtures.picture(), identity: "next")
+            #expect(try await pipeline.thumbnail(of: next, options).width == 64)
+            #expect(decode.cancelledWhileHeld == true, "the cancellation reached the decode")
+            let after = decode.readsAfterCancellation
+            #expect(after < 64, "the decode went on for \(after) reads after the cancellation")
         }
 
         /// Whether this process has `path` open (`/proc/self/fd`).
@@ -101,6 +126,8 @@
             var furthest: Int64 = 0
             var length: Int64 = 0
             var cancelledWhileHeld: Bool?
+            /// Reads begun once the held read saw the cancellation.
+            var readsAfterCancellation = 0
         }
 
         init(holdingAt numerator: Int64, of denominator: Int64) { fraction = (numerator, denominator) }
@@ -111,6 +138,8 @@
         }
         /// Whether the held read saw the render cancelled (nil: no read was held; false: not within 30 s).
         var cancelledWhileHeld: Bool? { state.withLockedValue { $0.cancelledWhileHeld } }
+        /// How many reads the render began after the held read saw it cancelled (each refused).
+        var readsAfterCancellation: Int { state.withLockedValue { $0.readsAfterCancellation } }
 
         /// A pipeline's render starts (``ImagePipeline/renderStarts``): the first is watched.
         func attach(_ cancellation: RenderCancellation) {
@@ -130,6 +159,7 @@
             let hold = state.withLockedValue { state -> Bool in
                 state.length = length
                 state.furthest = max(state.furthest, offset)
+                if state.cancelledWhileHeld == true { state.readsAfterCancellation += 1 }
                 guard state.heldAt == nil, !cancellation.isCancelled,
                     offset * fraction.denominator >= length * fraction.numerator
                 else { return false }

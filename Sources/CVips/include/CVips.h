@@ -7,12 +7,13 @@
 //
 // Swift cannot call C's variadic functions, and most of libvips' operations take their options as a NULL-ended
 // list of name/value pairs: each operation SwitchyardImages uses is wrapped in a fixed-argument function. They only
-// forward; every decision (limits, formats, options) is made in Swift. One more piece is written here because
-// libvips calls it back on its own threads: the source a decode reads through, which fails its next read once the
-// render is cancelled.
+// forward; every decision (limits, formats, options) is made in Swift. Two more pieces are written here because
+// libvips calls them back on its own threads: the source a decode reads through, which fails its next read once the
+// render is cancelled, and the hook that keeps the images a render builds, whose evaluation the cancellation kills.
 //
-// Except for `sy_vips_start`, `sy_vips_load_error`, the flags, `sy_limit_malloc_arenas` and
-// `sy_thread_lower_scheduling`, a function here may be called only after `sy_vips_start` returned 0.
+// Except for `sy_vips_start`, `sy_vips_load_error`, the flags, `sy_render_begin`/`sy_render_end`,
+// `sy_limit_malloc_arenas` and `sy_thread_lower_scheduling`, a function here may be called only after
+// `sy_vips_start` returned 0.
 #ifndef SWITCHYARD_CVIPS_H
 #define SWITCHYARD_CVIPS_H
 
@@ -23,18 +24,32 @@
 /// `concurrency` threads per image, libvips' operation cache off (the pipeline caches results itself), and the
 /// loaders libvips marks untrusted (ImageMagick, PDF, ...) blocked unless `allow_untrusted`. Also silences
 /// libvips' warnings, which it prints to standard error (a tolerated flaw in an image, a truncated read): the
-/// pipeline reports what it refuses as errors, and a command's output stays its own. Call once. 0 on success;
-/// otherwise `sy_vips_load_error` says why when libvips could not be loaded.
+/// pipeline reports what it refuses as errors, and a command's output stays its own. Also installs the hook that
+/// keeps renders' images (`sy_render_begin`). Call once. 0 on success; otherwise `sy_vips_load_error` says why when
+/// libvips could not be loaded.
 int sy_vips_start(const char *program, int concurrency, int allow_untrusted);
+
+/// Whether cancelling a render kills the evaluation of its images (1), or only refuses its reads (0: the installed
+/// glib refused the hook on libvips' "postbuild" signal). Valid once `sy_vips_start` returned 0.
+int sy_vips_renders_killable(void);
 
 /// Why libvips could not be loaded (a library or a symbol missing), or NULL. Valid for the process's lifetime.
 const char *sy_vips_load_error(void);
 
-/// A flag for cancelling a render: set by any thread, read by the decoding thread. Free with `sy_flag_free`.
+/// A flag for cancelling a render: set by any thread, read by the decoding thread. Setting it also kills the
+/// evaluation of the images the render built (see `sy_render_begin`): libvips fails the render's next region of
+/// pixels. Free with `sy_flag_free`, after `sy_render_end`.
 int *sy_flag_new(void);
 void sy_flag_free(int *flag);
 void sy_flag_set(int *flag);
 int sy_flag_is_set(const int *flag);
+
+/// Starts keeping, for the render that `flag` cancels, every libvips image the calling thread builds (each
+/// referenced) until `sy_render_end` on this thread, which releases them; one render at a time per thread. While
+/// kept, an image is killed (`vips_image_set_kill`) when the flag is set, or at once if it already is. Call
+/// `sy_render_end` before the reader the images read through is retired.
+void sy_render_begin(int *flag);
+void sy_render_end(int *flag);
 
 /// Tests, debug builds only (SWITCHYARD_TEST_HOOKS; elsewhere it does nothing): `observer` is called with
 /// `context` at the start of each read through a reader whose `cancelled` is `flag` (from `sy_flag_new`), before

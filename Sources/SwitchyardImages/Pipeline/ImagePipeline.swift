@@ -3,9 +3,7 @@
     @_spi(Testing) import Switchyard
     import SwitchyardHTTP
 
-    #if SWITCHYARD_TEST_HOOKS
-        import NIOConcurrencyHelpers
-    #endif
+    import NIOConcurrencyHelpers
 
     #if canImport(Glibc)
         import Glibc
@@ -32,12 +30,15 @@
     ///   ``Configuration/threadScheduling`` (by default nice 10 on Linux: the process's other threads first).
     /// - **Limits** (``ImageLimits``) are checked before any pixel is decoded.
     /// - **Cancellation**: a caller that leaves gets ``ImageError/Reason/cancelled`` at once. A job whose last
-    ///   caller left is removed if it has not started; a running one stops at its decode's next read of the source
-    ///   (every few KiB), freeing its thread.
+    ///   caller left is removed if it has not started; a running one stops promptly, freeing its thread: its
+    ///   decode's reads are refused, and libvips' evaluation of its images is killed, so it ends within a region
+    ///   of pixels (a few rows; a codec that decodes a whole WebP or HEIF frame in one call ends with that call).
+    /// - **Shutdown**: after ``shutdown()`` every request fails at once with ``ImageError/Reason/shutDown``.
     /// - **Memory cache**: finished thumbnails stay in a `Cache` of the core (cost: their bytes, at most
     ///   ``Configuration/memoryCacheCost``), trimmed under memory pressure. It is keyed by the source's identity
-    ///   (a file's path, the bytes' identity) and the options: a file changed in place under the same path is
-    ///   seen once its entries have left the cache (or after ``removeCachedThumbnails()``).
+    ///   (a file's path; in-memory bytes' identity and SHA-256 digest, see ``ImageSource``) and the options: a
+    ///   file changed in place under the same path is seen once its entries have left the cache (or after
+    ///   ``removeCachedThumbnails()``).
     /// - **Prefetching**: ``prefetch(_:_:)`` makes thumbnails at background priority into the memory cache; a
     ///   request for one of them while it is made joins its job and raises it to the request's priority.
     /// - **Errors** name the source and what was wrong (``ImageError``); a failure is not remembered, so the next
@@ -59,7 +60,7 @@
             /// The memory cache's limit: the sum of the cached thumbnails' sizes in bytes (0: no memory cache).
             public var memoryCacheCost: Int
             /// Where encoded thumbnails are kept across runs; nil for none. Keyed by the source's identity (a
-            /// file's path, size and modification time; the bytes' identity) and the options.
+            /// file's path, size and modification time; in-memory bytes' identity and digest) and the options.
             public var diskCache: ThumbnailDiskCache?
             /// How the threads that decode and encode are scheduled (Linux). Default `.niced(10)`: the process's
             /// other threads (a main actor drawing at 60 Hz, a server's event loops) and other processes get the
@@ -94,13 +95,15 @@
         public let queue: WorkQueue
         /// The queue of URL sources' jobs (download, then render on ``queue``), named `"<name> downloads"`.
         public let downloadQueue: WorkQueue
-        private let executor: BlockingExecutor
+        let executor: BlockingExecutor
         private let coalescer: Coalescer<Request, Thumbnail>
         /// URL sources: download and render, one job per URL and options, in a queue of their own.
-        private let downloads: Coalescer<Request, Thumbnail?>
+        let downloads: Coalescer<Request, Thumbnail?>
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
-        private let memoryCache: Cache<CacheKey, Thumbnail>
+        let memoryCache: Cache<CacheKey, Thumbnail>
+        /// Set once by ``shutdown()``; read at each request and as each job starts.
+        let shutDown = NIOLockedValueBox(false)
         #if SWITCHYARD_TEST_HOOKS
             /// Test hook (debug builds only): called with each render's cancellation as its job starts, before it
             /// reads the image (see ``RenderCancellation/observeReads(_:)``).
@@ -121,11 +124,14 @@
             var unlessStill: ImageVersion? = nil
             var description: String { "\(source) \(options)" + (unlessStill.map { " unless still \($0)" } ?? "") }
 
-            /// The disk cache's key: the source's identity (a file's path, size and modification time, read now;
-            /// nil if it cannot be read) and the options. Blocking (a `stat`).
+            /// The disk cache's key: the source's identity (a file's path, size and modification time, read now,
+            /// nil if it cannot be read; in-memory bytes' digest and identity, length-prefixed so that no identity
+            /// reads as another key) and the options. Blocking (a `stat`).
             func diskKey() -> String? {
                 switch source {
-                case .bytes(_, let identity): return "bytes \(identity) \(options)"
+                case .bytes(let encoded):
+                    let identity = encoded.identity.map { "\($0.utf8.count):\($0)" } ?? "-"
+                    return "bytes sha256 \(encoded.digest) \(identity) \(options)"
                 case .url: return nil  // rendered from its bytes, keyed by the URL and its validator
                 case .file(let path):
                     var status = stat()
@@ -196,10 +202,11 @@
         ///   - options: the thumbnail's box, fit and encoding.
         ///   - priority: the priority this request lends the job; by default the current task's.
         /// - Throws: ``ImageError`` naming the source: unreadable, not an image, over a limit, undecodable, an
-        ///   unavailable format, no usable libvips, or cancelled.
+        ///   unavailable format, no usable libvips, cancelled, or (at once, after ``shutdown()``) shut down.
         public func thumbnail(
             of source: ImageSource, _ options: ThumbnailOptions, priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail {
+            try refuseIfShutDown(source.description)
             let cacheKey = CacheKey(source: source.key, options: options)
             if let cached = memoryCache.value(forKey: cacheKey) { return cached }
             guard case .url(let url) = source else {
@@ -212,42 +219,9 @@
             return thumbnail
         }
 
-        /// The thumbnail of the image at `url`, unless the image is still `version` (the ``Thumbnail/sourceVersion``
-        /// of an earlier thumbnail of it): then nil.
-        ///
-        /// The request is conditional (`if-none-match` / `if-modified-since`), so an unchanged image costs a
-        /// `304 Not Modified` and no download; when `version` has no validator (the server sent none), the image is
-        /// downloaded and its hash compared. The memory cache is not consulted (the point is to ask the server),
-        /// and a new thumbnail is stored in it.
-        /// - Throws: as ``thumbnail(of:_:priority:)``.
-        public func thumbnail(
-            ofURL url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion,
-            priority: JobPriority? = nil
-        ) async throws(ImageError) -> Thumbnail? {
-            try await download(url, options, unlessStill: version, priority: priority)
-        }
-
-        /// A URL source's thumbnail as a job of ``downloadQueue`` (joined by identical requests), stored in the
-        /// memory cache; nil if the image is still `version`.
-        private func download(
-            _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?, priority: JobPriority?
-        ) async throws(ImageError) -> Thumbnail? {
-            if let problem = await Vips.start(on: executor) {
-                throw ImageError(source: url, reason: .libvipsUnavailable(problem))
-            }
-            let memoryCache = memoryCache
-            let cacheKey = CacheKey(source: .url(url), options: options)
-            let request = Request(source: .url(url), options: options, unlessStill: version)
-            return try await joined(downloads, request, priority: priority) { _ in
-                let thumbnail = try await self.fetch(url, options, unlessStill: version)
-                if let thumbnail { memoryCache.setValue(thumbnail, forKey: cacheKey) }
-                return thumbnail
-            }
-        }
-
         /// The thumbnail `request` asks for, by joining an identical request in flight or in a new job, which
         /// stores it in the memory cache under `caching` (nil: not stored).
-        private func render(
+        func render(
             _ request: Request, caching cacheKey: CacheKey?, priority: JobPriority?
         ) async throws(ImageError) -> Thumbnail {
             let limits = configuration.limits
@@ -255,9 +229,13 @@
             #if SWITCHYARD_TEST_HOOKS
                 let renderStarts = renderStarts
             #endif
-            let scheduling = configuration.threadScheduling
+            let (scheduling, shutDownFlag) = (configuration.threadScheduling, shutDown)
             return try await joined(coalescer, request, priority: priority) { request in
-                // The job is cancelled when its last caller leaves: the decode then stops at its next read.
+                // A job that starts after shutdown() (its request raced with it) does nothing.
+                if shutDownFlag.withLockedValue({ $0 }) {
+                    throw ImageError(source: request.source.description, reason: .shutDown)
+                }
+                // The job is cancelled when its last caller leaves: the decode then stops promptly.
                 let cancellation = RenderCancellation()
                 #if SWITCHYARD_TEST_HOOKS
                     renderStarts.withLockedValue { $0 }?(cancellation)
@@ -283,8 +261,23 @@
         }
 
         /// `request`'s thumbnail from `coalescer`: by joining its job in flight, or from a new one running `make`.
-        /// Errors name the request's source.
-        private func joined<Value: Sendable>(
+        /// Errors name the request's source; a job cancelled by ``shutdown()`` (not by this caller) fails as
+        /// ``ImageError/Reason/shutDown``.
+        func joined<Value: Sendable>(
+            _ coalescer: Coalescer<Request, Value>, _ request: Request, priority: JobPriority?,
+            make: @escaping @Sendable (Request) async throws -> Value
+        ) async throws(ImageError) -> Value {
+            do throws(ImageError) {
+                return try await joinedOrCancelled(coalescer, request, priority: priority, make: make)
+            } catch {
+                guard error.reason == .cancelled, !Task.isCancelled, shutDown.withLockedValue({ $0 }) else {
+                    throw error
+                }
+                throw ImageError(source: error.source, reason: .shutDown)
+            }
+        }
+
+        private func joinedOrCancelled<Value: Sendable>(
             _ coalescer: Coalescer<Request, Value>, _ request: Request, priority: JobPriority?,
             make: @escaping @Sendable (Request) async throws -> Value
         ) async throws(ImageError) -> Value {
@@ -308,52 +301,6 @@
             }
         }
 
-        /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
-        /// from its bytes, whose identity is the URL and its version; nil if the image is still `version`. Errors
-        /// name the URL. Runs as a job of ``downloadQueue``, at its priority.
-        private func fetch(
-            _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?
-        ) async throws(ImageError) -> Thumbnail? {
-            guard let session = configuration.session else {
-                throw ImageError(
-                    source: url, reason: .unreadable("URL sources need ImagePipeline.Configuration.session"))
-            }
-            let response: HTTPResponse
-            do {
-                var request = HTTPRequest(url: url, priority: JobPriority(Task.currentPriority))
-                request.maximumResponseSize = configuration.limits.maximumBytes
-                if let validators = version?.validators, !validators.isEmpty {
-                    if let etag = validators.etag { request.headers.add(name: "if-none-match", value: etag) }
-                    if let date = validators.lastModified {
-                        request.headers.add(name: "if-modified-since", value: date)
-                    }
-                    request.requiresSuccessStatus = false  // a 304 is an answer, not a failure
-                }
-                response = try await session.data(for: request)
-            } catch {
-                if error.isCancelled { throw ImageError(source: url, reason: .cancelled) }
-                throw ImageError(source: url, reason: .unreadable(error.description))
-            }
-            if response.status == 304, version != nil { return nil }
-            guard (200..<300).contains(response.status) else {
-                throw ImageError(source: url, reason: .unreadable(HTTPError.Reason.status(response.status).description))
-            }
-            // Without a validator the bytes themselves identify the image (a hash of them): a changed image at the
-            // same URL must not be served from the disk cache.
-            let current = ImageVersion(response)
-            if let version, version == current { return nil }
-            do {
-                // Cached in memory by the caller, under the URL: not under the bytes' identity as well.
-                let request = Request(
-                    source: .bytes(response.body, identity: "\(url) \(current)"), options: options)
-                var thumbnail = try await render(request, caching: nil, priority: nil)
-                thumbnail.sourceVersion = current
-                return thumbnail
-            } catch {
-                throw ImageError(source: url, reason: error.reason)  // named by the URL, not the bytes' identity
-            }
-        }
-
         /// Callers waiting for the job `source` and `options` would join; 0 when none is in flight. For
         /// diagnostics and tests. - Complexity: O(1).
         public func callersWaiting(for source: ImageSource, _ options: ThumbnailOptions) -> Int {
@@ -374,12 +321,24 @@
             }
         #endif
 
-        /// Cancels the queued and running jobs, and lets the pipeline's threads exit. Requests made afterwards
-        /// still run (on threads started for them).
+        /// Shuts the pipeline down: from this call on, every request (``thumbnail(of:_:priority:)``,
+        /// ``thumbnail(ofURL:_:unlessStill:priority:)``, ``prefetch(_:_:)``) fails at once with
+        /// ``ImageError/Reason/shutDown``, without looking at the caches; the queued and running jobs are
+        /// cancelled, and their callers get ``ImageError/Reason/shutDown`` too (a caller whose own task was
+        /// cancelled still gets ``ImageError/Reason/cancelled``). Returns once the pipeline's threads have exited.
+        /// ``cachedThumbnail(of:_:)`` still answers from the memory cache. Idempotent; the pipeline cannot be
+        /// started again. The session (``Configuration/session``) and the disk cache are left as they are.
         public func shutdown() async {
+            shutDown.withLockedValue { $0 = true }
             downloadQueue.cancelAll()
             queue.cancelAll()
             await executor.shutdown()
+        }
+
+        /// Throws ``ImageError/Reason/shutDown``, naming `source`, once ``shutdown()`` has been called.
+        /// - Complexity: O(1).
+        func refuseIfShutDown(_ source: @autoclosure () -> String) throws(ImageError) {
+            if shutDown.withLockedValue({ $0 }) { throw ImageError(source: source(), reason: .shutDown) }
         }
     }
 #endif

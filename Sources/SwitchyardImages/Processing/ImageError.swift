@@ -22,8 +22,12 @@
             case encodingFailed(String)
             /// The thumbnail could not be written where it was asked for (a full disk, no permission).
             case unwritable(String)
-            /// The caller's task was cancelled, or the pipeline's queue cancelled the work.
+            /// The caller's task was cancelled, or the pipeline's queue cancelled the work (other than by
+            /// ``ImagePipeline/shutdown()``).
             case cancelled
+            /// The pipeline was shut down (``ImagePipeline/shutdown()``): the request came after, or was in flight
+            /// then. Never retried: the pipeline makes no more thumbnails.
+            case shutDown
             /// libvips cannot be used in this process: not installed, too old, or it failed to start (the text says
             /// which, and how to install it). Every later image fails the same way.
             case libvipsUnavailable(String)
@@ -43,6 +47,7 @@
                 case .encodingFailed(let why): return "could not be encoded: \(why)"
                 case .unwritable(let why): return "cannot be written: \(why)"
                 case .cancelled: return "was cancelled"
+                case .shutDown: return "cannot be made: the image pipeline was shut down"
                 case .libvipsUnavailable(let why): return "cannot be made: \(why)"
                 }
             }

@@ -4,13 +4,23 @@
         import NIOConcurrencyHelpers
     #endif
 
-    /// Stops a render from any thread: its decode fails at its next read of the source (every few KiB of the
-    /// encoded image), and the render throws ``ImageError/Reason/cancelled``. One-way: once cancelled, always.
+    /// Stops a render from any thread, and the render throws ``ImageError/Reason/cancelled``. One-way: once
+    /// cancelled, always. ``cancel()`` returns at once; the render's thread stops at whichever comes first:
+    ///
+    /// - its decode's next read of the source, which is refused (every few KiB of the encoded image, or never
+    ///   again for a decoder that has read what it needs: a small, highly compressed PNG of a huge image);
+    /// - its next region of pixels (a few rows): the render keeps every libvips image it builds on its thread
+    ///   (`sy_render_begin`, through a hook on libvips' "postbuild" signal), and cancelling kills their evaluation
+    ///   (`vips_image_set_kill`), so libvips fails the region, and the decode and resize behind it end.
+    ///
+    /// Where the hook is unavailable (``Vips/rendersKillable``) only the first applies. Neither interrupts a
+    /// single call into a codec that decodes a whole frame at once (libvips' WebP and HEIF loaders do): the render
+    /// ends when that call returns.
     ///
     /// `@unchecked Sendable`: `flag` is allocated once in `init`, never reassigned, and freed in `deinit`; the
-    /// integer it points to is only read and written through C atomics (`sy_flag_set`, `sy_flag_is_set`). In debug
-    /// builds the test hooks' state sits behind their own locks. `RenderCancellationTests` cancels renders from
-    /// other threads under Thread Sanitizer.
+    /// integer it points to is only read and written through C atomics (`sy_flag_set`, `sy_flag_is_set`), and the
+    /// images kept beside it only under its C mutex. In debug builds the test hooks' state sits behind their own
+    /// locks. `RenderCancellationTests` cancels renders from other threads under Thread Sanitizer.
     final class RenderCancellation: @unchecked Sendable {
         let flag: UnsafeMutablePointer<Int32>
         #if SWITCHYARD_TEST_HOOKS

@@ -15,7 +15,8 @@
         /// format (the first bytes), the pixel limit (the header), then decoding with shrink-on-load, EXIF
         /// orientation and colour management to sRGB, then encoding.
         ///
-        /// Once `cancellation` is cancelled, the decode stops at its next read of the source and the render throws
+        /// Once `cancellation` is cancelled, the decode stops at its next read of the source or its next region of
+        /// pixels, whichever comes first (see ``RenderCancellation``), and the render throws
         /// ``ImageError/Reason/cancelled``.
         static func render(
             _ source: ImageSource, _ options: ThumbnailOptions, limits: ImageLimits,
@@ -62,7 +63,8 @@
                 return try thumbnail(reading: reader, toSRGB: toSRGB, options, cancellation, fail)
             case .url(let url):  // the pipeline downloads a URL first and renders its bytes
                 throw ImageError(source: url, reason: .unreadable("a URL is rendered from its downloaded bytes"))
-            case .bytes(let bytes, _):
+            case .bytes(let encoded):
+                let bytes = encoded.bytes
                 guard bytes.count <= limits.maximumBytes else {
                     throw fail(.tooManyBytes(size: bytes.count, limit: limits.maximumBytes))
                 }
@@ -93,13 +95,17 @@
         }
 
         /// Decodes through `reader` (shrink-on-load, orientation, sRGB) and encodes. The image is lazy: its pixels are
-        /// read and decoded while it is encoded, so both happen before the reader is released.
+        /// read and decoded while it is encoded, so both happen before the reader is released. Every libvips image
+        /// built meanwhile on this thread is kept for `cancellation` (`sy_render_begin`), which kills their
+        /// evaluation when it is cancelled; they are released before the reader is.
         private static func thumbnail(
             reading reader: SYReader, toSRGB: Bool, _ options: ThumbnailOptions, _ cancellation: RenderCancellation,
             _ fail: (ImageError.Reason) -> ImageError
         ) throws(ImageError) -> Thumbnail {
             do throws(ImageError) {
                 let thumbnail = try withReader(reader) { state throws(ImageError) -> Thumbnail in
+                    sy_render_begin(cancellation.flag)
+                    defer { sy_render_end(cancellation.flag) }  // after the images below are released
                     let image = try make(fail, options) { out, size, crop in
                         sy_vips_thumbnail_reader(
                             state, &out, Int32(options.pixelWidth), Int32(options.pixelHeight), size, crop, failOn,

@@ -21,6 +21,13 @@
             return (try? await executor.run { start() }) ?? failure
         }
 
+        /// Whether cancelling a render kills the evaluation of its images (see ``RenderCancellation``); false when
+        /// the installed glib refused the hook that keeps them (cancellation then stops a decode at its next read),
+        /// or before libvips runs. - Complexity: O(1).
+        static var rendersKillable: Bool {
+            isStarted.load(ordering: .acquiring) && failure == nil && sy_vips_renders_killable() != 0
+        }
+
         /// Set once ``failure`` is known.
         private static let isStarted = Atomic<Bool>(false)
 
