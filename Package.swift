@@ -160,6 +160,7 @@ let httpTargets: [Target] = {
             name: "SwitchyardHTTPTests",
             dependencies: [
                 "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting", "SwitchyardNetworking",
+                .target(name: "SwitchyardObservability", condition: .when(traits: ["Observability"])),
                 product("NIOCore", "swift-nio", when: ["HTTP"]), product("NIOPosix", "swift-nio", when: ["HTTP"]),
                 // ObservabilityTests: the session's metrics, logs and service.
                 product("MetricsTestKit", "swift-metrics", when: ["HTTP"]),

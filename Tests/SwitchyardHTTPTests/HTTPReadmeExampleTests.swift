@@ -76,3 +76,39 @@
         }
     }
 #endif
+
+#if HTTP && Observability
+    import Logging
+    import MetricsTestKit
+    import ServiceLifecycle
+    import Switchyard
+    import SwitchyardHTTP
+    import SwitchyardObservability
+    import Testing
+
+    @Suite("README: the servers example")
+    struct ServersReadmeExampleTests {
+        @Test("a session and a queue service in one group; graceful shutdown drains the queue, then shuts the session")
+        func servers() async throws {
+            let prometheus = TestMetrics()
+
+            let logger = Logger(label: "feeds")
+            let session = HTTPSession(configuration: .init(name: "feeds"), logger: logger, metricsFactory: prometheus)
+            let queue = WorkQueue(name: "imports")
+            let imports = WorkQueueService(queue, logger: logger, metricsFactory: prometheus)
+            let group = ServiceGroup(services: [session, imports], logger: logger)
+
+            let running = Task { try await group.run() }
+            let job = try await queue.submit("import") { 42 }
+            _ = await job.result
+            await group.triggerGracefulShutdown()
+            try await running.value
+            #expect(try await job.value == 42)
+            #expect(session.isShutDown)
+            #expect(
+                try prometheus.expectCounter(
+                    "switchyard_jobs_finished_total", [("queue", "imports"), ("outcome", "succeeded")]
+                ).totalValue == 1)
+        }
+    }
+#endif
