@@ -241,6 +241,7 @@ let postgresTargets: [Target] = {
                 product("NIOPosix", "swift-nio", when: ["Postgres"]),
                 product("NIOSSL", "swift-nio-ssl", when: ["Postgres"]),
                 product("Logging", "swift-log", when: ["Postgres"]),
+                product("CoreMetrics", "swift-metrics", when: ["Postgres"]),
             ]
         ),
         // The throwaway PostgreSQL cluster of the tests (`Scripts/postgres-dev.sh`, TLS only), for the library's and
@@ -251,6 +252,7 @@ let postgresTargets: [Target] = {
             dependencies: [
                 "SwitchyardPostgres", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
                 "PostgresTestServer", product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
+                product("MetricsTestKit", "swift-metrics", when: ["Postgres"]),
                 product("NIOCore", "swift-nio", when: ["Postgres"]),
                 product("NIOPosix", "swift-nio", when: ["Postgres"]),
             ]),

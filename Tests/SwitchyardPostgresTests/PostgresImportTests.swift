@@ -1,5 +1,6 @@
 #if Postgres
     import Foundation
+    import MetricsTestKit
     import PostgresTestServer
     import SwitchyardPostgres
     import SwitchyardTransit
@@ -60,7 +61,8 @@
         }
 
         private func importFeed(
-            schema: String, times: PostgresTimes = .seconds, batchSize: Int = ImportOptions.defaultBatchSize
+            schema: String, times: PostgresTimes = .seconds, batchSize: Int = ImportOptions.defaultBatchSize,
+            metrics: TestMetrics = TestMetrics()
         ) async throws -> (ImportSummary, PostgresServer.Server) {
             let server = try await PostgresServer.server()
             let folder = NSTemporaryDirectory() + "switchyard-postgres-library-\(UUID().uuidString.prefix(8))"
@@ -71,7 +73,7 @@
             let url = try PostgresURL(server.url(schema: schema))
             let summary = try await GTFSImporter(
                 feed: try GTFSFeed.open(folder), postgres: url, times: times,
-                options: ImportOptions(batchSize: batchSize)
+                options: ImportOptions(batchSize: batchSize), metricsFactory: metrics
             ).run()
             return (summary, server)
         }
@@ -116,9 +118,10 @@
             #expect(interval == ["24:01:05"])
         }
 
-        @Test("batches of 3 rows: every row once, the import record counting each table's rows")
+        @Test("batches of 3 rows: every row once, the import record and the rows metric counting each table's rows")
         func batches() async throws {
-            let (summary, server) = try await importFeed(schema: "library_batches", batchSize: 3)
+            let metrics = TestMetrics()
+            let (summary, server) = try await importFeed(schema: "library_batches", batchSize: 3, metrics: metrics)
             let url = try PostgresURL(server.url(schema: "library_batches"))
             let status = try await ImportStatus.read(url)
             #expect(status.isComplete)
@@ -127,7 +130,14 @@
                 let count = try await PostgresServer.psql(server.url, "SELECT count(*) FROM library_batches.\(table)")
                 #expect(count == [String(file.imported)], "\(file.name)")
                 #expect(status.files.first { $0.name == file.name }?.rows == file.imported, "\(file.name)")
+                let rows = try metrics.expectCounter(
+                    "switchyard_import_rows_total",
+                    [("destination", "postgres"), ("schema", "library_batches"), ("file", file.name)])
+                #expect(rows.totalValue == Int64(file.imported), "\(file.name)")
             }
+            let transactions = try metrics.expectCounter(
+                "switchyard_import_transactions_total", [("destination", "postgres"), ("schema", "library_batches")])
+            #expect(transactions.totalValue >= Int64(summary.files.count))
         }
     }
 #endif

@@ -1,4 +1,5 @@
 #if Postgres
+    import CoreMetrics
     import Logging
     @_spi(ImportDestinations) import SwitchyardTransit
 
@@ -29,6 +30,9 @@
         ///   missing database, the server closing the connection mid-import.
         /// - **Logging**: with a `logger`, the import's lock and cancellations at `info`, its connections at `debug`,
         ///   statements (postgres-nio's lines) at `debug` and `trace`.
+        /// - **Metrics** (`metricsFactory`, by default the bootstrapped one): `switchyard_import_rows_total` by `file`
+        ///   and `switchyard_import_transactions_total`, counted as transactions commit, with the dimensions
+        ///   `destination` (`postgres`) and `schema`.
         ///
         /// TLS as the URL's `sslmode` says (``PostgresTLS``: libpq's meanings, `prefer` by default); each step uses a
         /// connection of its own.
@@ -40,10 +44,14 @@
         /// ```
         public convenience init(
             feed: GTFSFeed, postgres url: PostgresURL, times: PostgresTimes = .seconds,
-            options: ImportOptions = ImportOptions(), logger: Logger? = nil
+            options: ImportOptions = ImportOptions(), logger: Logger? = nil,
+            metricsFactory: any MetricsFactory = MetricsSystem.factory
         ) {
             self.init(
-                feed: feed, destination: PostgresDestination(url: url, times: times, logger: logger), options: options)
+                feed: feed,
+                destination: PostgresDestination(
+                    url: url, times: times, logger: logger, metricsFactory: metricsFactory),
+                options: options)
         }
     }
 #endif

@@ -1,4 +1,5 @@
 #if Postgres
+    import CoreMetrics
     import Logging
     import PostgresNIO
     import Switchyard
@@ -29,9 +30,17 @@
         /// and `trace`), or nil for no log lines.
         public let logger: Logger?
 
-        /// An import into `url`'s schema (created if missing), times stored as `times` in a new import.
-        public init(url: PostgresURL, times: PostgresTimes = .seconds, logger: Logger? = nil) {
+        /// The import's metrics (``PostgresImportMetrics``).
+        let metrics: PostgresImportMetrics
+
+        /// An import into `url`'s schema (created if missing), times stored as `times` in a new import, logged to
+        /// `logger`, measured with `metricsFactory` (rows and transactions committed).
+        public init(
+            url: PostgresURL, times: PostgresTimes = .seconds, logger: Logger? = nil,
+            metricsFactory: any MetricsFactory = MetricsSystem.factory
+        ) {
             self.logger = logger
+            metrics = PostgresImportMetrics(schema: url.schema, factory: metricsFactory)
             self.url = url
             self.times = times
         }
@@ -118,6 +127,7 @@
                 var next = try await batches.receive()
                 while let first = next.take() {
                     let group = try await writer.write(first, then: batches)
+                    metrics.committed(group.batches)
                     for batch in group.batches { try committed(batch) }
                     if let carried = group.carried {
                         next = carried
