@@ -41,7 +41,10 @@
             case unreachable
             /// The server's name could not be looked up: no such host, or the lookup failed.
             case unknownHost
-            /// TLS failed: a certificate that is not trusted or not issued to the host, a failed handshake.
+            /// The server's certificate is not trusted: signed by no trusted authority, expired, not yet valid, or not
+            /// issued to the host. It will not change by trying again.
+            case untrustedCertificate
+            /// TLS failed otherwise: a failed handshake, a protocol error.
             case tls
             /// Any other failure of the connection (the text says which).
             case other
@@ -76,7 +79,9 @@
             case let error as NIOSSLExtraError:
                 self =
                     error == .failedToValidateHostname
-                    ? ConnectionFailure(.tls, "TLS: the server's certificate is not issued to \(host ?? "the host")")
+                    ? ConnectionFailure(
+                        .untrustedCertificate,
+                        "TLS: the server's certificate is not trusted: it is not issued to \(host ?? "the host")")
                     : ConnectionFailure(.tls, "TLS with \(place) failed: \(error)")
             default:
                 return nil
@@ -150,7 +155,7 @@
                 let reasons = Self.reasons(failure)
                 if reasons.contains("certificate verify failed") {
                     return ConnectionFailure(
-                        .tls,
+                        .untrustedCertificate,
                         "TLS: the server's certificate is not trusted: \(place) sent one that no trusted authority "
                             + "signed, or that has expired or is not yet valid")
                 }

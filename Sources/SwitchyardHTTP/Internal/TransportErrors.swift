@@ -29,7 +29,7 @@
             if let failure = ConnectionFailure(error, host: host?.host, port: host?.port) {
                 switch failure.kind {
                 case .timedOut: return .timedOut(failure.description)
-                case .tls: return .failed(failure.description)
+                case .tls, .untrustedCertificate: return .failed(failure.description)
                 case .refused, .closed, .unreachable, .unknownHost, .other: return .transport(failure.description)
                 }
             }

@@ -88,8 +88,8 @@
             if !outcome.failures.isEmpty {
                 // Described here, outside the lock, and only when a sender fails.
                 let failure = PushFailure(
-                    openError: outcome.openError, isShutDown: outcome.isShutDown,
-                    server: PushFailure.place(configuration.endpoint.host, configuration.endpoint.port))
+                    openError: outcome.openError, isShutDown: outcome.isShutDown, host: configuration.endpoint.host,
+                    port: configuration.endpoint.port)
                 for continuation in outcome.failures { continuation.resume(throwing: failure) }
             }
             for number in outcome.open { open(number) }

@@ -80,7 +80,9 @@
         /// (it will not change by itself), else a warning.
         func log(connection number: Int, failedToOpen error: any Error) {
             guard let logger else { return }
-            let failure = PushFailure(openError: error, isShutDown: false, server: server)
+            let failure = PushFailure(
+                openError: error, isShutDown: false, host: configuration.endpoint.host,
+                port: configuration.endpoint.port)
             let detail = failure.detail ?? String(describing: error)
             logger.log(
                 level: failure.reason == .untrustedCertificate ? .error : .warning, "connection failed to open",

@@ -6,6 +6,7 @@
     import NIOPosix
     import NIOSSL
     import Switchyard
+    import SwitchyardNetworking
 
     #if canImport(FoundationEssentials)
         import FoundationEssentials
@@ -204,7 +205,7 @@
             self.configuration = configuration
             self.queue = WorkQueue(name: "push \(bundleID)")
             self.state = NIOLockedValueBox(PushClientState(maximumConnections: configuration.connections))
-            let server = PushFailure.place(configuration.endpoint.host, configuration.endpoint.port)
+            let server = ConnectionFailure.place(host: configuration.endpoint.host, port: configuration.endpoint.port)
             self.server = server
             self.logger = logger.map { given in
                 var logger = given
