@@ -205,6 +205,10 @@ let imageTargets: [Target] = {
                 // SHA-256 of in-memory sources (their identity: `ImageSource.bytes`).
                 product("Crypto", "swift-crypto", when: ["Images"]),
                 .target(name: "CVips", condition: .when(traits: ["Images"])),
+                // The pipeline's logs, metrics and `Service` conformance.
+                product("Logging", "swift-log", when: ["Images"]),
+                product("CoreMetrics", "swift-metrics", when: ["Images"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Images"]),
             ],
             swiftSettings: testHooks
         ),
@@ -220,6 +224,10 @@ let imageTargets: [Target] = {
                 "SwitchyardImages", "SwitchyardHTTP", "SwitchyardHTTPTesting", "SwitchyardTesting",
                 product("NIOConcurrencyHelpers", "swift-nio", when: ["Images"]),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
+                // ImageObservabilityTests: the pipeline's metrics, logs and service.
+                product("MetricsTestKit", "swift-metrics", when: ["Images"]),
+                product("Logging", "swift-log", when: ["Images"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Images"]),
             ],
             swiftSettings: testHooks
         ),

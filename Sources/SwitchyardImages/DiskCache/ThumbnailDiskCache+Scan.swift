@@ -11,8 +11,9 @@
     extension ThumbnailDiskCache {
         /// Creates the folder, removes crash leftovers, lists the entries with their sizes and sorts them oldest
         /// modification first, all outside the lock; then merges them into the index in one hold of it, removes
-        /// the files the merge evicts, and resumes the tasks waiting for the scan. A folder that cannot be listed
-        /// (no permission) gives an empty list: its entries are then counted as they are read.
+        /// the files the merge evicts, and resumes what waits for the scan (tasks, and ``whenScanned(_:)``'s
+        /// actions, in the order they began waiting). A folder that cannot be listed (no permission) gives an empty
+        /// list: its entries are then counted as they are read.
         /// - Complexity: O(entries × log entries) outside the lock; O(entries) under it.
         func scanAndMerge() {
             Self.makeFolders(folder)
@@ -46,7 +47,7 @@
                 defer { waiters = nil }
                 return waiters ?? []
             }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter() }
             #if SWITCHYARD_TEST_HOOKS
                 Self.reportScan(of: folder, .merged)
             #endif

@@ -46,8 +46,9 @@
         let index: NIOLockedValueBox<DiskCacheIndex>
         /// `index`'s total, stored under its lock after each change, for ``totalBytes`` to read without it.
         let countedBytes = Atomic<Int>(0)
-        /// Tasks in ``waitUntilScanned()``; nil once the scan has merged.
-        let scanWaiters = NIOLockedValueBox<[CheckedContinuation<Void, Never>]?>([])
+        /// What waits for the scan at open to merge (tasks in ``waitUntilScanned()``, actions of
+        /// ``whenScanned(_:)``), in the order it began waiting; nil once the scan has merged.
+        let scanWaiters = NIOLockedValueBox<[@Sendable () -> Void]?>([])
 
         /// Creates the cache and starts the scan of `folder` (see the type's "Opening"); returns at once, without I/O.
         /// - Precondition: `byteLimit >= 0`.
@@ -72,12 +73,28 @@
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waits = scanWaiters.withLockedValue { waiters -> Bool in
                     guard waiters != nil else { return false }
-                    waiters?.append(continuation)
+                    waiters?.append { continuation.resume() }
                     return true
                 }
                 if !waits { continuation.resume() }
             }
         }
+
+        /// Calls `action` once, when the scan at open has merged the folder's entries into the count: at once, on
+        /// the calling thread, if it has; else on the scanning thread, right after the merge (outside the cache's
+        /// locks). `action` must not block: it holds up the tasks waiting for the scan.
+        /// - Complexity: O(1) to register.
+        func whenScanned(_ action: @escaping @Sendable () -> Void) {
+            let waits = scanWaiters.withLockedValue { waiters -> Bool in
+                guard waiters != nil else { return false }
+                waiters?.append(action)
+                return true
+            }
+            if !waits { action() }
+        }
+
+        /// The number of entries counted (see ``totalBytes``). - Complexity: O(1), under the cache's lock.
+        var entryCount: Int { index.withLockedValue { $0.count } }
 
         /// The thumbnail stored for `key`, if a whole entry is there; counts it as used. Blocking (reads the file),
         /// never waits for the scan at open.

@@ -13,18 +13,26 @@
         /// downloaded and its hash compared. The memory cache is not consulted (the point is to ask the server),
         /// and a new thumbnail is stored in it.
         /// - Throws: as ``thumbnail(of:_:priority:)``; ``ImageError/Reason/shutDown`` at once after ``shutdown()``.
+        ///
+        /// Counted once in `switchyard_image_requests_total` (`unchanged` when it returns nil), and logged if it
+        /// fails (see ``ImagePipeline``'s "Metrics" and "Logs").
         public func thumbnail(
             ofURL url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion,
             priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail? {
-            try await download(url, options, unlessStill: version, priority: priority)
+            try await counted(.url(url), options) { () async throws(ImageError) -> (Thumbnail?, Outcome) in
+                guard let served = try await download(url, options, unlessStill: version, priority: priority) else {
+                    return (nil, .unchanged)
+                }
+                return (served.thumbnail, served.outcome)
+            }
         }
 
         /// A URL source's thumbnail as a job of ``downloadQueue`` (joined by identical requests), stored in the
-        /// memory cache; nil if the image is still `version`.
+        /// memory cache, with how its render job got it; nil if the image is still `version`.
         func download(
             _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?, priority: JobPriority?
-        ) async throws(ImageError) -> Thumbnail? {
+        ) async throws(ImageError) -> Served? {
             try refuseIfShutDown(url)
             if let problem = await Vips.start(on: executor) {
                 throw ImageError(source: url, reason: .libvipsUnavailable(problem))
@@ -35,18 +43,18 @@
             return try await joined(downloads, request, priority: priority) { _ in
                 // A job that starts after shutdown() (its request raced with it) does nothing.
                 try self.refuseIfShutDown(url)
-                let thumbnail = try await self.fetch(url, options, unlessStill: version)
-                if let thumbnail { memoryCache.setValue(thumbnail, forKey: cacheKey) }
-                return thumbnail
+                let served = try await self.fetch(url, options, unlessStill: version)
+                if let served { memoryCache.setValue(served.thumbnail, forKey: cacheKey) }
+                return served
             }
         }
 
         /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
         /// from its bytes, whose identity is the URL and its version; nil if the image is still `version`. Errors
-        /// name the URL. Runs as a job of ``downloadQueue``, at its priority.
+        /// and the render job's log lines name the URL. Runs as a job of ``downloadQueue``, at its priority.
         private func fetch(
             _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?
-        ) async throws(ImageError) -> Thumbnail? {
+        ) async throws(ImageError) -> Served? {
             guard let session = configuration.session else {
                 throw ImageError(
                     source: url, reason: .unreadable("URL sources need ImagePipeline.Configuration.session"))
@@ -87,9 +95,9 @@
             do {
                 // Cached in memory by the caller, under the URL: not under the bytes' identity as well.
                 let request = Request(source: source, options: options)
-                var thumbnail = try await render(request, caching: nil, priority: nil)
-                thumbnail.sourceVersion = current
-                return thumbnail
+                var served = try await render(request, caching: nil, priority: nil, naming: .url(url))
+                served.thumbnail.sourceVersion = current
+                return served
             } catch {
                 throw ImageError(source: url, reason: error.reason)  // named by the URL, not the bytes' identity
             }

@@ -1,7 +1,10 @@
 #if Images
     import CVips
+    import CoreMetrics
+    import Logging
     @_spi(Testing) import Switchyard
     import SwitchyardHTTP
+    import Synchronization
 
     import NIOConcurrencyHelpers
 
@@ -33,7 +36,8 @@
     ///   caller left is removed if it has not started; a running one stops promptly, freeing its thread: its
     ///   decode's reads are refused, and libvips' evaluation of its images is killed, so it ends within a region
     ///   of pixels (a few rows; a codec that decodes a whole WebP or HEIF frame in one call ends with that call).
-    /// - **Shutdown**: after ``shutdown()`` every request fails at once with ``ImageError/Reason/shutDown``.
+    /// - **Shutdown**: after ``shutdown()`` every request fails at once with ``ImageError/Reason/shutDown``. Or run
+    ///   the pipeline as a swift-service-lifecycle `Service` (``run()``): it shuts down when its `ServiceGroup` does.
     /// - **Memory cache**: finished thumbnails stay in a `Cache` of the core (cost: their bytes, at most
     ///   ``Configuration/memoryCacheCost``), trimmed under memory pressure. It is keyed by the source's identity
     ///   (a file's path; in-memory bytes' identity and SHA-256 digest, see ``ImageSource``) and the options: a
@@ -50,6 +54,39 @@
     ///
     /// Thread-safe. The queues are named after the pipeline: their snapshots show the jobs, named
     /// `"<name> <source> <options>"`, with their waiting reasons.
+    ///
+    /// ## Metrics
+    ///
+    /// Reported to the `metricsFactory` given at init (by default the one `MetricsSystem.bootstrap` installed); the
+    /// metric objects are made once, with the pipeline, so a request records into objects that exist already. Every
+    /// metric has the dimension `pipeline` (``Configuration/name``); none has a source, whose values no pipeline can
+    /// bound. Pipelines of one name add up.
+    ///
+    /// | label | kind | what |
+    /// |---|---|---|
+    /// | `switchyard_image_requests_total` | counter, dimension `result` | requests (``thumbnail(of:_:priority:)``, ``thumbnail(ofURL:_:unlessStill:priority:)``, and each image of ``prefetch(_:_:)`` not in the memory cache), each counted once, when it returns or throws, by how it was served: `memory` (the memory cache, no job), `disk` (a job that read the disk cache), `rendered` (a job that rendered it), `unchanged` (a conditional URL request: the image is still the caller's version), `failed` (any other ``ImageError``), `cancelled` (``ImageError/Reason/cancelled``, and ``ImageError/Reason/shutDown``: requests in flight at ``shutdown()`` and every later one). A request that joined another's job counts as that job's result: 100 coalesced requests of one render are 100 `rendered`. ``cachedThumbnail(of:_:)`` is not a request |
+    /// | `switchyard_image_render_duration_seconds` | timer | each render (decode, resize, encode, on the pipeline's threads) that ended with a thumbnail or an ``ImageError`` other than ``ImageError/Reason/cancelled``; not the disk cache's reads, nor a URL's download |
+    /// | `switchyard_image_renders_in_flight` | gauge (a `Meter`, moved by one at each render's start and end) | renders running now: at most ``Configuration/width`` |
+    /// | `switchyard_image_disk_cache_bytes` | gauge | the disk cache's ``ThumbnailDiskCache/totalBytes`` (an atomic read), sampled as the pipeline starts, when the cache's scan at open has merged, and after each job reads or writes the cache; only with a ``Configuration/diskCache`` |
+    ///
+    /// The `switchyard_image_requests_total` series exist from the pipeline's start (at zero). A request is counted
+    /// (and its failure logged) before it returns or throws.
+    ///
+    /// ## Logs
+    ///
+    /// To the `logger` given at init (nil, the default: no lines, and nothing is built for them). Every line carries
+    /// `image_pipeline` (``Configuration/name``). `image_source` is a file's last path component, a URL without its
+    /// user information, query and fragment, or an in-memory image's size and the start of its digest: never its
+    /// bytes nor its identity. `width` and `height` are in pixels.
+    ///
+    /// | event | level | metadata |
+    /// |---|---|---|
+    /// | `thumbnail rendered`: a job rendered it (once per job, however many requests joined it) | debug | `image_source` (a URL source's URL), `width`, `height`, `format` (the thumbnail's), `duration` (the render's) |
+    /// | `thumbnail served from the disk cache`: a job read it there | trace | as `thumbnail rendered`; `duration` is the read's |
+    /// | `render failed`: a request failed (each request, coalesced ones included), but for a cancellation or the shutdown | warning | `image_source`, `width`, `height`, `format` (the requested box and format), `reason` (the ``ImageError/Reason``), `duration` (the request's) |
+    /// | `libvips unavailable`: the first request that found libvips unusable (later ones are counted, not logged) | error | as `render failed`; `reason` says why and how to install it |
+    /// | `disk cache scan finished`: the disk cache's scan at open merged (at the pipeline's start if it had) | debug | `entries`, `bytes` (what the cache counts then) |
+    /// | `image pipeline shut down`: the first ``shutdown()`` returns | info | |
     public final class ImagePipeline: Sendable {
         public struct Configuration: Sendable {
             /// The queue's name, and the prefix of its jobs' names.
@@ -96,19 +133,34 @@
         /// The queue of URL sources' jobs (download, then render on ``queue``), named `"<name> downloads"`.
         public let downloadQueue: WorkQueue
         let executor: BlockingExecutor
-        private let coalescer: Coalescer<Request, Thumbnail>
+        /// Render jobs, one per source and options in flight.
+        let coalescer: Coalescer<Request, Served>
         /// URL sources: download and render, one job per URL and options, in a queue of their own.
-        let downloads: Coalescer<Request, Thumbnail?>
+        let downloads: Coalescer<Request, Served?>
         /// Keyed by the source's identity, never by the source: a key holding in-memory bytes would keep them alive
         /// for as long as the thumbnail is cached, beyond the cache's cost.
         let memoryCache: Cache<CacheKey, Thumbnail>
         /// Set once by ``shutdown()``; read at each request and as each job starts.
         let shutDown = NIOLockedValueBox(false)
+        /// Where the pipeline logs (with `image_pipeline` set), or nil.
+        let logger: Logger?
+        let metrics: ImagePipelineMetrics
+        /// Set by the first request that logs ``ImageError/Reason/libvipsUnavailable(_:)``.
+        let reportedLibvipsProblem = Atomic<Bool>(false)
         #if SWITCHYARD_TEST_HOOKS
             /// Test hook (debug builds only): called with each render's cancellation as its job starts, before it
             /// reads the image (see ``RenderCancellation/observeReads(_:)``).
             let renderStarts = NIOLockedValueBox<(@Sendable (RenderCancellation) -> Void)?>(nil)
         #endif
+
+        typealias Outcome = ImagePipelineMetrics.Outcome
+
+        /// A job's thumbnail, and how the job got it: what each of its callers counts (see "Metrics").
+        struct Served: Sendable {
+            var thumbnail: Thumbnail
+            /// ``ImagePipelineMetrics/Outcome/disk`` or ``ImagePipelineMetrics/Outcome/rendered``.
+            var outcome: Outcome
+        }
 
         /// What the memory cache keys a thumbnail by.
         struct CacheKey: Hashable, Sendable {
@@ -142,9 +194,26 @@
             }
         }
 
-        public init(configuration: Configuration = .init()) {
+        /// A pipeline with its own queues, threads (started as needed) and memory cache, configured from
+        /// `configuration`; libvips is loaded at the first image, not here.
+        /// - Parameters:
+        ///   - logger: where the pipeline logs (see "Logs"), or nil for no log lines.
+        ///   - metricsFactory: where the pipeline's metrics go (see "Metrics"); by default the factory
+        ///     `MetricsSystem.bootstrap` installed. The metrics are made here, once.
+        /// - Precondition: ``Configuration/width`` and ``Configuration/downloadWidth`` are at least 1.
+        public init(
+            configuration: Configuration = .init(), logger: Logger? = nil,
+            metricsFactory: any MetricsFactory = MetricsSystem.factory
+        ) {
             precondition(configuration.width >= 1, "ImagePipeline: width must be at least 1")
             self.configuration = configuration
+            self.logger = logger.map { logger in
+                var logger = logger
+                logger[metadataKey: "image_pipeline"] = "\(configuration.name)"
+                return logger
+            }
+            metrics = ImagePipelineMetrics(
+                pipeline: configuration.name, hasDiskCache: configuration.diskCache != nil, factory: metricsFactory)
             queue = WorkQueue(name: configuration.name, width: configuration.width)
             executor = BlockingExecutor(name: configuration.name, maximumThreads: configuration.width)
             coalescer = Coalescer(queue: queue, name: configuration.name)
@@ -154,6 +223,7 @@
             downloads = Coalescer(queue: downloadQueue, name: "\(configuration.name) downloads")
             memoryCache = Cache(
                 name: "\(configuration.name) memory", costLimit: configuration.memoryCacheCost, cost: { $0.cost })
+            if let diskCache = configuration.diskCache { observeScan(of: diskCache) }
         }
 
         /// Limits glibc's malloc arenas to `count` for the whole process (Linux; elsewhere nothing). With one
@@ -203,60 +273,25 @@
         ///   - priority: the priority this request lends the job; by default the current task's.
         /// - Throws: ``ImageError`` naming the source: unreadable, not an image, over a limit, undecodable, an
         ///   unavailable format, no usable libvips, cancelled, or (at once, after ``shutdown()``) shut down.
+        ///
+        /// Counted once in `switchyard_image_requests_total`, and logged if it fails (see "Metrics" and "Logs").
         public func thumbnail(
             of source: ImageSource, _ options: ThumbnailOptions, priority: JobPriority? = nil
         ) async throws(ImageError) -> Thumbnail {
-            try refuseIfShutDown(source.description)
-            let cacheKey = CacheKey(source: source.key, options: options)
-            if let cached = memoryCache.value(forKey: cacheKey) { return cached }
-            guard case .url(let url) = source else {
-                return try await render(
-                    Request(source: source, options: options), caching: cacheKey, priority: priority)
-            }
-            guard let thumbnail = try await download(url, options, unlessStill: nil, priority: priority) else {
-                throw ImageError(source: url, reason: .unreadable("no image"))  // unconditional: never nil
-            }
-            return thumbnail
-        }
-
-        /// The thumbnail `request` asks for, by joining an identical request in flight or in a new job, which
-        /// stores it in the memory cache under `caching` (nil: not stored).
-        func render(
-            _ request: Request, caching cacheKey: CacheKey?, priority: JobPriority?
-        ) async throws(ImageError) -> Thumbnail {
-            let limits = configuration.limits
-            let (executor, memoryCache, diskCache) = (executor, memoryCache, configuration.diskCache)
-            #if SWITCHYARD_TEST_HOOKS
-                let renderStarts = renderStarts
-            #endif
-            let (scheduling, shutDownFlag) = (configuration.threadScheduling, shutDown)
-            return try await joined(coalescer, request, priority: priority) { request in
-                // A job that starts after shutdown() (its request raced with it) does nothing.
-                if shutDownFlag.withLockedValue({ $0 }) {
-                    throw ImageError(source: request.source.description, reason: .shutDown)
+            try await counted(source, options) { () async throws(ImageError) -> (Thumbnail, Outcome) in
+                try refuseIfShutDown(source.description)
+                let cacheKey = CacheKey(source: source.key, options: options)
+                if let cached = memoryCache.value(forKey: cacheKey) { return (cached, .memory) }
+                guard case .url(let url) = source else {
+                    let served = try await render(
+                        Request(source: source, options: options), caching: cacheKey, priority: priority,
+                        naming: source)
+                    return (served.thumbnail, served.outcome)
                 }
-                // The job is cancelled when its last caller leaves: the decode then stops promptly.
-                let cancellation = RenderCancellation()
-                #if SWITCHYARD_TEST_HOOKS
-                    renderStarts.withLockedValue { $0 }?(cancellation)
-                #endif
-                let thumbnail = try await withTaskCancellationHandler {
-                    try await executor.run { () throws(ImageError) -> Thumbnail in
-                        // Each time: a system call, nothing beside an image; a thread-local flag would go stale
-                        // when the executor replaces a thread.
-                        scheduling.applyToCurrentThread()
-                        let key = diskCache == nil ? nil : request.diskKey()
-                        if let key, let stored = diskCache?.thumbnail(forKey: key) { return stored }
-                        let thumbnail = try ThumbnailRenderer.render(
-                            request.source, request.options, limits: limits, cancellation: cancellation)
-                        if let key { diskCache?.store(thumbnail, forKey: key) }
-                        return thumbnail
-                    }
-                } onCancel: {
-                    cancellation.cancel()
+                guard let served = try await download(url, options, unlessStill: nil, priority: priority) else {
+                    throw ImageError(source: url, reason: .unreadable("no image"))  // unconditional: never nil
                 }
-                if let cacheKey { memoryCache.setValue(thumbnail, forKey: cacheKey) }
-                return thumbnail
+                return (served.thumbnail, served.outcome)
             }
         }
 
@@ -325,14 +360,19 @@
         /// ``thumbnail(ofURL:_:unlessStill:priority:)``, ``prefetch(_:_:)``) fails at once with
         /// ``ImageError/Reason/shutDown``, without looking at the caches; the queued and running jobs are
         /// cancelled, and their callers get ``ImageError/Reason/shutDown`` too (a caller whose own task was
-        /// cancelled still gets ``ImageError/Reason/cancelled``). Returns once the pipeline's threads have exited.
-        /// ``cachedThumbnail(of:_:)`` still answers from the memory cache. Idempotent; the pipeline cannot be
-        /// started again. The session (``Configuration/session``) and the disk cache are left as they are.
+        /// cancelled still gets ``ImageError/Reason/cancelled``). Returns once the pipeline's threads have exited;
+        /// the first call then logs `image pipeline shut down` (info). ``cachedThumbnail(of:_:)`` still answers from
+        /// the memory cache. Idempotent; the pipeline cannot be started again. The session
+        /// (``Configuration/session``) and the disk cache are left as they are.
         public func shutdown() async {
-            shutDown.withLockedValue { $0 = true }
+            let first = shutDown.withLockedValue { isShutDown in
+                defer { isShutDown = true }
+                return !isShutDown
+            }
             downloadQueue.cancelAll()
             queue.cancelAll()
             await executor.shutdown()
+            if first { logger?.info("image pipeline shut down") }
         }
 
         /// Throws ``ImageError/Reason/shutDown``, naming `source`, once ``shutdown()`` has been called.
