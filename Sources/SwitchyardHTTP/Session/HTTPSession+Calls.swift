@@ -26,7 +26,7 @@
                     defer { metrics.inFlight.decrement() }
                     return try await withinTotalTimeout(prepared) { () async throws(HTTPError) -> Value in
                         var current = prepared
-                        var visited: Set<String> = [prepared.request.url]
+                        var visited: Set<String> = []  // made at the first redirect: most calls have none
                         while true {
                             let end = try await self.withLane(current.host) {
                                 (lane) async throws(HTTPError) -> HopEnd<Value> in try await hop(current, lane)
@@ -47,10 +47,12 @@
         }
 
         /// The hop to `request`, which a redirect of the call on `first` leads to; `visited` holds the URLs of the
-        /// call's hops so far. - Complexity: O(1) besides checking the URL.
+        /// call's later hops so far (the first is added here, at the first redirect). - Complexity: O(1) besides
+        /// checking the URL.
         private func nextHop(
             to request: HTTPRequest, of first: PreparedRequest, visited: inout Set<String>
         ) throws(HTTPError) -> PreparedRequest {
+            if visited.isEmpty { visited.insert(first.request.url) }
             let limit = configuration.maximumRedirects
             guard visited.count <= limit else {
                 throw HTTPError(request: first.label, reason: .failed("more than \(limit) redirects"))
