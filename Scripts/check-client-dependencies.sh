@@ -5,8 +5,8 @@
 #
 #   core    `traits: []`, the `Switchyard` product: its Package.resolved must hold switchyard and swift-collections
 #           only, and its build must compile no SwiftNIO (nor any other package).
-#   full    the default traits, a program importing Switchyard, SwitchyardHTTP, SwitchyardImages,
-#           SwitchyardPostgres and SwitchyardPush: it must build and run.
+#   full    the default traits, a program importing Switchyard, SwitchyardObservability, SwitchyardHTTP,
+#           SwitchyardImages, SwitchyardPostgres and SwitchyardPush: it must build and run.
 #
 #   Scripts/check-client-dependencies.sh [core|full]...   (both when none is named)
 #
@@ -90,22 +90,24 @@ SOURCE
         ;;
     full)
         products=$(printf '.product(name: "%s", package: "switchyard"), ' \
-            Switchyard SwitchyardHTTP SwitchyardImages SwitchyardPostgres SwitchyardPush)
+            Switchyard SwitchyardObservability SwitchyardHTTP SwitchyardImages SwitchyardPostgres SwitchyardPush)
         client full "" "$products" <<'SOURCE'
 import Switchyard
 import SwitchyardHTTP
 import SwitchyardImages
+import SwitchyardObservability
 import SwitchyardPostgres
 import SwitchyardPush
 
 let queue = WorkQueue(name: "client", width: 2)
+let service = WorkQueueService(queue)
 let session = HTTPSession(configuration: .init(name: "client"))
 try await session.shutdown()
 let url = try PostgresURL("postgres://user@127.0.0.1:5432/feeds?schema=vbb")
 let payload = PushPayload(alert: .init(title: "Platform change", body: "The 17:42 leaves from platform 4"))
 let images = await ImagePipeline.libvipsProblem() ?? "libvips loads"
 let answer = try await queue.submit("answer") { 42 }.value
-print("full client built against every library: \(answer), \(url.host), \(type(of: payload)), \(images)")
+print("full client built against every library: \(answer), \(url.host), \(type(of: payload)), \(images), \(service.queue.name)")
 SOURCE
         build_and_run full
         for package in swift-nio async-http-client postgres-nio swift-crypto; do
