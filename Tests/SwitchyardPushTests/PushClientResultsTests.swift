@@ -49,7 +49,7 @@
             }
             #expect(seen == 5)
             // Without the cancellation the batch's job would wait for the held answers for an hour of the clock.
-            await client.queue.waitUntilIdle()
+            await client.resultsQueue.waitUntilIdle()
             await client.shutdown()
             time.clock.advance(by: .seconds(3_600))
             try await mock.shutdown()
@@ -87,7 +87,7 @@
             let client = Self.narrowClient(mock)
             let results = client.results(of: PushClientTests.notifications(50), buffering: .unbounded)
             await mock.waitForRequests(count: 50)
-            await client.queue.waitUntilIdle()  // the batch's job ended with no reader
+            await client.resultsQueue.waitUntilIdle()  // the batch's job ended with no reader
             var read = 0
             for try await result in results {
                 read += 1
@@ -95,6 +95,65 @@
             }
             #expect(read == 50)
             await client.shutdown()
+            try await mock.shutdown()
+        }
+
+        @Test(
+            "more unread sequences than the batch queue's width: a batch sent meanwhile ends, then each reads to its end"
+        )
+        func unreadSequencesHoldNothingBack() async throws {
+            let mock = try await PushClientTests.start()
+            let client = Self.narrowClient(mock)
+            client.queue.width = 2
+            let count = client.queue.width + 1
+            let sequences = (0..<count).map { _ in
+                client.results(of: PushClientTests.notifications(20), buffering: .bounded(1))
+            }
+            // Nothing read: each batch pauses after 6 requests (1 result buffered, 1 waiting for room, 4 more in a
+            // window of 5), every one of them running at once.
+            await mock.waitForRequests(count: 6 * count)
+            #expect(mock.requests == 6 * count)
+            #expect(client.resultsQueue.counts.running == count)
+            let summary = try await client.send(PushClientTests.notifications(3))
+            #expect(summary.delivered == 3)
+            for results in sequences {
+                var read = 0
+                for try await result in results {
+                    read += 1
+                    #expect(result.outcome == .delivered)
+                }
+                #expect(read == 20)
+            }
+            #expect(mock.deliveryCount == 3 + 20 * count && mock.duplicates == 0)
+            await client.shutdown()
+            try await mock.shutdown()
+        }
+
+        @Test("cancelling the iterating task ends the iteration with CancellationError, and the batch with it")
+        func cancellingTheReader() async throws {
+            let time = PushClientTests.Time()
+            let mock = try await MockAPNs.start(
+                certificates: PushClientTests.certificates, rules: PushClientTests.rules(),
+                now: { Int(Date().timeIntervalSince1970) }, clock: time.clock)
+            let client = PushClientTests.client(mock, connections: 1)
+            mock.script([.delay(.seconds(3_600), times: 100_000)])  // every answer held: no result comes
+            let results = client.results(of: PushClientTests.notifications(100))
+            let reader = Task {
+                var read = 0
+                for try await _ in results { read += 1 }
+                return read
+            }
+            await mock.waitForRequests(count: 1)
+            reader.cancel()
+            await #expect(throws: CancellationError.self) { try await reader.value }
+            // The batch ended, though the sequence is still held (below) and its answers are held for an hour of a
+            // clock nobody moves.
+            await client.resultsQueue.waitUntilIdle()
+            await #expect(throws: CancellationError.self, "the sequence ended") {
+                for try await _ in results { Issue.record("a result after the end") }
+            }
+            await client.shutdown()
+            time.clock.advance(by: .seconds(3_600))
             try await mock.shutdown()
         }
 

@@ -207,7 +207,7 @@
             // One accepted first: the connection's stream limit rises (until then APNs allows one stream).
             #expect(await client.send(Self.notifications(1)[0]).outcome == .delivered)
             mock.script([.delay(.seconds(60), times: 100_000)])  // every answer held until the clock moves
-            let results = Mutex<[UUID: PushResult.Outcome]>([:])
+            let results = LockedState<[UUID: PushResult.Outcome]>([:])
             let batch = Task {
                 try await client.send(Self.notifications(1_000)) { result in
                     results.withLock { $0[result.id] = result.outcome }
@@ -228,6 +228,34 @@
             #expect(received.allSatisfy { outcomes[$0] == .unconfirmed })
             time.clock.advance(by: .seconds(60))
             await client.shutdown()
+            try await mock.shutdown()
+        }
+
+        @Test("shut down while senders wait for their first stream: they fail, and no connection opens after it")
+        func shutdownWhileWaiting() async throws {
+            let time = Time()
+            let mock = try await MockAPNs.start(
+                certificates: Self.certificates, rules: Self.rules(), now: { Int(Date().timeIntervalSince1970) },
+                clock: time.clock)
+            // The first answer held until the clock moves: one stream until a request succeeded, so the batch's other
+            // senders wait in the pool.
+            mock.script([.delay(.seconds(60), times: 1)])
+            let client = Self.client(mock, connections: 1)
+            let batch = Task { try await client.send(Self.notifications(20)) }
+            await mock.waitForRequests(count: 1)
+            await client.shutdown()
+            let summary = try await batch.value
+            #expect(summary.total == 20 && summary.failed[.unreachable] == 20, "\(summary)")
+            let accepted = mock.connections
+            #expect(accepted == 1)
+            // Another client's notification, delivered: round trips through the mock, during which a client that
+            // reopened after its shutdown would have connected again.
+            let other = Self.client(mock, connections: 1)
+            #expect(await other.send(Self.notifications(1)[0]).outcome == .delivered)
+            await other.shutdown()
+            #expect(mock.connections == accepted + 1, "only the other client's connection")
+            #expect(mock.requests == 2)
+            time.clock.advance(by: .seconds(60))
             try await mock.shutdown()
         }
 

@@ -27,7 +27,7 @@
             var waiters: [(message: String, continuation: CheckedContinuation<Void, Never>)] = []
         }
 
-        private let state = Mutex(State())
+        private let state = LockedState(State())
 
         /// A logger at `trace` writing here.
         var logger: Logger {
@@ -161,6 +161,32 @@
             #expect(durations.allSatisfy { $0 >= 0 })
             let connections = try metrics.expectMeter("switchyard_push_connections")
             #expect(connections.lastValue == 1, "the one connection, still open")
+            await client.shutdown()
+            try await mock.shutdown()
+        }
+
+        @Test("reasons outside APNs's table: a series each for the first 32, then `other`, as is `delivered`")
+        func unknownReasons() async throws {
+            let mock = try await PushClientTests.start()
+            let metrics = TestMetrics()
+            let client = Self.client(mock, metrics: metrics, log: PushLogCapture())
+            #expect(
+                try metrics.expectCounter("switchyard_push_results_total", [("result", "other")]).totalValue == 0,
+                "made with the client")
+            let reasons = (0..<34).map { PushReason(rawValue: "Odd\($0)") } + [PushReason(rawValue: "delivered")]
+            mock.script(reasons.map { MockAPNsFault.answer(status: 400, reason: $0, times: 1) })
+            let summary = try await client.send(Self.notifications(reasons.count))
+            #expect(summary.failedCount == 35 && summary.requests == 35)
+            let series = metrics.counters(label: "switchyard_push_results_total")
+            let odd = series.filter { counter in
+                counter.dimensions.contains { $0.0 == "result" && $0.1.hasPrefix("Odd") }
+            }
+            #expect(odd.count == 32 && odd.allSatisfy { $0.totalValue == 1 })
+            #expect(
+                try metrics.expectCounter("switchyard_push_results_total", [("result", "other")]).totalValue == 3,
+                "two past the limit, and `delivered`")
+            #expect(
+                try metrics.expectCounter("switchyard_push_results_total", [("result", "delivered")]).totalValue == 0)
             await client.shutdown()
             try await mock.shutdown()
         }

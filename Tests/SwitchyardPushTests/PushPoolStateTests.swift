@@ -80,6 +80,61 @@
             #expect(pool.opened(2, limit: 5) == .init(grants: [(2, 2)]))
         }
 
+        @Test("shut down with senders waiting: nothing opens after it, whatever the connections report")
+        func shutDown() {
+            var pool = PushPoolState(maximumConnections: 2)
+            _ = pool.acquire(1)
+            #expect(pool.opened(1, limit: 1) == .init(grants: [(1, 1)]))
+            #expect(pool.acquire(2) == .init(open: [2]), "the first is full: a second connection opens")
+            #expect(pool.acquire(3) == .init())
+            pool.shutDown()
+            #expect(pool.isShutDown && pool.waitingCount == 0 && pool.connectionStates.isEmpty)
+            #expect(pool.closed(1) == .init(), "lost with senders once waiting: not replaced")
+            #expect(pool.opened(2, limit: 10) == .init(close: [2]), "the one opening when it shut down: to be closed")
+            #expect(pool.closed(2) == .init())
+            #expect(pool.released(1) == .init())
+            #expect(pool.goingAway(1) == .init())
+            #expect(pool.limitChanged(1, to: 10) == .init())
+            #expect(pool.acquire(4) == .init(fail: [4]), "a sender after it fails at once")
+            #expect(pool.closed(3, failedToOpen: true) == .init(), "a failed opening: no backoff")
+            #expect(pool.backOffEnded() == .init())
+            #expect(pool.connectionStates.isEmpty)
+        }
+
+        @Test("shut down during a backoff: its end opens nothing")
+        func shutDownWhileBackingOff() {
+            var pool = PushPoolState(maximumConnections: 1)
+            _ = pool.acquire(1)
+            #expect(pool.closed(1, failedToOpen: true) == .init(fail: [1], backOff: 1))
+            #expect(pool.acquire(2) == .init(), "waits for the backoff's end")
+            pool.shutDown()
+            #expect(pool.backOffEnded() == .init())
+            #expect(pool.waitingCount == 0 && pool.connectionStates.isEmpty)
+        }
+
+        @Test("a connection closed before its opening is reported: replaced, then closed when reported open")
+        func closedBeforeOpened() {
+            var pool = PushPoolState(maximumConnections: 1)
+            #expect(pool.acquire(1) == .init(open: [1]))
+            #expect(pool.closed(1) == .init(open: [2]), "its closing came first: replaced at once")
+            #expect(pool.opened(1, limit: 10) == .init(close: [1]), "unknown by now: to be closed, nothing granted")
+            #expect(pool.connectionStates.keys.sorted() == [2])
+            #expect(pool.opened(2, limit: 10) == .init(grants: [(1, 2)]))
+        }
+
+        @Test("connections with as many free streams: the lowest-numbered one is granted first")
+        func equalConnections() {
+            var pool = PushPoolState(maximumConnections: 2)
+            _ = pool.acquire(1)
+            _ = pool.acquire(2)
+            #expect(pool.opened(1, limit: 2) == .init(grants: [(1, 1), (2, 1)]))
+            #expect(pool.acquire(3) == .init(open: [2]))
+            #expect(pool.opened(2, limit: 2) == .init(grants: [(3, 2)]))
+            _ = pool.released(1)
+            #expect(pool.acquire(4) == .init(grants: [(4, 1)]), "1 free on each: the first")
+            #expect(pool.acquire(5) == .init(grants: [(5, 2)]))
+        }
+
         @Test("random events: never more streams than a limit, never more connections than the maximum, no sender lost")
         func randomEvents() {
             var random = SeededRandomNumberGenerator.forTest("PushPoolState randomEvents")

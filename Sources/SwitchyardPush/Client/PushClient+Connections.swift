@@ -8,6 +8,10 @@
     /// backoff when opening failed) and closed.
     extension PushClient {
         /// Waits for a stream on some connection (in order with the other senders); ``release(_:)`` it when done.
+        ///
+        /// Cancellation: a sender cancelled while it waits leaves the line at once; one cancelled before it joined
+        /// never joins; one cancelled after it was granted a stream (or failed) keeps that outcome. Nothing of the
+        /// call is kept once it returns, whenever the cancellation comes.
         /// - Throws: `CancellationError`; a ``PushFailure`` when no connection can open (``PushReason/unreachable``,
         ///   or ``PushReason/untrustedCertificate``) or the client was shut down (``PushReason/unreachable``).
         func acquireStream() async throws -> PushConnection {
@@ -24,8 +28,11 @@
                             state.failing.append(continuation)
                             return nil
                         }
-                        // The cancellation handler may have run before this: it left the sender's number.
-                        guard state.cancelledSenders.remove(sender) == nil else {
+                        // Checked under the lock the cancellation handler takes: a task cancelled before this point
+                        // is seen as cancelled here (the flag is set before the handler runs), and the handler of one
+                        // cancelled after it finds the sender in `waiting`. So the handler records nothing when it
+                        // finds no sender: it came first, or the sender was granted, failed or resumed already.
+                        guard !Task.isCancelled else {
                             cancelled = true
                             return nil
                         }
@@ -36,11 +43,8 @@
                 }
             } onCancel: {
                 let continuation = state.withLockedValue { state -> CheckedContinuation<PushConnection, any Error>? in
+                    guard let continuation = state.waiting.removeValue(forKey: sender) else { return nil }
                     state.pool.cancel(sender)
-                    guard let continuation = state.waiting.removeValue(forKey: sender) else {
-                        state.cancelledSenders.insert(sender)
-                        return nil
-                    }
                     return continuation
                 }
                 continuation?.resume(throwing: CancellationError())
@@ -55,7 +59,8 @@
         /// Changes the state with `change` and carries out the pool's actions it returns: in the same hold of the
         /// lock, the senders granted a stream are matched with their connections (a connection closed since is
         /// absent: its sender is told to retry); after it, senders are resumed, connections opened or closed, and a
-        /// backoff begun.
+        /// backoff begun. Once the client is shut down, no connection opens and no backoff begins, whatever the
+        /// actions say.
         func decide(_ change: (inout PushClientState) -> PushPoolState.Actions?) {
             let outcome = state.withLockedValue { state in
                 var outcome = Outcome()
@@ -66,8 +71,10 @@
                     }
                     outcome.closing = actions.close.compactMap { state.connections.removeValue(forKey: $0) }
                     outcome.failures = actions.fail.compactMap { state.waiting.removeValue(forKey: $0) }
-                    outcome.open = actions.open
-                    outcome.backOff = actions.backOff
+                    if !state.isShutDown {
+                        outcome.open = actions.open
+                        outcome.backOff = actions.backOff
+                    }
                 }
                 outcome.failures += state.failing
                 state.failing = []
@@ -143,9 +150,11 @@
         /// How many TLS contexts this client has made (one, once a connection was opened).
         @_spi(PushInternals) public var tlsContextsMade: Int { state.withLockedValue { $0.tlsContextsMade } }
 
-        /// Opens connection `number` in a task of its own and reports the outcome to the pool. The connections metric
-        /// follows the connection's own events (``PushConnection/Event/opened`` and ``PushConnection/Event/closed``,
-        /// exactly once each), whatever becomes of the client.
+        /// Opens connection `number` in a task of its own and reports the outcome to the pool. A connection the pool
+        /// no longer knows once open (it closed before its opening was reported, or the client shut down meanwhile)
+        /// is closed at once and not kept. The connections metric follows the connection's own events
+        /// (``PushConnection/Event/opened`` and ``PushConnection/Event/closed``, exactly once each), whatever becomes
+        /// of the client.
         private func open(_ number: Int) {
             let (configuration, metrics) = (configuration, metrics)
             Task {
@@ -163,16 +172,12 @@
                         }
                         self?.connection(number, reported: event)
                     }
-                    var closeNow = false
+                    // Kept, then told to the pool: if the pool no longer knows it (its `closed` event came first, or
+                    // the client shut down), the actions close it, which takes it out of `connections` again.
                     decide { state in
-                        guard !state.isShutDown else {
-                            closeNow = true
-                            return state.pool.closed(number)
-                        }
                         state.connections[number] = connection
                         return state.pool.opened(number, limit: state.earlyLimits.removeValue(forKey: number) ?? 1)
                     }
-                    if closeNow { connection.close() }
                 } catch {
                     log(connection: number, failedToOpen: error)
                     decide { state in

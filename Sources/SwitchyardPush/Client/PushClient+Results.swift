@@ -26,13 +26,19 @@
         /// }
         /// ```
         ///
-        /// The batch starts at once, whether or not the sequence is iterated yet. Results wait in the sequence until
-        /// read, as `buffering` allows: with ``ResultBuffering/bounded(_:)`` (the default: 1,000) the batch pauses
-        /// while the buffer is full, so a reader that lags, or never reads, holds the batch back instead of letting
-        /// results pile up; its job stays running in ``queue`` meanwhile. Ending the iteration early (a `break`, or
-        /// dropping the sequence and its iterator) cancels the batch: its remaining notifications end as not sent
-        /// (or unconfirmed, see ``PushResult/Outcome``) and are no longer delivered. Cancelling the iterating task
-        /// while it waits for a result ends the iteration with `CancellationError`, and the batch with it.
+        /// The batch starts at once, as a job of ``resultsQueue``, whether or not the sequence is iterated yet.
+        /// Results wait in the sequence until read, as `buffering` allows: with ``ResultBuffering/bounded(_:)`` (the
+        /// default: 1,000) the batch pauses while the buffer is full, so a reader that lags, or never reads, holds the
+        /// batch back instead of letting results pile up; its job stays running meanwhile. ``resultsQueue`` has no
+        /// width to run out, so any number of paused batches hold back nothing but themselves: the batches of
+        /// ``send(_:total:onResult:)`` (on ``queue``), single sends and other sequences go on (a paused batch
+        /// starts no new notification; those under way end and give their streams back).
+        ///
+        /// Ending the iteration early (a `break`, or dropping the sequence and its iterator) cancels the batch: its
+        /// remaining notifications end as not sent (or unconfirmed, see ``PushResult/Outcome``) and are no longer
+        /// delivered. Cancelling the iterating task ends the iteration at its next `next()` (or the one waiting) with
+        /// `CancellationError`, and the batch with it; the sequence then ends (later calls throw `CancellationError`
+        /// too).
         public func results<Notifications: Sequence & Sendable>(
             of notifications: Notifications, total: Int? = nil, buffering: ResultBuffering = .standard
         ) -> PushResults where Notifications.Element == PushNotification {
@@ -51,7 +57,7 @@
                     let deliver: @Sendable (PushResult) async -> Void = { result in
                         _ = try? await channel.send(result)
                     }
-                    _ = try await send(notifications, total: total, deliver: deliver)
+                    _ = try await send(notifications, total: total, on: resultsQueue, deliver: deliver)
                     channel.finish()
                 } catch {
                     channel.fail(error)
@@ -81,6 +87,12 @@
 
             /// The reader is gone: cancel the batch, and release it if it waits for room.
             deinit {
+                end()
+            }
+
+            /// Cancels the batch, releases it if it waits for room, and ends the results: every later receive throws
+            /// `CancellationError`. Idempotent.
+            func end() {
                 batch.cancel()
                 channel.fail(CancellationError())
             }
@@ -93,9 +105,15 @@
             let storage: Storage
 
             /// The next result, or `nil` after the last one.
-            /// - Throws: the batch's error; `CancellationError` if the task is cancelled while it waits.
+            /// - Throws: the batch's error; `CancellationError` if the task is cancelled (before the call, or while
+            ///   it waits), which cancels the batch and ends the sequence.
             public mutating func next() async throws -> PushResult? {
-                try await storage.channel.receive()
+                do {
+                    return try await storage.channel.receive()
+                } catch is CancellationError {
+                    storage.end()
+                    throw CancellationError()
+                }
             }
         }
 

@@ -26,17 +26,19 @@
             _ notifications: Notifications, total: Int? = nil,
             onResult: @escaping @Sendable (PushResult) -> Void = { _ in }
         ) async throws -> PushSummary where Notifications.Element == PushNotification {
-            try await send(notifications, total: total, deliver: { onResult($0) })
+            try await send(notifications, total: total, on: queue, deliver: { onResult($0) })
         }
 
-        /// ``send(_:total:onResult:)`` with an asynchronous `deliver`, called as `onResult` is: while a call is
-        /// suspended the batch starts no new request (its requests in flight go on), which is the back-pressure of
-        /// ``results(of:total:buffering:)``.
+        /// ``send(_:total:onResult:)`` as a job of `jobs`, with an asynchronous `deliver`, called as `onResult` is:
+        /// while a call is suspended the batch starts no new request (its requests in flight go on), which is the
+        /// back-pressure of ``results(of:total:buffering:)``. A `deliver` that may stay suspended for long belongs on
+        /// ``resultsQueue``, whose width cannot run out.
         func send<Notifications: Sequence & Sendable>(
-            _ notifications: Notifications, total: Int?, deliver: @escaping @Sendable (PushResult) async -> Void
+            _ notifications: Notifications, total: Int?, on jobs: WorkQueue,
+            deliver: @escaping @Sendable (PushResult) async -> Void
         ) async throws -> PushSummary where Notifications.Element == PushNotification {
             let name = "push \(total.map { "\($0) notifications" } ?? "notifications") to \(bundleID)"
-            let job = try await queue.submit(name) { () async -> PushSummary in
+            let job = try await jobs.submit(name) { () async -> PushSummary in
                 await self.run(notifications, total: total, name: name, deliver: deliver)
             }
             return try await withTaskCancellationHandler {

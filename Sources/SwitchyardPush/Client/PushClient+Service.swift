@@ -16,17 +16,17 @@
         /// not `run()` runs; `run()` adds only the shutdown.
         ///
         /// - **Graceful shutdown** (the group's signal): the batches submitted so far, and any submitted meanwhile,
-        ///   run to their end (``queue`` becomes idle), their results delivered; then the connections close and
-        ///   `run()` returns. Stop submitting first: a `ServiceGroup` shuts its services down in the reverse of
-        ///   their order, so list the services that send after the client. A batch whose
+        ///   run to their end (``queue`` and ``resultsQueue`` become idle), their results delivered; then the
+        ///   connections close and `run()` returns. Stop submitting first: a `ServiceGroup` shuts its services down
+        ///   in the reverse of their order, so list the services that send after the client. A batch whose
         ///   ``results(of:total:buffering:)`` nobody reads holds the drain up until the group's graceful-shutdown
         ///   timeout cancels it.
         /// - **Cancellation** (the running task cancelled, before or during the drain: the group's forceful end):
-        ///   every unfinished batch is cancelled (``Switchyard/WorkQueue/cancelAll()``; their notifications end as
-        ///   ``PushResult/Outcome/notSent`` or ``PushResult/Outcome/unconfirmed``, as ``send(_:total:onResult:)``
-        ///   says), `run()` waits for them to end, closes the connections, and returns.
-        /// - Not waited for: single ``send(_:)`` calls, which are not jobs of ``queue``. Those still running when the
-        ///   connections close end as ``shutdown()`` says.
+        ///   every unfinished batch of both queues is cancelled (``Switchyard/WorkQueue/cancelAll()``; their
+        ///   notifications end as ``PushResult/Outcome/notSent`` or ``PushResult/Outcome/unconfirmed``, as
+        ///   ``send(_:total:onResult:)`` says), `run()` waits for them to end, closes the connections, and returns.
+        /// - Not waited for: single ``send(_:)`` calls, which are not jobs. Those still running when the connections
+        ///   close end as ``shutdown()`` says.
         ///
         /// `run()` returns (it throws nothing) after the shutdown; sends after it fail with
         /// ``PushReason/unreachable``. Run it at most once, and while it runs, prefer the group's shutdown to calling
@@ -39,20 +39,26 @@
             } catch {
                 graceful = false  // cancelled
             }
-            let queue = queue
+            let queues = [queue, resultsQueue]
             if let logger {
-                let unfinished = queue.counts
+                let unfinished = queues.map(\.counts)
                 logger.notice(
                     graceful ? "push client draining" : "push client cancelling its batches",
                     metadata: [
-                        "queue": "\(queue.name)", "pending": "\(unfinished.pending)",
-                        "running": "\(unfinished.running)",
+                        "queue": "\(queues.map(\.name).joined(separator: ", "))",
+                        "pending": "\(unfinished.map(\.pending).reduce(0, +))",
+                        "running": "\(unfinished.map(\.running).reduce(0, +))",
                     ])
             }
             await withTaskCancellationHandler {
-                await queue.waitUntilIdle()
+                // Until both are idle at once: a batch of one may be submitted while the other is awaited.
+                var idle = false
+                while !idle {
+                    for queue in queues { await queue.waitUntilIdle() }
+                    idle = queues.allSatisfy { $0.counts.pending == 0 && $0.counts.running == 0 }
+                }
             } onCancel: {
-                queue.cancelAll()
+                for queue in queues { queue.cancelAll() }
             }
             await shutdown()
             logger?.notice("push client stopped")

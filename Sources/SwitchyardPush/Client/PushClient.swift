@@ -14,8 +14,9 @@
         import Foundation
     #endif
 
-    /// Sends notifications to APNs over HTTP/2: batches of any size as jobs of a `WorkQueue`, over a few
-    /// connections used to their servers' stream limits.
+    /// Sends notifications to APNs over HTTP/2: batches of any size as jobs of a `WorkQueue` (``queue``, or
+    /// ``resultsQueue`` for ``results(of:total:buffering:)``), over a few connections used to their servers' stream
+    /// limits.
     ///
     /// ```swift
     /// let key = try PushSigningKey.load(file: "AuthKey_KEY1234567.p8", keyID: "KEY1234567", teamID: "TEAM123456")
@@ -181,8 +182,15 @@
         public let bundleID: String
         public let configuration: Configuration
         let key: PushSigningKey
-        /// Batches run as its jobs.
+        /// The batches of ``send(_:total:onResult:)`` run as its jobs: at most its `width` at once (by default the
+        /// number of processors), the others waiting their turn. Such a batch never waits for a reader, so it always
+        /// ends, and its slot goes to the next.
         public let queue: WorkQueue
+        /// The batches of ``results(of:total:buffering:)`` run as its jobs, every one at once: its width is
+        /// unlimited, since a batch paused until its reader takes a result keeps its job running for as long as the
+        /// reader waits. A width would let that many unread sequences hold every slot, and the batches after them
+        /// (whose results the same readers may wait for) would never start.
+        public let resultsQueue: WorkQueue
         let state: NIOLockedValueBox<PushClientState>
         /// Where the client logs (with `apns_host` set), or nil.
         let logger: Logger?
@@ -204,6 +212,7 @@
             self.bundleID = bundleID
             self.configuration = configuration
             self.queue = WorkQueue(name: "push \(bundleID)")
+            self.resultsQueue = WorkQueue(name: "push results \(bundleID)", width: .max)
             self.state = NIOLockedValueBox(PushClientState(maximumConnections: configuration.connections))
             let server = ConnectionFailure.place(host: configuration.endpoint.host, port: configuration.endpoint.port)
             self.server = server
@@ -215,17 +224,22 @@
             self.metrics = PushClientMetrics(factory: metricsFactory)
         }
 
-        /// Closes every connection. Sends after it fail with ``PushReason/unreachable``. Batches still running are not
-        /// waited for (``run()`` waits for them on a graceful shutdown): their requests in flight end unanswered, and
-        /// their notifications fail as ``PushReason/unreachable`` (``PushReason/noAnswer`` when it was their last
-        /// attempt), though APNs may have delivered those whose request was written. Calling it again does nothing
-        /// more.
+        /// Closes every connection, and opens none after it (not even one being opened when it is called: that one
+        /// closes as it opens). Sends after it fail with ``PushReason/unreachable``, as do the senders waiting for a
+        /// stream. Batches still running are not waited for (``run()`` waits for them on a graceful shutdown): their
+        /// requests in flight end unanswered, and their notifications fail as ``PushReason/unreachable``
+        /// (``PushReason/noAnswer`` when it was their last attempt), though APNs may have delivered those whose
+        /// request was written. Calling it again does nothing more.
         public func shutdown() async {
             let (connections, waiting) = state.withLockedValue { state in
                 state.isShutDown = true
+                state.pool.shutDown()
                 let waiting = Array(state.waiting.values)
                 state.waiting = [:]
-                return (Array(state.connections.values), waiting)
+                let connections = Array(state.connections.values)
+                state.connections = [:]
+                state.earlyLimits = [:]
+                return (connections, waiting)
             }
             for connection in connections { connection.close() }
             for continuation in waiting {
@@ -241,10 +255,9 @@
         var connections: [Int: PushConnection] = [:]
         /// A limit a connection reported before its opening finished.
         var earlyLimits: [Int: Int] = [:]
+        /// The senders waiting for a stream, from their registration until they are granted one, fail, or are
+        /// cancelled.
         var waiting: [Int: CheckedContinuation<PushConnection, any Error>] = [:]
-        /// Senders cancelled before they registered (they fail as they arrive); a sender granted a stream first is
-        /// not in it.
-        var cancelledSenders: Set<Int> = []
         var nextSender = 1
         var lastOpenError: (any Error)?
         /// The connections' TLS context, once made (``PushClient/tlsContext()``), and how many were made.

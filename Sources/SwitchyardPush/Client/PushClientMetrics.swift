@@ -7,7 +7,8 @@
     /// recording one is a call on an object made already, never a lookup by label.
     ///
     /// Thread-safe: the metric objects are the factory's, safe from any thread; the counters of reasons outside
-    /// ``PushReason/table`` are made behind a lock of their own, never the client's.
+    /// ``PushReason/table`` are kept behind a lock of their own, never the client's, and made by the factory outside
+    /// it (the factory is the application's code).
     final class PushClientMetrics: Sendable {
         static let resultsLabel = "switchyard_push_results_total"
         static let requestsLabel = "switchyard_push_requests_total"
@@ -28,9 +29,11 @@
         private let unconfirmed: Counter
         /// One per reason of ``PushReason/table``: APNs's documented reasons and the client's own.
         private let knownReasons: [PushReason: Counter]
-        /// Reasons outside the table, made on first use, at most ``unknownReasonLimit``, and the `other` counter
-        /// once the limit is reached.
-        private let unknownReasons = NIOLockedValueBox<(counters: [PushReason: Counter], other: Counter?)>(([:], nil))
+        /// The failures counted as ``otherResult``.
+        private let other: Counter
+        /// Reasons outside the table, at most ``unknownReasonLimit``, by the first use of each: nil while the counter
+        /// of a reason is being made (its place among the limit is taken already), then the counter.
+        private let unknownReasons = NIOLockedValueBox<[PushReason: Counter?]>([:])
         /// HTTP/2 requests begun, retries included.
         let requests: Counter
         /// From a request's write to its answer (``PushConnection/Answer/latency``).
@@ -47,6 +50,7 @@
             delivered = result("delivered")
             notSent = result("not_sent")
             unconfirmed = result("unconfirmed")
+            other = result(PushClientMetrics.otherResult)
             var known: [PushReason: Counter] = [:]
             for reason in PushReason.table.keys { known[PushReason(rawValue: reason)] = result(reason) }
             knownReasons = known
@@ -66,25 +70,45 @@
             }
         }
 
-        /// The counter of failures for `reason`: the table's, else one made now (under the lock), else `other`.
-        /// - Complexity: a dictionary lookup; for a reason outside the table, in one hold of a lock of its own.
+        /// The counter of failures for `reason`: the table's; else the one made for it at its first use, while
+        /// fewer than ``unknownReasonLimit`` reasons have one; else `other` (also for a reason spelt like one of
+        /// ``reservedResults``).
+        ///
+        /// A reason's counter is made by the factory outside the lock: its place among the limit is taken first,
+        /// under the lock, then the counter made, then kept under the lock. Threads that meet a new reason at once
+        /// may each make a counter for it (the same label and dimensions); the first kept is the one used.
+        /// - Complexity: a dictionary lookup; for a reason outside the table, one hold of a lock of its own (two, and
+        ///   the factory's call between them, at a reason's first use).
         private func counter(for reason: PushReason) -> Counter {
             if let known = knownReasons[reason] { return known }
-            return unknownReasons.withLockedValue { made in
-                if let counter = made.counters[reason] { return counter }
-                // A reason spelt like one of the other results (a server's `delivered`) must not count as it.
-                let isReserved = Self.reservedResults.contains(reason.rawValue)
-                if !isReserved, made.counters.count < Self.unknownReasonLimit {
-                    let counter = Counter(
-                        label: Self.resultsLabel, dimensions: [("result", reason.rawValue)], factory: factory)
-                    made.counters[reason] = counter
+            // A reason spelt like one of the other results (a server's `delivered`) must not count as it.
+            if Self.reservedResults.contains(reason.rawValue) { return other }
+            enum Found {
+                case counter(Counter)
+                case make
+                case full
+            }
+            let found = unknownReasons.withLockedValue { made -> Found in
+                switch made[reason] {
+                case .some(.some(let counter)): return .counter(counter)
+                case .some(.none): return .make  // being made by another thread: make one too, the first kept wins
+                case .none:
+                    guard made.count < Self.unknownReasonLimit else { return .full }
+                    made[reason] = .some(nil)  // its place, taken
+                    return .make
+                }
+            }
+            switch found {
+            case .counter(let counter): return counter
+            case .full: return other
+            case .make:
+                let counter = Counter(
+                    label: Self.resultsLabel, dimensions: [("result", reason.rawValue)], factory: factory)
+                return unknownReasons.withLockedValue { made in
+                    if case .some(.some(let first)) = made[reason] { return first }
+                    made[reason] = .some(counter)
                     return counter
                 }
-                if let other = made.other { return other }
-                let other = Counter(
-                    label: Self.resultsLabel, dimensions: [("result", Self.otherResult)], factory: factory)
-                made.other = other
-                return other
             }
         }
 

@@ -19,8 +19,13 @@
     ///   grows with it before reporting the end. Senders that arrive meanwhile wait for the next opening. A
     ///   connection that opens resets the count. So a server that refuses every connection (a certificate the client
     ///   does not trust, say) sees openings spaced ever wider apart, not one per notification.
+    /// - A connection the pool no longer knows when it reports being open (it closed meanwhile, or the pool was shut
+    ///   down) is to be closed: ``opened(_:limit:)`` returns it in ``Actions/close``.
+    /// - **After ``shutDown()``, nothing opens**: no sender waits, every later call returns no opening and no
+    ///   backoff, and a sender that asks for a stream fails at once.
     ///
-    /// Complexity: O(connections) per call (a handful); waiters are a FIFO with O(1) cancellation.
+    /// Complexity: O(connections) per call (a handful), without allocating beyond the actions returned; waiters are a
+    /// FIFO with O(1) cancellation.
     ///
     /// SPI (`@_spi(PushInternals)`) so the tests of the tools, built without testability, can drive it.
     @_spi(PushInternals)
@@ -35,6 +40,8 @@
         private var openFailures = 0
         /// Between a failed opening and ``backOffEnded()``: nothing opens.
         private var isBackingOff = false
+        /// Set by ``shutDown()``, for good.
+        public private(set) var isShutDown = false
 
         public init(maximumConnections: Int) {
             precondition(maximumConnections >= 1, "PushPoolState: at least one connection")
@@ -59,9 +66,9 @@
             public var grants: [(sender: Int, connection: Int)] = []
             /// Connections to open (their numbers).
             public var open: [Int] = []
-            /// Connections to close (drained).
+            /// Connections to close: drained, or reported open when the pool no longer knew them.
             public var close: [Int] = []
-            /// Senders to fail: no connection could be opened.
+            /// Senders to fail: no connection could be opened, or the pool is shut down.
             public var fail: [Int] = []
             /// Set when an opening failed: the openings failed in a row. Wait a delay that grows with it, then call
             /// ``PushPoolState/backOffEnded()``.
@@ -85,8 +92,9 @@
             }
         }
 
-        /// Sender `sender` wants a stream.
+        /// Sender `sender` wants a stream. After ``shutDown()`` it fails at once (``Actions/fail``).
         public mutating func acquire(_ sender: Int) -> Actions {
+            guard !isShutDown else { return Actions(fail: [sender]) }
             waiters.append(sender)
             waiting.insert(sender)
             return grant()
@@ -98,7 +106,11 @@
         }
 
         /// Connection `connection` is open, and its server allows `limit` streams.
+        ///
+        /// A connection the pool no longer knows (its ``closed(_:failedToOpen:)`` came first, or the pool was shut
+        /// down) changes nothing: the actions are to close it (``Actions/close`` holds it, and only it).
         public mutating func opened(_ connection: Int, limit: Int) -> Actions {
+            guard connections[connection] != nil else { return Actions(close: [connection]) }
             openFailures = 0
             connections[connection]?.phase = .ready
             connections[connection]?.limit = max(1, limit)
@@ -142,9 +154,10 @@
 
         /// `connection` closed, or failed to open with an error the caller holds. Its streams end with it (the
         /// caller retries their notifications). A closed connection is replaced at once if senders wait; a failed
-        /// opening begins a backoff (``Actions/backOff``).
+        /// opening begins a backoff (``Actions/backOff``). After ``shutDown()``: nothing.
         public mutating func closed(_ connection: Int, failedToOpen: Bool = false) -> Actions {
             connections[connection] = nil
+            guard !isShutDown else { return Actions() }
             guard failedToOpen else { return Actions(open: openIfNeeded()) }
             openFailures += 1
             isBackingOff = true
@@ -165,13 +178,37 @@
             return grant()
         }
 
+        /// The client shuts down: the pool forgets its waiting senders (the caller fails them) and its connections
+        /// (the caller closes them), and from now on opens nothing and begins no backoff. Later events of those
+        /// connections change nothing; one that reports being open is to be closed (``opened(_:limit:)``); a sender
+        /// that asks for a stream fails at once. Calling it again does nothing more.
+        /// - Complexity: O(senders waiting + connections).
+        public mutating func shutDown() {
+            isShutDown = true
+            isBackingOff = false
+            waiters.removeAll()
+            waiting.removeAll()
+            cancelled.removeAll()
+            connections.removeAll()
+        }
+
         /// Streams open on each connection, and its limit (for snapshots and tests).
         public var connectionStates: [Int: Connection] { connections }
 
-        /// The ready connection with the most free streams, if any has one.
+        /// How many senders wait for a stream (cancelled ones not counted).
+        public var waitingCount: Int { waiting.count }
+
+        /// The ready connection with the most free streams (the lowest number among equals), if any has one.
+        /// - Complexity: O(connections), without allocating: it runs under the client's lock once per stream granted.
         private func freest() -> Int? {
-            connections.filter { $0.value.phase == .ready && $0.value.open < $0.value.limit }
-                .max { ($0.value.limit - $0.value.open, -$0.key) < ($1.value.limit - $1.value.open, -$1.key) }?.key
+            var best: (connection: Int, free: Int)?
+            for (number, connection) in connections
+            where connection.phase == .ready && connection.open < connection.limit {
+                let free = connection.limit - connection.open
+                if let current = best, (current.free, -current.connection) >= (free, -number) { continue }
+                best = (number, free)
+            }
+            return best?.connection
         }
 
         /// Grants free streams to waiting senders, in order.
@@ -193,9 +230,9 @@
         }
 
         /// A new connection to open, when senders wait, no usable connection has a free stream, none is opening,
-        /// fewer than the maximum exist, and no backoff runs.
+        /// fewer than the maximum exist, no backoff runs, and the pool is not shut down.
         private mutating func openIfNeeded() -> [Int] {
-            guard waiting.count > 0, !isBackingOff, connections.count < maximumConnections,
+            guard !isShutDown, !waiting.isEmpty, !isBackingOff, connections.count < maximumConnections,
                 !connections.values.contains(where: { $0.phase == .opening })
             else {
                 return []
