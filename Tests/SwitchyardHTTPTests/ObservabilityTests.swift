@@ -6,6 +6,7 @@
     @testable import SwitchyardHTTP
     import SwitchyardHTTPTesting
     import Synchronization
+    import SwitchyardTesting
     import Testing
 
     /// Log lines kept in memory, with the logger's own metadata (`http_session`) merged into each line's.
@@ -19,7 +20,7 @@
             var text: String { ([message] + metadata.map { "\($0.key)=\($0.value)" }).joined(separator: " ") }
         }
 
-        private let lines = Mutex<[Entry]>([])
+        private let lines = LockedState<[Entry]>([])
 
         var entries: [Entry] { lines.withLock { $0 } }
 

@@ -14,7 +14,9 @@
     }
 
     /// What makes two requests the same exchange: method, URL and header fields (names lowercased, in order), and
-    /// the settings that decide the result (whether any status is accepted, the size limit).
+    /// the settings that decide the result (whether any status is accepted, the size limit). Its description, the
+    /// end of its shared job's name, is the method and the URL as a log line shows it (see
+    /// ``HTTPSession/loggableURL(_:)``): never a header field's value, the URL's user information or query.
     struct ExchangeKey: Hashable, Sendable, CustomStringConvertible {
         var method: String
         var url: String
@@ -22,7 +24,7 @@
         var requiresSuccessStatus: Bool
         var maximumResponseSize: Int?
 
-        var description: String { "\(method) \(url)" }
+        var description: String { "\(method) \(HTTPSession.loggableURL(url))" }
     }
 
     /// A request whose URL has been checked, with its host and its exchange key: a call's request, or one hop of it
@@ -52,9 +54,7 @@
             switch URLAuthority.parse(request.url) {
             case .success(let host): self.host = host
             case .failure(let problem):
-                throw HTTPError(
-                    request: first?.label ?? "\(request.method.rawValue) \(request.url)",
-                    reason: .invalidURL(problem.description))
+                throw HTTPError(request: first?.label ?? Self.label(request), reason: .invalidURL(problem.description))
             }
             key = ExchangeKey(
                 method: request.method.rawValue, url: request.url,
@@ -62,14 +62,22 @@
                 requiresSuccessStatus: request.requiresSuccessStatus, maximumResponseSize: request.maximumResponseSize)
         }
 
-        /// `METHOD URL` of the call's request, for errors (made when asked for, not stored).
-        var label: String { first?.label ?? "\(request.method.rawValue) \(request.url)" }
+        /// `METHOD URL` of the call's request, for errors (made when asked for, not stored): see ``label(_:)``.
+        var label: String { first?.label ?? Self.label(request) }
 
         /// The URL the caller asked for (a redirected response is named by it).
         var requestedURL: String { first?.request.url ?? request.url }
 
-        /// The job's name: the request's, or this hop's method and URL.
-        var name: String { request.name ?? "\(request.method.rawValue) \(request.url)" }
+        /// The job's name: the request's, or this hop's method and URL as ``label(_:)`` shows them. A job's name is
+        /// seen in snapshots, events and the log lines of whatever watches its queue.
+        var name: String { request.name ?? Self.label(request) }
+
+        /// `METHOD URL` of `request`, the URL without its user information, query and fragment (see
+        /// ``HTTPSession/loggableURL(_:)``): what errors and job names show of a request. - Complexity: O(the URL's
+        /// length).
+        static func label(_ request: HTTPRequest) -> String {
+            "\(request.method.rawValue) \(HTTPSession.loggableURL(request.url))"
+        }
 
         /// Whether a failed attempt may be repeated.
         var isRetryable: Bool { request.isIdempotent || request.retriesNonIdempotent }

@@ -2,9 +2,19 @@
     /// The scheme, host and port of an absolute `http` or `https` URL, read without a full URL parser (the client
     /// library parses the URL again, in full, when it sends the request; this only names the host for its limits).
     enum URLAuthority {
-        /// What is wrong with a URL, in words that name it.
+        /// What is wrong with a URL, in words that name it as a log line shows it (see
+        /// ``HTTPSession/loggableURL(_:)``: not its user information, query or fragment).
         struct Problem: Error, CustomStringConvertible {
             var description: String
+
+            /// `"<text>" <what>`, `text` shown without its user information, query and fragment.
+            init(_ text: String, _ what: String) {
+                description = "\"\(HTTPSession.loggableURL(text))\" \(what)"
+            }
+
+            init(description: String) {
+                self.description = description
+            }
         }
 
         /// The host of `text`, or why it has none a request can go to. Works on the UTF-8 bytes: one pass for spaces
@@ -14,16 +24,16 @@
             let bytes = text.utf8
             if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
                 return .failure(
-                    Problem(description: "\"\(text)\" is not a URL (it holds a space or a control character)"))
+                    Problem(text, "is not a URL (it holds a space or a control character)"))
             }
             guard let separator = schemeSeparator(in: bytes) else {
                 if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(bytes[..<colon]) {
                     return .failure(unsupported(text[..<colon]))
                 }
-                return .failure(Problem(description: "\"\(text)\" has no scheme (http or https)"))
+                return .failure(Problem(text, "has no scheme (http or https)"))
             }
             let scheme = bytes[..<separator]
-            guard isScheme(scheme) else { return .failure(Problem(description: "\"\(text)\" is not a URL")) }
+            guard isScheme(scheme) else { return .failure(Problem(text, "is not a URL")) }
             let isHTTPS: Bool
             if equalsLowercased(scheme, "https") {
                 isHTTPS = true
@@ -43,7 +53,7 @@
             var portText: Substring.UTF8View.SubSequence?
             if authority.first == UInt8(ascii: "[") {
                 guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
-                    return .failure(Problem(description: "\"\(text)\" has an unclosed IPv6 address"))
+                    return .failure(Problem(text, "has an unclosed IPv6 address"))
                 }
                 host = authority[authority.index(after: authority.startIndex)..<close]
                 let after = authority[authority.index(after: close)...]
@@ -52,7 +62,7 @@
                 host = authority[..<colon]
                 portText = authority[authority.index(after: colon)...]
             }
-            guard !host.isEmpty else { return .failure(Problem(description: "\"\(text)\" has no host")) }
+            guard !host.isEmpty else { return .failure(Problem(text, "has no host")) }
             var port = isHTTPS ? 443 : 80
             if let portText, !portText.isEmpty {
                 // Any number of digits (RFC 3986 §3.2.3: leading zeros are allowed); the sum stops growing past 65,535.
@@ -60,7 +70,7 @@
                     case let number = portText.reduce(0, { min($0 * 10 + Int($1 - UInt8(ascii: "0")), 65_536) }),
                     (1...65_535).contains(number)
                 else {
-                    return .failure(Problem(description: "\"\(text)\" has an invalid port \"\(Substring(portText))\""))
+                    return .failure(Problem(text, "has an invalid port \"\(Substring(portText))\""))
                 }
                 port = number
             }

@@ -57,7 +57,9 @@
             }
         }
 
-        /// The method and URL.
+        /// The method and URL of the call's request, the URL without its user information, query and fragment
+        /// (which may hold credentials or tokens): `GET https://example.org/feed.zip`. The reasons the session words
+        /// (a redirect cycle, a URL that cannot be requested) name URLs that way too.
         public var request: String
         /// The final reason.
         public var reason: Reason

@@ -2,37 +2,44 @@
     import NIOHTTP1
 
     extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible {
-        /// A one-line summary: the status, the URL, how many header fields and body bytes, and the start of a body
-        /// that reads as text (its first 64 characters, quoted and escaped). Never the whole body, nor a header's
-        /// value (they may hold credentials).
+        /// A one-line summary: the status, the URL without its user information, query and fragment (as the
+        /// session's log lines show it), and how many header fields and body bytes. Never any of the body, nor a
+        /// header's value, nor those parts of the URL: they may hold credentials or tokens (a token endpoint's
+        /// `{"access_token": …}`), and a summary is made to be logged.
         ///
         /// ```text
-        /// 200 OK from http://127.0.0.1:8080/hello: 2 header fields, 14 bytes "hello over TLS"
+        /// 200 OK from http://127.0.0.1:8080/hello: 2 header fields, 14 bytes
         /// 200 OK from http://127.0.0.1:8080/feed.zip: 3 header fields, 4194304 bytes
         /// ```
         ///
-        /// A body reads as text when its start is valid UTF-8 with no control or format characters other than tab,
-        /// line feed and carriage return. The format may change between releases.
-        /// - Complexity: O(1): at most the first 256 bytes of the body are read.
+        /// The format may change between releases. - Complexity: O(the URL's length).
         public var description: String {
             var text = "\(status) "
             let phrase = HTTPResponseStatus(statusCode: status).reasonPhrase
             if !phrase.isEmpty { text += "\(phrase) " }
-            text += "from \(url): \(headers.count) header field\(headers.count == 1 ? "" : "s"), "
+            text += "from \(HTTPSession.loggableURL(url)): "
+            text += "\(headers.count) header field\(headers.count == 1 ? "" : "s"), "
             text += "\(body.count) byte\(body.count == 1 ? "" : "s")"
-            if let preview = Self.textPreview(of: body) { text += " " + preview }
             return text
         }
 
-        /// ``description``, then the header fields' names in order (not their values):
+        /// For debugging: ``description``, then the start of a body that reads as text (its first 64 characters,
+        /// quoted and escaped, `…` when there is more), then the header fields' names in order (not their values):
         /// `200 OK from http://127.0.0.1:8080/hi: 2 header fields, 2 bytes "hi"; content-type, content-length`.
-        /// - Complexity: O(header fields).
+        ///
+        /// It may show the body's start, which may hold a credential or a token: log ``description``, not this.
+        /// A body reads as text when its start is valid UTF-8 with no control or format characters other than tab,
+        /// line feed and carriage return. The format may change between releases.
+        /// - Complexity: O(header fields and the URL's length): at most the first 256 bytes of the body are read.
         public var debugDescription: String {
-            headers.isEmpty ? description : description + "; " + headers.map(\.name).joined(separator: ", ")
+            var text = description
+            if let preview = Self.textPreview(of: body) { text += " " + preview }
+            if !headers.isEmpty { text += "; " + headers.map(\.name).joined(separator: ", ") }
+            return text
         }
 
         /// The start of `body`, quoted and escaped, with `…` when there is more, if it reads as text (see
-        /// ``description``); nil for an empty body or one that does not read as text.
+        /// ``debugDescription``); nil for an empty body or one that does not read as text.
         static func textPreview(of body: [UInt8], characters: Int = 64) -> String? {
             guard !body.isEmpty else { return nil }
             // Four bytes per character at most for the preview's own characters; the window ends on a scalar's start,

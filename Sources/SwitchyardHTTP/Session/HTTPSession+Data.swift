@@ -31,12 +31,12 @@
         #if SWITCHYARD_TEST_HOOKS
             /// Returns once at least `count` callers of ``data(for:)`` wait for the exchange `request` would join (as
             /// ``callersWaiting(for:)`` counts them), or once the calling task is cancelled; at once for a request that
-            /// is never coalesced. For tests: an event to wait for instead of polling the count. Holds the host's
-            /// lane while it waits, so that the callers it waits for join that lane.
+            /// is never coalesced or once the session is shut down. For tests: an event to wait for instead of polling
+            /// the count. Holds the host's lane while it waits, so that the callers it waits for join that lane.
             @_spi(Testing)
             public func waitForCallers(_ count: Int, for request: HTTPRequest) async {
                 guard request.isCoalescable, let prepared = try? PreparedRequest(request) else { return }
-                await withLane(prepared.host) { lane in
+                _ = await withLane(prepared.host) { lane in
                     await lane.coalescer.waitForWaiters(count, for: prepared.key)
                 }
             }
@@ -155,7 +155,8 @@
             return nil
         }
 
-        /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job.
+        /// Runs `body` as a job of `lane`'s queue and waits for it; the caller's cancellation cancels the job, and so
+        /// does the session's shutdown (see ``cancelIfShutDown(_:)``).
         func runJob<Value: Sendable>(
             _ prepared: PreparedRequest, on lane: HostLane,
             _ body: @escaping @Sendable () async throws(HTTPError) -> Value
@@ -166,7 +167,15 @@
             } catch {
                 throw HTTPError(request: prepared.label, reason: .transport(error.description))
             }
+            cancelIfShutDown(job)
             return try await wait(for: job, prepared)
+        }
+
+        /// Cancels `job`, just submitted, if the session is shut down by now. ``shutdown()`` cancels the jobs of the
+        /// lanes it takes, held ones included; a call that held its lane before that may submit its job after the
+        /// cancellation pass, and this cancels it (the flag is set before that pass). - Complexity: O(1).
+        func cancelIfShutDown<Value: Sendable, Failure: Error>(_ job: Job<Value, Failure>) {
+            if isShutDown { job.cancel() }
         }
 
         /// Waits for `job`'s value; the caller's cancellation cancels the job.

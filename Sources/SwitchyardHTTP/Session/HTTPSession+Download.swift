@@ -64,6 +64,7 @@
                 } catch {
                     throw HTTPError(request: hop.label, reason: .transport(error.description))
                 }
+                self.cancelIfShutDown(job)
                 return try await self.wait(for: job, hop)
             }
             recordDownload(result, prepared, since: start)

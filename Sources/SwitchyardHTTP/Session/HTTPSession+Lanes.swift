@@ -1,52 +1,67 @@
 #if HTTP
     import NIOConcurrencyHelpers
     import Switchyard
+    import Synchronization
 
     extension HTTPSession {
-        /// The queue of `host`'s requests: for snapshots and counts.
+        /// The queue of `host`'s requests now, for snapshots, events and counts; nil while no request to the host
+        /// waits or runs, and after ``shutdown()``. Asking makes nothing: a session keeps a host's queue only while
+        /// the host is in use (see "Scheduling").
         ///
-        /// A host's queue lives while the host is in use (see "Scheduling"): the one returned while requests to the
-        /// host wait or run is theirs. Asked for while the host has none, it makes one, which the next request to the
-        /// host takes and which is dropped once that request ends; a later request may then get a new queue.
+        /// The queue returned is the one of the requests to the host in flight, and of those that join them while
+        /// any is in flight: ask for it while a request to the host waits or runs, to watch that request and the
+        /// ones after it. Once the host's last request ends, its queue is dropped (the one returned then stays
+        /// valid but no request uses it), and a later request gets a new one.
         /// - Complexity: O(1).
-        public func queue(forHost host: String, port: Int? = nil, scheme: String = "https") -> WorkQueue {
+        public func queue(forHost host: String, port: Int? = nil, scheme: String = "https") -> WorkQueue? {
             let scheme = scheme.lowercased()
             let key = HostKey(scheme: scheme, host: host.lowercased(), port: port ?? (scheme == "https" ? 443 : 80))
-            if let lane = lanes.withLockedValue({ $0.lane(for: key) }) { return lane.queue }
-            let fresh = makeLane(key)
-            return lanes.withLockedValue { $0.lane(for: key, orAdd: fresh) }.queue
+            return existingLane(key)?.queue
         }
 
         /// Runs `body` holding `key`'s lane: the host's lane, or a new one if it has none, which is removed after
-        /// `body` if nothing else holds it then. - Complexity: O(1) besides `body`.
+        /// `body` if nothing else holds it then. Nil, without running `body`, once the session is shut down: the
+        /// lanes refuse the hold under their lock, so a call either holds a lane that ``shutdown()`` cancels and
+        /// waits for, or runs nothing. - Complexity: O(1) besides `body`.
         func withLane<Value, Failure: Error>(
             _ key: HostKey, _ body: (HostLane) async throws(Failure) -> Value
-        ) async throws(Failure) -> Value {
-            let lane = holdLane(key)
+        ) async throws(Failure) -> Value? {
+            guard let lane = holdLane(key) else { return nil }
             defer { release(lane) }
             return try await body(lane)
         }
 
         /// Holds `lane` once more if it is still its host's lane (an exchange that may run on after its callers left);
-        /// false, holding nothing, if it was removed. Each true is matched by one ``release(_:)``.
+        /// false, holding nothing, if it was removed (or the session shut down). Each true is matched by one
+        /// ``release(_:)``.
         func holdAgain(_ lane: HostLane) -> Bool { lanes.withLockedValue { $0.holdAgain(lane.key, lane) } }
 
         /// Lets go of one hold of `lane`; the lane is removed if that was the last.
         func release(_ lane: HostLane) { lanes.withLockedValue { $0.release(lane.key, lane) } }
 
-        /// `key`'s lane if the host is in use, neither made nor held.
+        /// `key`'s lane if the host is in use, neither made nor held; nil after ``shutdown()``.
         func existingLane(_ key: HostKey) -> HostLane? { lanes.withLockedValue { $0.lane(for: key) } }
 
-        /// How many hosts have a lane (a queue and a coalescer) now: those in use. For tests and diagnostics.
-        /// - Complexity: O(1).
+        /// How many hosts have a lane (a queue and a coalescer) now: those in use, and none after ``shutdown()``
+        /// (which takes them all, the calls it ends included). For tests and diagnostics. - Complexity: O(1).
         var laneCount: Int { lanes.withLockedValue { $0.count } }
 
-        /// Every host's queue now, for ``shutdown()``.
-        var queues: [WorkQueue] { lanes.withLockedValue { $0.all.map(\.queue) } }
+        /// Shuts the lanes down (see ``HostLanes/shutDown()``) and returns the queues of the lanes it took: in one
+        /// hold of the lanes' lock, O(1), with ``shutDown`` set in it. A call holds one of these lanes (and its job
+        /// is cancelled and waited for), or holds none and runs nothing. The queues are listed after the lock.
+        func shutDownLanes() -> [WorkQueue] {
+            let taken = lanes.withLockedValue { (value: inout HostLanes<HostLane>) -> HostLanes<HostLane> in
+                shutDown.store(true, ordering: .sequentiallyConsistent)
+                return value.shutDown()
+            }
+            return taken.all.map(\.queue)
+        }
 
-        /// Holds `key`'s lane, made outside the lock when the host has none (a lane made by a racing caller wins).
-        private func holdLane(_ key: HostKey) -> HostLane {
+        /// Holds `key`'s lane, made outside the lock when the host has none (a lane made by a racing caller wins);
+        /// nil once the session is shut down.
+        private func holdLane(_ key: HostKey) -> HostLane? {
             if let lane = lanes.withLockedValue({ $0.hold(key) }) { return lane }
+            guard !isShutDown else { return nil }  // no lane made for a hold the lanes would refuse
             let fresh = makeLane(key)
             return lanes.withLockedValue { $0.hold(key, orAdd: fresh) }
         }

@@ -104,16 +104,45 @@
         }
 
         /// `url` without its user information, query and fragment, which may hold credentials or tokens: what a log
-        /// line shows of a URL. `https://user:secret@example.org/feed?token=x#top` is `https://example.org/feed`.
-        /// - Complexity: O(length).
-        static func loggableURL(_ url: String) -> String {
-            let whole = url.prefix { $0 != "?" && $0 != "#" }
-            guard let colon = whole.firstIndex(of: ":"), whole[colon...].hasPrefix("://") else { return String(whole) }
-            let authorityStart = whole.index(colon, offsetBy: 3)
-            let rest = whole[authorityStart...]
-            let authority = rest.prefix { $0 != "/" }
-            guard let at = authority.lastIndex(of: "@") else { return String(whole) }
-            return String(whole[..<authorityStart]) + String(whole[whole.index(after: at)...])
+        /// line, an error, a job's name or a response's description shows of a URL.
+        /// `https://user:secret@example.org/feed?token=x#top` is `https://example.org/feed`. What follows the first
+        /// `?` or `#` goes whatever precedes it, and the user information of every `://` in what remains (a URL in
+        /// the path of another). - Complexity: O(length).
+        package static func loggableURL(_ url: String) -> String { loggablePart(url[...]) }
+
+        /// `text` with each URL in it shown as ``loggableURL(_:)`` shows it: for a text that may name URLs (an
+        /// error's, a reason's) on its way to a log line. A URL here is the run of characters other than white
+        /// space around a `://`, so one that holds a space is cut short at it (the session's own texts name URLs
+        /// through ``loggableURL(_:)`` already). `GET https://u:p@example.org/a?t=1 failed` is
+        /// `GET https://example.org/a failed`. - Complexity: O(length).
+        package static func loggableText(_ text: String) -> String {
+            guard text.contains("://") else { return text }
+            var shown = ""
+            var rest = text[...]
+            while let separator = rest.firstRange(of: "://") {
+                let before = rest[..<separator.lowerBound]
+                let start = before.lastIndex(where: \.isWhitespace).map { rest.index(after: $0) } ?? rest.startIndex
+                let end = rest[separator.upperBound...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                shown += rest[..<start]
+                shown += loggablePart(rest[start..<end])
+                rest = rest[end...]
+            }
+            shown += rest
+            return shown
+        }
+
+        /// ``loggableURL(_:)`` of a part of a text.
+        private static func loggablePart(_ url: Substring) -> String {
+            var rest = url.prefix { $0 != "?" && $0 != "#" }
+            var shown = ""
+            while let separator = rest.firstRange(of: "://") {
+                let authority = rest[separator.upperBound...].prefix { $0 != "/" }
+                shown += rest[..<separator.upperBound]
+                shown += authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+                rest = rest[authority.endIndex...]
+            }
+            shown += rest
+            return shown
         }
     }
 #endif

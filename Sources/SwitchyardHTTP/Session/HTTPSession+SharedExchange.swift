@@ -34,12 +34,16 @@
         /// returns at once.
         ///
         /// The exchange holds `lane` until it completes the job (it lets go just before), so that a host whose callers
-        /// all left keeps its lane, and its queue's slots, until the cancelled exchange is done.
+        /// all left keeps its lane, and its queue's slots, until the cancelled exchange is done. A job that starts once
+        /// the session is shut down fails at once with ``HTTPError/Reason/sessionShutDown``, sending nothing.
         func startExchange(
             _ prepared: PreparedRequest, on lane: HostLane, _ completion: JobCompletion<HopEnd<HTTPResponse>, any Error>
         ) {
             if completion.isCancelled {  // the last caller left before the job started
                 return completion.fail(HTTPError(request: prepared.label, reason: .cancelled))
+            }
+            if isShutDown {  // submitted after shutdown() cancelled its lane's jobs (its callers held the lane before)
+                return completion.fail(HTTPError(request: prepared.label, reason: .sessionShutDown))
             }
             let holds = holdAgain(lane)
             let end = ExchangeEnd(completion) { if holds { self.release(lane) } }

@@ -26,11 +26,15 @@
     /// ``Configuration/maximumRequestsPerHost`` (or the host's entry in ``Configuration/hostLimits``), all under one
     /// `LimitDomain` of width ``Configuration/maximumConcurrentRequests``. A request is a job of its host's queue: it
     /// waits for a slot there and in the domain (a snapshot says which), higher priorities first, FIFO within one.
-    /// A request holds its slot from its first attempt to its last byte, retry waits included.
+    /// A request holds its slot from its first attempt to its last byte, retry waits included. A job is named by its
+    /// request's ``HTTPRequest/name``, or `<METHOD> <URL>`, the URL without its user information, query and
+    /// fragment (as a log line shows it): snapshots and events show job names, and so may the log lines of a
+    /// service that watches the queue.
     ///
     /// A host's queue and coalescer exist while the host is in use (a call waits for or runs a request to it, or a
     /// shared exchange finishes after its callers left) and are dropped when its last request ends, in O(1): a
     /// session that has talked to a million hosts keeps the queues of the hosts it talks to now.
+    /// ``queue(forHost:port:scheme:)`` returns a host's queue while the host is in use, and nil otherwise.
     ///
     /// ## Redirects
     /// A `301`, `302`, `303`, `307` or `308` with a `location` is followed, up to ``Configuration/maximumRedirects``
@@ -39,16 +43,18 @@
     /// `303` turns the request into a `GET` without a body, and so do a `301` and a `302` a `POST`; a hop to another
     /// origin leaves out `authorization`, `proxy-authorization`, `cookie` and `origin`. Each hop has its own
     /// attempts (retries); the total timeout bounds them all. A redirect back to a URL the call visited, or past
-    /// the limit, fails with ``HTTPError/Reason/failed(_:)``. Responses and errors name the URL the caller asked for.
+    /// the limit, fails with ``HTTPError/Reason/failed(_:)``. Responses and errors name the URL the caller asked for
+    /// (errors without its user information, query and fragment, as they name every URL).
     /// Identical coalesced callers share each hop: the redirect reaches all of them, and they join one exchange of
     /// the next hop.
     ///
     /// ## Coalescing
     /// `GET` and `HEAD` requests without a body read by ``data(for:)`` are coalesced: while one is in flight, an
     /// identical one (same method, URL, header fields, status requirement and size limit) waits for the same exchange
-    /// instead of starting another; the shared job is named `<name> shared <METHOD> <URL>`. A
-    /// caller that leaves (its task cancelled, its total timeout) leaves alone; the exchange is cancelled when the last
-    /// caller leaves. Streams and downloads are never coalesced (each has its own consumer).
+    /// instead of starting another; the shared job is named `<name> shared <METHOD> <URL>`, the URL without its
+    /// user information, query and fragment. A caller that leaves (its task cancelled, its total timeout) leaves
+    /// alone; the exchange is cancelled when the last caller leaves. Streams and downloads are never coalesced (each
+    /// has its own consumer).
     ///
     /// ## Cancellation
     /// Cancelling the calling task (or a ``HTTPTask``) cancels the request at once: a waiting one never starts, a
@@ -57,7 +63,8 @@
     /// even if its exchange finished as it was cancelled: never a late value.
     ///
     /// Thread-safe. Call ``shutdown()`` before the last reference goes (it ends the client's connections); the calls
-    /// it ends, and every call after it, throw ``HTTPError`` with ``HTTPError/Reason/sessionShutDown``. Or run the
+    /// it ends, and every call after it, throw ``HTTPError`` with ``HTTPError/Reason/sessionShutDown``: a call made
+    /// as it runs is either one it ends (and waits for) or one refused before its request is queued. Or run the
     /// session as a swift-service-lifecycle `Service` (``run()``): it shuts down when its `ServiceGroup` does.
     ///
     /// ## Metrics
@@ -82,8 +89,8 @@
     ///
     /// To the `logger` given at init (nil, the default: no lines, and nothing is built for them). Every line carries
     /// `http_session` (``Configuration/name``); `http_url` is the URL without its user information, query and
-    /// fragment. No line carries a header field's value or a body. AsyncHTTPClient gets no logger: its trace lines
-    /// would show whole response heads.
+    /// fragment, and a `reason` the session words names a URL the same way. No line carries a header field's value
+    /// or a body. AsyncHTTPClient gets no logger: its trace lines would show whole response heads.
     ///
     /// | event | level | metadata |
     /// |---|---|---|
@@ -154,7 +161,8 @@
         /// The domain every host queue's width counts against.
         public let limit: LimitDomain
         let client: HTTPClient
-        /// Set once, by ``shutdown()``, before it cancels anything.
+        /// Set once, by ``shutdown()``, before it cancels anything, under the lock of ``lanes`` as it shuts them down:
+        /// read without a lock for a call's fast refusal; the lanes' refusal is the one that counts.
         let shutDown = Atomic<Bool>(false)
         /// The lanes of the hosts in use (see ``HostLanes``).
         let lanes = NIOLockedValueBox(HostLanes<HostLane>())

@@ -69,7 +69,7 @@
             _ work: @escaping @Sendable () async throws(HTTPError) -> Value
         ) -> HTTPTask {
             let handle = HTTPTask()
-            let label = "\(request.method.rawValue) \(request.url)"
+            let label = PreparedRequest.label(request)
             handle.start {
                 let result: Result<Value, HTTPError>
                 do throws(HTTPError) { result = .success(try await work()) } catch {
