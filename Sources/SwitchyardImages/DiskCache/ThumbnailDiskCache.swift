@@ -18,11 +18,13 @@
     ///   ``store(_:forKey:)`` returns: it removes the least recently used entries first.
     /// - **Opening** never makes a caller wait. The cache starts scanning its folder when it is created, on a
     ///   thread of `BlockingExecutor.shared`, outside any lock: it creates the folder if missing, removes the
-    ///   temporary files a crash left, and lists the entries with their sizes, then merges them into the count in
-    ///   one short hold of the lock, oldest modification first, as less recently used than every entry read or
-    ///   written meanwhile (a folder over a lowered limit shrinks then). Until that merge, reads, writes and
-    ///   ``totalBytes`` go on at once: an entry is served as soon as its file is there, and the count and the
-    ///   limit cover the entries read or written so far. ``waitUntilScanned()`` waits for the merge.
+    ///   temporary files a crash left, and lists the entries with their sizes, then merges them into the count,
+    ///   oldest modification first, as less recently used than every entry read or written meanwhile (a folder
+    ///   over a lowered limit shrinks then). The merge takes slices of 1,024 entries, one short hold of the lock
+    ///   each, releasing it between them: a read or a write waits for one slice at most. Until the last slice,
+    ///   reads, writes and ``totalBytes`` go on: an entry is served as soon as its file is there, and the count
+    ///   and the limit cover the entries read or written so far and the slices merged. ``waitUntilScanned()``
+    ///   waits for the last slice.
     /// - **Crashes**: an entry is written to a temporary file, then renamed; a checksum over the whole entry is
     ///   verified on every read, so a file torn by a crash or a power loss (without `fsync`, its bytes may not all
     ///   have reached the disk) is never served: it is removed, and the thumbnail made again.
@@ -33,21 +35,24 @@
     ///   (a lost entry, never a wrong one).
     ///
     /// Blocking (file I/O): the pipeline calls it on its executor. Thread-safe: the bookkeeping sits behind a lock
-    /// held O(1) per read or write, never across I/O.
+    /// held O(1) per read, write or ``removeAll()``, never across I/O.
     /// - Complexity: reads and writes O(1) beside their file I/O, plus O(1) per entry a write removes; the scan
-    ///   O(entries × log entries) on its own thread, and its merge O(entries) under the lock, once.
+    ///   O(entries × log entries) on its own thread, and its merge O(1) per entry under the lock, in holds of one
+    ///   slice (1,024 entries) each.
     public final class ThumbnailDiskCache: Sendable {
         /// The folder (created by the scan at open if missing).
         public let folder: String
         /// The most bytes the entries may take.
         public let byteLimit: Int
-        /// The entries' names and sizes, least recently used first. Held O(1) per operation (O(entries) for
-        /// ``removeAll()`` and the scan's merge), never across I/O: files are removed after it is released.
+        /// The entries' names and sizes, least recently used first. Held O(1) per operation (amortized: its tables
+        /// grow by doubling), plus O(1) per entry evicted, never across I/O: files are removed after it is released.
+        /// The scan's merge holds it once to make room for its entries (O(entries counted so far)), then O(1,024)
+        /// per slice.
         let index: NIOLockedValueBox<DiskCacheIndex>
         /// `index`'s total, stored under its lock after each change, for ``totalBytes`` to read without it.
         let countedBytes = Atomic<Int>(0)
-        /// What waits for the scan at open to merge (tasks in ``waitUntilScanned()``, actions of
-        /// ``whenScanned(_:)``), in the order it began waiting; nil once the scan has merged.
+        /// What waits for the scan at open to merge its last slice (tasks in ``waitUntilScanned()``, actions of
+        /// ``whenScanned(_:)``), in the order it began waiting; nil once it has.
         let scanWaiters = NIOLockedValueBox<[@Sendable () -> Void]?>([])
 
         /// Creates the cache and starts the scan of `folder` (see the type's "Opening"); returns at once, without I/O.
@@ -61,13 +66,14 @@
             BlockingExecutor.shared.execute(priority: .utility) { [self] in scanAndMerge() }
         }
 
-        /// The bytes the entries take, as this process counts them: before the scan at open has merged, the
-        /// entries read or written so far. Never waits (not for the scan, nor for another operation).
+        /// The bytes the entries take, as this process counts them: before the scan at open has merged its last
+        /// slice, the entries read or written so far and those of the slices merged. Never waits (not for the scan,
+        /// nor for another operation).
         /// - Complexity: O(1).
         public var totalBytes: Int { countedBytes.load(ordering: .acquiring) }
 
-        /// Returns once the scan at open has merged the folder's entries into the count (at once if it has).
-        /// Waiting does not respond to cancellation; the scan ends whatever the folder holds.
+        /// Returns once the scan at open has merged the folder's entries into the count: after its last slice (at
+        /// once if it has). Waiting does not respond to cancellation; the scan ends whatever the folder holds.
         /// - Complexity: O(1) to start waiting.
         public func waitUntilScanned() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -81,8 +87,8 @@
         }
 
         /// Calls `action` once, when the scan at open has merged the folder's entries into the count: at once, on
-        /// the calling thread, if it has; else on the scanning thread, right after the merge (outside the cache's
-        /// locks). `action` must not block: it holds up the tasks waiting for the scan.
+        /// the calling thread, if it has; else on the scanning thread, right after the merge's last slice (outside
+        /// the cache's locks). `action` must not block: it holds up the tasks waiting for the scan.
         /// - Complexity: O(1) to register.
         func whenScanned(_ action: @escaping @Sendable () -> Void) {
             let waits = scanWaiters.withLockedValue { waiters -> Bool in
@@ -103,12 +109,12 @@
             let name = Self.fileName(key)
             let path = folder + "/" + name
             guard let bytes = Self.readFile(path) else {
-                update { $0.remove(name) }
+                update { $0.remove(name) }  // a miss: uncounted, it leaves no trace (see DiskCacheIndex.remove)
                 return nil
             }
             guard let thumbnail = ThumbnailEntry.decode(bytes, key: key) else {
                 if ThumbnailEntry.isTorn(bytes) {  // torn or corrupt: never served, made again
-                    update { $0.remove(name) }
+                    update { $0.remove(name, removingFile: true) }
                     unlink(path)
                 }
                 return nil
@@ -139,10 +145,13 @@
             removeFiles(update { $0.record(name, size: bytes.count) })
         }
 
-        /// Removes every entry: those counted now, and (when the scan at open has not merged yet) those it finds.
-        /// Blocking. - Complexity: O(entries) under the lock, then one `unlink` each outside it.
+        /// Removes every entry: those counted now, and (when the scan at open has not merged its last slice yet)
+        /// those it has yet to merge. Blocking.
+        /// - Complexity: O(1) under the lock (the index's storage is swapped out), then O(entries) outside it: the
+        ///   names collected, one `unlink` each, the storage freed.
         public func removeAll() {
-            removeFiles(update { $0.removeAll() })
+            let removed = update { $0.removeAll() }
+            removeFiles(removed.names)
         }
 
         /// Runs `change` on the index under its lock and publishes the new total.

@@ -1,11 +1,12 @@
 #if Images
     import Logging
+    import SwitchyardHTTP
     import Synchronization
 
     /// What the pipeline logs and counts, one function per event (the tables are in ``ImagePipeline``'s
     /// description). Without a logger, each one only counts: no metadata is built and no text formatted; with one,
     /// metadata is built only for a line its level lets through. `image_source` never shows an image's bytes, a
-    /// URL's query or a file's folder; a failure's `reason` shows a URL source's URL as `image_source` does.
+    /// URL's query or a file's folder; a failure's `reason` shows every URL in it as `image_source` shows a URL.
     extension ImagePipeline {
         /// Runs one public request's `body` and counts how it ended, once: by the outcome `body` returns, or by the
         /// ``ImageError`` it throws (`cancelled` for ``ImageError/Reason/cancelled`` and
@@ -116,23 +117,20 @@
             }
         }
 
-        /// `url` without its user information, query and fragment, which may hold credentials or tokens.
+        /// `url` without its user information, query and fragment, which may hold credentials or tokens, as the HTTP
+        /// session shows a URL (``HTTPSession``'s `loggableURL`).
         /// `https://user:secret@example.org/a.jpg?token=x#top` is `https://example.org/a.jpg`.
         /// - Complexity: O(length).
-        static func loggableURL(_ url: String) -> String {
-            let whole = url.prefix { $0 != "?" && $0 != "#" }
-            guard let colon = whole.firstIndex(of: ":"), whole[colon...].hasPrefix("://") else { return String(whole) }
-            let authorityStart = whole.index(colon, offsetBy: 3)
-            let authority = whole[authorityStart...].prefix { $0 != "/" }
-            guard let at = authority.lastIndex(of: "@") else { return String(whole) }
-            return String(whole[..<authorityStart]) + String(whole[whole.index(after: at)...])
-        }
+        static func loggableURL(_ url: String) -> String { HTTPSession.loggableURL(url) }
 
-        /// `reason`'s text as a log line shows it: a URL source's download failure names the URL (with its query),
-        /// which is replaced by what ``loggableURL(_:)`` shows of it.
+        /// `reason`'s text as a log line shows it: every URL in it (a URL source's own, and any other, such as a
+        /// redirect's) without its user information, query and fragment. A URL source's URL is replaced whole
+        /// first, so that one holding a space goes too; others are the runs of non-space characters around a `://`
+        /// (``HTTPSession``'s `loggableText`). - Complexity: O(the reason's and the URL's length).
         static func loggableReason(_ reason: ImageError.Reason, of source: ImageSource) -> String {
-            guard case .url(let url) = source else { return reason.description }
-            return reason.description.replacing(url, with: loggableURL(url))
+            var text = reason.description
+            if case .url(let url) = source, !url.isEmpty { text = text.replacing(url, with: loggableURL(url)) }
+            return HTTPSession.loggableText(text)
         }
     }
 #endif

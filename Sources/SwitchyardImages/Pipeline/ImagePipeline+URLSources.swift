@@ -50,8 +50,11 @@
         }
 
         /// The thumbnail of the image at `url`: downloaded (the session coalesces identical downloads), then made
-        /// from its bytes, whose identity is the URL and its version; nil if the image is still `version`. Errors
-        /// and the render job's log lines name the URL. Runs as a job of ``downloadQueue``, at its priority.
+        /// from its bytes, whose identity is the URL without its user information, query and fragment (see
+        /// ``loggableURL(_:)``: the identity names the render job, which snapshots, events and log lines show) and
+        /// its version; nil if the image is still `version`. Bytes are told apart by their digest, not by that
+        /// identity. Errors name the URL, and the render job's log lines as ``loggableSource(_:)`` shows it. Runs as
+        /// a job of ``downloadQueue``, at its priority.
         private func fetch(
             _ url: String, _ options: ThumbnailOptions, unlessStill version: ImageVersion?
         ) async throws(ImageError) -> Served? {
@@ -84,11 +87,10 @@
             let current = ImageVersion(response)
             if let version, version == current { return nil }
             let source: ImageSource
+            let identity = "\(Self.loggableURL(url)) \(current)"
             do {
                 // The bytes' digest (O(their count)) is computed on a blocking thread, off the cooperative pool.
-                source = try await BlockingExecutor.shared.run {
-                    ImageSource.bytes(response.body, identity: "\(url) \(current)")
-                }
+                source = try await BlockingExecutor.shared.run { ImageSource.bytes(response.body, identity: identity) }
             } catch {
                 throw ImageError(source: url, reason: .cancelled)  // the run's only error
             }

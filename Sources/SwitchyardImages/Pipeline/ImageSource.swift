@@ -1,4 +1,6 @@
 #if Images
+    import SwitchyardHTTP
+
     /// Where an image comes from.
     ///
     /// **Equality** is what the pipeline coalesces and caches by (one decode for equal sources requested at once;
@@ -26,12 +28,13 @@
             .bytes(EncodedBytes(bytes, identity: identity))
         }
 
-        /// The path, the URL, or the bytes' ``EncodedBytes/description``.
+        /// The path, the URL without its user info, query and fragment (what job names, errors and log lines
+        /// show: a URL's query may hold a token), or the bytes' ``EncodedBytes/description``.
         public var description: String {
             switch self {
             case .file(let path): return path
             case .bytes(let encoded): return encoded.description
-            case .url(let url): return url
+            case .url(let url): return HTTPSession.loggableURL(url)
             }
         }
 
