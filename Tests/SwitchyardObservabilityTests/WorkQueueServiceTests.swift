@@ -12,7 +12,7 @@
 
     /// A job body that waits until the test lets it finish.
     final class HeldWork: Sendable {
-        private let gate = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        private let gate = LockedState<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
         func wait() async {
             await withCheckedContinuation { continuation in
@@ -43,7 +43,7 @@
             var metadata: [String: String]
         }
 
-        let entries = Mutex<[Entry]>([])
+        let entries = LockedState<[Entry]>([])
 
         var logger: Logger {
             var logger = Logger(label: "test") { _ in Handler(log: self) }
@@ -155,20 +155,48 @@
                 ).totalValue == 1)
         }
 
+        @Test("a forceful end during the drain cancels what is left")
+        func cancellationDuringDrain() async throws {
+            let queue = WorkQueue(name: "drain cancelled")
+            let held = HeldWork()
+            let service = WorkQueueService(queue, clock: ManualClock())
+            let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+            let running = Task { try await group.run() }
+            let job = try await queue.submit("held until cancelled") {
+                await withTaskCancellationHandler {
+                    await held.wait()
+                } onCancel: {
+                    held.release()
+                }
+                try Task.checkCancellation()
+                return 1
+            }
+            await group.triggerGracefulShutdown()
+            running.cancel()
+            _ = try? await running.value
+            guard case .failure(.cancelled) = await job.result else {
+                Issue.record("the held job was not cancelled")
+                return
+            }
+        }
+
         @Test("cancellation cancels the queue's unfinished jobs")
         func cancellationCancels() async throws {
             let queue = WorkQueue(name: "cancelled")
             let held = HeldWork()
             let service = WorkQueueService(queue, clock: ManualClock())
-            let job = try await queue.submit("held") {
-                await held.wait()
+            let job = try await queue.submit("held until cancelled") {
+                await withTaskCancellationHandler {
+                    await held.wait()
+                } onCancel: {
+                    held.release()
+                }
                 try Task.checkCancellation()
                 return 1
             }
             let running = Task { try await service.run() }
             running.cancel()
-            try await running.value
-            held.release()
+            try await running.value  // returns once the cancelled job has finished
             guard case .failure(.cancelled) = await job.result else {
                 Issue.record("the held job was not cancelled")
                 return

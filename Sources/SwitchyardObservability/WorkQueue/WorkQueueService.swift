@@ -22,8 +22,9 @@
     ///   submitted so far, and any submitted meanwhile, to finish (``Switchyard/WorkQueue/waitUntilIdle()``), then
     ///   returns. The queue still accepts jobs meanwhile: stop submitting first (shut the services that submit down
     ///   before this one: a `ServiceGroup` shuts its services down in reverse order).
-    /// - **Cancellation** (the group's forceful end, or the running task cancelled): every unfinished job is
-    ///   cancelled (``Switchyard/WorkQueue/cancelAll()``) and `run()` returns.
+    /// - **Cancellation** (the group's forceful end, or the running task cancelled), before or during the drain:
+    ///   every unfinished job is cancelled (``Switchyard/WorkQueue/cancelAll()``) and `run()` returns once they
+    ///   have finished.
     ///
     /// Nothing is reported, and nothing costs, while no `run()` is running.
     public struct WorkQueueService: Service {
@@ -80,11 +81,17 @@
                             "queue": "\(queue.name)", "pending": "\(unfinished.pending)",
                             "running": "\(unfinished.running)",
                         ])
-                    await queue.waitUntilIdle()
+                    // A forceful end during the drain (the group's escalation) cancels what is left.
+                    await withTaskCancellationHandler {
+                        await queue.waitUntilIdle()
+                    } onCancel: {
+                        queue.cancelAll()
+                    }
                 } catch {
                     // Cancelled: the forceful end.
                     queue.cancelAll()
                     logger?.notice("work queue cancelled", metadata: ["queue": "\(queue.name)"])
+                    await queue.waitUntilIdle()
                 }
                 group.cancelAll()
             }
