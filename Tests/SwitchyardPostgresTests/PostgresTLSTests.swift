@@ -74,6 +74,15 @@
             }
         }
 
+        @Test("sslrootcert=system checks the server against the system's authorities, which never signed the cluster's")
+        func systemAuthorities() async throws {
+            let (server, _) = try await server()
+            let error = await connectionError(url(server, "sslrootcert=system"))
+            #expect(
+                error.contains("not signed by an authority in the system's trust store (sslmode=verify-full)"),
+                "\(error)")
+        }
+
         @Test("verify-full refuses a certificate issued to another host")
         func wrongHost() async throws {
             let (server, authority) = try await server()

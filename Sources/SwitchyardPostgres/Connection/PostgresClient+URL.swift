@@ -22,9 +22,9 @@
         /// }
         /// ```
         ///
-        /// The certificate and key files are read here, on `BlockingExecutor.shared`; the connections read none. With
-        /// no `sslrootcert` and a `sslmode` that checks the server, postgres-nio reads the system's trust store when
-        /// it opens its first connection.
+        /// The certificate and key files are read here, on `BlockingExecutor.shared`, and so is the system's bundle of
+        /// authorities on Linux when no `sslrootcert` is given and `sslmode` checks the server: the connections read
+        /// no file. (Elsewhere, postgres-nio has NIOSSL read the system's store when it opens its first connection.)
         ///
         /// - Parameters:
         ///   - maximumConnections: the most connections open at once (leases beyond wait for one).

@@ -45,13 +45,20 @@
             do {
                 return try NIOSSLContext(configuration: configuration)
             } catch {
-                throw PostgresTLSFileError(
-                    parameter: "sslrootcert", path: "the system's trust store", reason: "\(error)")
+                // The files were read and parsed: what is left is their combination (a key that is not the
+                // certificate's) or, without sslrootcert, the system's store.
+                let parameter = tls.clientCertificatePath != nil ? "sslcert/sslkey" : "sslrootcert"
+                let path =
+                    tls.clientCertificatePath.map { "\($0) with \(tls.clientKeyPath ?? "")" }
+                    ?? tls.rootCertificatePath ?? "the system's trust store"
+                throw PostgresTLSFileError(parameter: parameter, path: path, reason: "\(error)")
             }
         }
 
         /// NIOSSL's configuration for `tls`, its certificate and key files read and parsed (blocking), so that making
-        /// a context from it reads no file, but the system's trust store when no `sslrootcert` is given.
+        /// a context from it reads no file. Without `sslrootcert`, a check of the server uses the system's trust
+        /// store: on Linux its bundle is read here too (the first of the usual paths that exists); elsewhere, or with
+        /// none of them, NIOSSL reads the system's store when the context is made.
         static func tlsConfiguration(_ tls: PostgresTLS) throws -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.certificateVerification =
@@ -66,6 +73,11 @@
                     throw PostgresTLSFileError(parameter: "sslrootcert", path: path, reason: "no PEM certificate in it")
                 }
                 configuration.trustRoots = .certificates(authorities)
+            } else if tls.verification != .none, let bundle = systemBundle {
+                let authorities = try load("the system's trust store", bundle) {
+                    try NIOSSLCertificate.fromPEMBytes($0)
+                }
+                if !authorities.isEmpty { configuration.trustRoots = .certificates(authorities) }
             }
             if let certificatePath = tls.clientCertificatePath, let keyPath = tls.clientKeyPath {
                 let chain = try load("sslcert", certificatePath) { try NIOSSLCertificate.fromPEMBytes($0) }
@@ -79,6 +91,21 @@
             }
             return configuration
         }
+
+        /// The system's bundle of trusted authorities, at the first of the places Linux distributions keep it.
+        private static let systemBundle: String? = {
+            #if os(Linux)
+                let places = [
+                    "/etc/ssl/certs/ca-certificates.crt",  // Debian, Ubuntu, Alpine, Arch
+                    "/etc/pki/tls/certs/ca-bundle.crt",  // Fedora, RHEL
+                    "/etc/ssl/ca-bundle.pem",  // openSUSE
+                    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+                ]
+                return places.first { access($0, R_OK) == 0 }
+            #else
+                return nil
+            #endif
+        }()
 
         /// The file at `path`, parsed by `parse`; its errors (no file, not readable, not PEM) named.
         private static func load<Value>(_ parameter: String, _ path: String, _ parse: ([UInt8]) throws -> Value) throws
