@@ -70,7 +70,8 @@
         func run() async throws {
             let list: FetchList
             do {
-                list = try FetchList.read(arguments: urls, listFile: input)
+                let (urls, input) = (urls, input)
+                list = try await BlockingExecutor.shared.run { try FetchList.read(arguments: urls, listFile: input) }
             } catch let failure as FetchList.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(2)

@@ -110,7 +110,7 @@
             request.maximumResponseSize = .max  // the body is never read: its announced size does not matter
             if let etag = source.etag { request.headers.add(name: "If-None-Match", value: etag) }
             if let date = source.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
-            let label = "GET \(url)"
+            let label = "GET \(HTTPSession.loggableURL(url))"  // no user info, query or fragment
             let current = try await session.stream(request) { head, _ -> Bool in
                 if head.status == 304 { return true }
                 guard (200..<300).contains(head.status) else {

@@ -34,7 +34,11 @@
             }
             let expansion: ThumbnailJobs.Expansion
             do {
-                expansion = try ThumbnailJobs.expand(command.sources, listFile: command.input, format: format)
+                // Reads the list and walks the folders: blocking, on the blocking executor.
+                let (sources, listFile) = (command.sources, command.input)
+                expansion = try await BlockingExecutor.shared.run {
+                    try ThumbnailJobs.expand(sources, listFile: listFile, format: format)
+                }
             } catch let failure as ThumbnailJobs.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(2)
