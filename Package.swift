@@ -50,7 +50,12 @@ let coreTargets: [Target] = {
         // GTFS transit feeds into SQLite: the `switchyard import` job's library (zip reading, the GTFS model,
         // the SQLite writer, the import pipeline on the work engine).
         .target(
-            name: "SwitchyardTransit", dependencies: ["Switchyard", "CSwitchyardSQLite", "CSwitchyardZlib"],
+            name: "SwitchyardTransit",
+            dependencies: [
+                "Switchyard", "CSwitchyardSQLite", "CSwitchyardZlib",
+                // The import's metrics (ImportMetrics), with the traits that build swift-metrics.
+                product("CoreMetrics", "swift-metrics", when: ["Observability", "Postgres"]),
+            ],
             swiftSettings: testHooks),
         // Synthetic GTFS feeds shaped like real ones (and the zip writer that packs them): fixtures for tests,
         // benchmarks and `switchyard import --sample`, kept out of the import library.
@@ -60,7 +65,10 @@ let coreTargets: [Target] = {
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),
         .testTarget(
             name: "SwitchyardTransitTests",
-            dependencies: ["SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting"],
+            dependencies: [
+                "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
+                product("MetricsTestKit", "swift-metrics", when: ["Observability"]),
+            ],
             exclude: ["Zip/Fixtures"],  // archives written by Python's zipfile, and their generator
             swiftSettings: testHooks
         ),

@@ -30,8 +30,8 @@
         /// and `trace`), or nil for no log lines.
         public let logger: Logger?
 
-        /// The import's metrics (``PostgresImportMetrics``).
-        let metrics: PostgresImportMetrics
+        /// The import's metrics (`ImportMetrics`: rows by file and transactions, as they commit).
+        let metrics: ImportMetrics
 
         /// An import into `url`'s schema (created if missing), times stored as `times` in a new import, logged to
         /// `logger`, measured with `metricsFactory` (rows and transactions committed).
@@ -40,7 +40,7 @@
             metricsFactory: any MetricsFactory = MetricsSystem.factory
         ) {
             self.logger = logger
-            metrics = PostgresImportMetrics(schema: url.schema, factory: metricsFactory)
+            metrics = ImportMetrics(destination: "postgres", schema: url.schema, factory: metricsFactory)
             self.url = url
             self.times = times
         }

@@ -59,6 +59,8 @@ public final class GTFSImporter: Sendable {
     /// The queue the import's jobs run on (inspect it with `snapshot()` or `print(queue)`).
     public let queue: WorkQueue
     let board = ProgressBoard()
+    /// Called with each batch once its transaction committed (the import's metrics), or nil.
+    let committed: (@Sendable (RowBatch) -> Void)?
     #if SWITCHYARD_TEST_HOOKS
         /// Test hook (debug builds only): runs in the `index stop_times` job just before its first statement (a
         /// Ctrl-C while the largest index is being built).
@@ -80,8 +82,9 @@ public final class GTFSImporter: Sendable {
 
     init(
         feed: GTFSFeed, destination: any ImportDestination, options: ImportOptions,
-        beforeLargeIndexes: (@Sendable () -> Void)?
+        beforeLargeIndexes: (@Sendable () -> Void)?, committed: (@Sendable (RowBatch) -> Void)? = nil
     ) {
+        self.committed = committed
         self.feed = feed
         self.destination = destination
         databasePath = destination.name
@@ -332,6 +335,7 @@ public final class GTFSImporter: Sendable {
     /// each commit.
     private func write(from channel: BoundedChannel<RowBatch>) async throws {
         let board = board
+        let reported = committed
         #if SWITCHYARD_TEST_HOOKS
             let limit = options.interruptAfterBatches
             let written = Atomic<Int>(0)
@@ -339,6 +343,7 @@ public final class GTFSImporter: Sendable {
         #endif
         try await destination.write(channel) { batch in
             board.committed(batch)
+            reported?(batch)
             #if SWITCHYARD_TEST_HOOKS
                 // Stops before the next batch, as a cancellation would.
                 if let limit, written.add(1, ordering: .relaxed).newValue >= limit { throw CancellationError() }
