@@ -8,7 +8,7 @@
     /// stream after its fault script.
     public struct MockAPNsRules: Sendable {
         /// The team whose tokens are accepted, and the public keys of its signing keys by key ID (a signing key's
-        /// ``PushSigningKey/publicKey``).
+        /// `PushSigningKey.publicKey`).
         public var teamID: String
         public var keys: [String: P256.Signing.PublicKey]
         /// The apps' bundle IDs: a topic is a bundle ID plus the push type's suffix.

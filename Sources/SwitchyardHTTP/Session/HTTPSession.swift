@@ -181,6 +181,9 @@
         /// A group of the caller's must outlive the session: shut it down after ``shutdown()``.
         ///
         /// - Parameters:
+        ///   - configuration: the session's name, limits, timeouts, retries and redirects.
+        ///   - tlsConfiguration: the TLS settings of its connections, or nil for AsyncHTTPClient's defaults.
+        ///   - eventLoopGroup: where its connections run, or nil for SwiftNIO's process-wide group.
         ///   - logger: where the session logs (see "Logs"), or nil for no log lines.
         ///   - metricsFactory: where the session's metrics go (see "Metrics"); by default the factory
         ///     `MetricsSystem.bootstrap` installed. The metrics are made here, once.

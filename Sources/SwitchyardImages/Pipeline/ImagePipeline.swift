@@ -197,6 +197,7 @@
         /// A pipeline with its own queues, threads (started as needed) and memory cache, configured from
         /// `configuration`; libvips is loaded at the first image, not here.
         /// - Parameters:
+        ///   - configuration: the pipeline's name, widths, caches, limits and thread scheduling.
         ///   - logger: where the pipeline logs (see "Logs"), or nil for no log lines.
         ///   - metricsFactory: where the pipeline's metrics go (see "Metrics"); by default the factory
         ///     `MetricsSystem.bootstrap` installed. The metrics are made here, once.

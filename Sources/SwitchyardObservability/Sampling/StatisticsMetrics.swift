@@ -2,7 +2,7 @@
     import CoreMetrics
     import Switchyard
 
-    /// Metrics read from a source's statistics (a ``Switchyard/BlockingExecutor``'s, a ``Switchyard/Cache``'s): each
+    /// Metrics read from a source's statistics (a `BlockingExecutor`'s, a `Cache`'s): each
     /// ``sample()`` reads them once and reports what changed, so counters are exact however rarely it runs.
     /// ``StatisticsService`` samples a list of them on a schedule.
     ///
@@ -52,7 +52,7 @@
         /// | `switchyard_cache_removals_total` | counter, dimension `reason` | why entries left (`evicted`, …) |
         /// | `switchyard_cache_entries`, `switchyard_cache_cost` | gauge | entries and their total cost now |
         ///
-        /// Each sample reads ``Switchyard/Cache/statistics``: O(stripes), each stripe's lock taken briefly.
+        /// Each sample reads `Cache.statistics`: O(stripes), each stripe's lock taken briefly.
         public init<Key, Value>(_ cache: Cache<Key, Value>, factory: any MetricsFactory = MetricsSystem.factory) {
             let name = [("cache", cache.name)]
             var counters: [String: [(String, String)]] = [

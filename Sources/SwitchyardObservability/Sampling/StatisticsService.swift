@@ -18,7 +18,9 @@
         private let clock: any Clock<Duration>
 
         /// - Parameters:
+        ///   - metrics: what to sample.
         ///   - interval: how often to sample, measured by `clock`.
+        ///   - clock: the clock of the interval.
         public init(
             _ metrics: [StatisticsMetrics], interval: Duration = .seconds(5),
             clock: any Clock<Duration> = ContinuousClock()

@@ -2,7 +2,7 @@
     import CoreMetrics
     import Switchyard
 
-    /// The swift-metrics of one ``Switchyard/WorkQueue``, every one with the dimension `queue` (the queue's name):
+    /// The swift-metrics of one `WorkQueue`, every one with the dimension `queue` (the queue's name):
     ///
     /// | label | kind | what |
     /// |---|---|---|
@@ -13,7 +13,7 @@
     /// | `switchyard_job_duration_seconds` | timer, dimension `outcome` | from the first attempt's start to the end |
     /// | `switchyard_job_retries_total` | counter | attempts that failed and were scheduled again |
     ///
-    /// ``sample()`` brings the counters and gauges up to date from the queue's O(1) ``Switchyard/WorkQueue/counts``:
+    /// ``sample()`` brings the counters and gauges up to date from the queue's O(1) `WorkQueue.counts`:
     /// counts are exact however many events were missed. ``record(_:)`` adds an event's duration or retry.
     ///
     /// Thread-safety: use one value from one task at a time (``WorkQueueService`` does); the metric objects

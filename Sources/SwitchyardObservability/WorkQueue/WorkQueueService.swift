@@ -4,7 +4,7 @@
     import ServiceLifecycle
     import Switchyard
 
-    /// A ``Switchyard/WorkQueue`` as a swift-service-lifecycle `Service`: its jobs reported to swift-metrics
+    /// A `WorkQueue` as a swift-service-lifecycle `Service`: its jobs reported to swift-metrics
     /// (``WorkQueueMetrics``) and swift-log (``WorkQueueLog``) while the service runs, and its work drained on
     /// shutdown.
     ///
@@ -16,14 +16,14 @@
     /// ```
     ///
     /// - **Running**: the counts are sampled every `interval` (O(1) each) and once more at the end; the events are
-    ///   read from ``Switchyard/WorkQueue/events(bufferingPolicy:)``, which keeps the newest 4,096 undelivered: a
+    ///   read from `WorkQueue.events(bufferingPolicy:)`, which keeps the newest 4,096 undelivered: a
     ///   burst faster than the service reads them skips some durations and log lines, never a count.
     /// - **Graceful shutdown** (the group's signal): the service stops taking part in nothing but waits for every job
-    ///   submitted so far, and any submitted meanwhile, to finish (``Switchyard/WorkQueue/waitUntilIdle()``), then
+    ///   submitted so far, and any submitted meanwhile, to finish (`WorkQueue.waitUntilIdle()`), then
     ///   returns. The queue still accepts jobs meanwhile: stop submitting first (shut the services that submit down
     ///   before this one: a `ServiceGroup` shuts its services down in reverse order).
     /// - **Cancellation** (the group's forceful end, or the running task cancelled), before or during the drain:
-    ///   every unfinished job is cancelled (``Switchyard/WorkQueue/cancelAll()``) and `run()` returns once they
+    ///   every unfinished job is cancelled (`WorkQueue.cancelAll()`) and `run()` returns once they
     ///   have finished.
     ///
     /// Nothing is reported, and nothing costs, while no `run()` is running.
@@ -36,9 +36,11 @@
         private let clock: any Clock<Duration>
 
         /// - Parameters:
+        ///   - queue: the queue served.
         ///   - logger: where job events are logged, or nil for no log lines.
         ///   - metricsFactory: where metrics go; by default the factory `MetricsSystem.bootstrap` installed.
         ///   - interval: how often the counts are sampled, measured by `clock`.
+        ///   - clock: the clock of the interval.
         public init(
             _ queue: WorkQueue, logger: Logger? = nil, metricsFactory: any MetricsFactory = MetricsSystem.factory,
             interval: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock()

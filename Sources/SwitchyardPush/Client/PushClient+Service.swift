@@ -22,7 +22,7 @@
         ///   ``results(of:total:buffering:)`` nobody reads holds the drain up until the group's graceful-shutdown
         ///   timeout cancels it.
         /// - **Cancellation** (the running task cancelled, before or during the drain: the group's forceful end):
-        ///   every unfinished batch of both queues is cancelled (``Switchyard/WorkQueue/cancelAll()``; their
+        ///   every unfinished batch of both queues is cancelled (`WorkQueue.cancelAll()`; their
         ///   notifications end as ``PushResult/Outcome/notSent`` or ``PushResult/Outcome/unconfirmed``, as
         ///   ``send(_:total:onResult:)`` says), `run()` waits for them to end, closes the connections, and returns.
         /// - Not waited for: single ``send(_:)`` calls, which are not jobs. Those still running when the connections

@@ -201,6 +201,9 @@
         /// A client for the app `bundleID` (topics are it plus each push type's suffix), signing with `key`.
         ///
         /// - Parameters:
+        ///   - key: the signing key of the provider tokens.
+        ///   - bundleID: the app's bundle ID, the topic of its notifications.
+        ///   - configuration: the server, connections, attempts, backoff and timeouts.
         ///   - logger: where the client logs (see the type's table), or nil for no log lines.
         ///   - metricsFactory: where the client's metrics go (see the type's table); by default the factory
         ///     `MetricsSystem.bootstrap` installed. The metrics are made here, once.

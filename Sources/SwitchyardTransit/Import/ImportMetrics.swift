@@ -38,8 +38,9 @@
 
     extension GTFSImporter {
         /// Prepares an import of `feed` into the SQLite database at `database`, as ``init(feed:database:options:)``,
-        /// reporting its rows and transactions to `metricsFactory` as they commit (``ImportMetrics``'s metrics, with
-        /// `destination` `sqlite` and `schema` `main`). Available with the trait Observability (or Postgres).
+        /// reporting its rows and transactions to `metricsFactory` as they commit: `switchyard_import_rows_total` by
+        /// `file` and `switchyard_import_transactions_total`, with the dimensions `destination` (`sqlite`) and
+        /// `schema` (`main`). Available with the trait Observability (or Postgres).
         public convenience init(
             feed: GTFSFeed, database: String, options: ImportOptions = ImportOptions(),
             metricsFactory: any MetricsFactory
