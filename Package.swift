@@ -258,6 +258,8 @@ let postgresTargets: [Target] = {
                 product("NIOSSL", "swift-nio-ssl", when: ["Postgres"]),
                 product("Logging", "swift-log", when: ["Postgres"]),
                 product("CoreMetrics", "swift-metrics", when: ["Postgres"]),
+                // The durable queue's worker as a `Service`.
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Postgres"]),
             ]
         ),
         // The throwaway PostgreSQL cluster of the tests (`Scripts/postgres-dev.sh`, TLS only), for the library's and
@@ -269,6 +271,8 @@ let postgresTargets: [Target] = {
                 "SwitchyardPostgres", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
                 "PostgresTestServer", product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
                 product("MetricsTestKit", "swift-metrics", when: ["Postgres"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Postgres"]),
+                product("Logging", "swift-log", when: ["Postgres"]),
                 product("NIOCore", "swift-nio", when: ["Postgres"]),
                 product("NIOPosix", "swift-nio", when: ["Postgres"]),
             ]),
@@ -342,7 +346,12 @@ let commandTargets: [Target] = {
                 product("NIOSSL", "swift-nio-ssl", when: ["CLI"]),
                 product("NIOCore", "swift-nio", when: ["CLI"]),
                 product("NIOPosix", "swift-nio", when: ["CLI"]),
-            ]
+                // `enqueue`, `worker`, `jobs`: the durable queue's pool and statements, the worker's warnings.
+                product("PostgresNIO", "postgres-nio", when: ["CLI"]),
+                product("Logging", "swift-log", when: ["CLI"]),
+            ],
+            // The test kinds of `switchyard worker` and the hidden `enqueue test-…` subcommands (debug builds only).
+            swiftSettings: testHooks
         ),
         // A local APNs to try `switchyard push` against: writes a key, tokens and the authority to trust.
         .executableTarget(
@@ -360,8 +369,12 @@ let commandTargets: [Target] = {
                 "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
                 "SwitchyardPushTesting", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
                 "PostgresTestServer", product("Crypto", "swift-crypto", when: ["CLI"]),
+                // The durable queue's tests enqueue with the library and check with its client.
+                product("PostgresNIO", "postgres-nio", when: ["CLI"]),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
-            ]
+            ],
+            // The durable queue's process tests use `switchyard worker`'s test kinds (debug builds only).
+            swiftSettings: testHooks
         ),
     ]
 }()
