@@ -2,8 +2,8 @@
     import ArgumentParser
 
     /// `switchyard`: the command-line face of Switchyard. Each subcommand runs one complete background job
-    /// (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the stream tools
-    /// `lines` and `csv`.
+    /// (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the durable PostgreSQL
+    /// queue (`enqueue`, `worker`, `jobs`) and the stream tools `lines` and `csv`.
     @main
     struct SwitchyardCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -13,6 +13,7 @@
             subcommands: [
                 ImportCommand.self, StatusCommand.self, SampleFeedCommand.self, FetchCommand.self,
                 ThumbnailsCommand.self,
+                EnqueueCommand.self, WorkerCommand.self, JobsCommand.self,
                 PushCommand.self,
                 DemoCommand.self,
                 LinesCommand.self, CSVCommand.self,

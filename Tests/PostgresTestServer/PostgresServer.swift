@@ -104,7 +104,7 @@
         /// Spawned and waited for directly (`posix_spawn`, `waitpid` on a blocking thread), not through Foundation's
         /// `Process`, whose termination handler was seen never to run for this script once it had started the server.
         /// Its output goes to a file: the server it starts inherits descriptors, and would keep a pipe open.
-        private static func runScript(_ arguments: [String], folder: String) async throws -> String {
+        static func runScript(_ arguments: [String], folder: String) async throws -> String {
             let outputPath = NSTemporaryDirectory() + "switchyard-postgres-script-\(UUID())"
             defer { try? FileManager.default.removeItem(atPath: outputPath) }
             let command =

@@ -1,0 +1,100 @@
+#if CLI && SWITCHYARD_TEST_HOOKS
+    import Foundation
+    import PostgresTestServer
+    import Testing
+
+    /// `switchyard enqueue`, `worker` and `jobs` as separate processes on one queue, as they run on many machines:
+    /// what a process's death, a cancellation from elsewhere and a server restart do to the delivery contract.
+    @Suite(
+        "durable queue across processes", .serialized,
+        .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)),
+        .timeLimit(.minutes(3)))
+    struct WorkerProcessTests {
+        @Test("kill -9 of a worker mid-run: every job completed exactly once, rescued within the lease")
+        func killNine() async throws {
+            let queue = QueueUnderTest(try await PostgresServer.server(), "kill")
+            defer { Task { await queue.drop() } }
+            let jobs = 300
+            let enqueued = try await SwitchyardProcess.run([
+                "enqueue", "test-record", "--database", queue.url, "--table", "results", "--count", "\(jobs)",
+                "--sleep-ms", "30",
+            ])
+            try #require(enqueued.status == 0, "\(enqueued.standardError)")
+            _ = try await queue.sql(
+                "CREATE TABLE results (job_id bigint, value bigint, attempt bigint, at timestamptz DEFAULT clock_timestamp())"
+            )
+            let victim = try queue.startWorker(name: "victim")
+            let survivor = try queue.startWorker(name: "survivor")
+            try await queue.waitUntil("a third of the jobs are done", "SELECT count(*) >= \(jobs / 3) FROM results")
+            let running = try await queue.count(
+                "SELECT count(*) FROM jobs j JOIN workers w ON w.id = j.worker WHERE w.name = 'victim'")
+            kill(victim.pid, SIGKILL)
+            let killedAt = ContinuousClock.now
+            #expect(await victim.exit.value == 128 + SIGKILL)
+            try await queue.waitUntil(
+                "every job succeeded", "SELECT count(*) = \(jobs) FROM jobs WHERE state = 'succeeded'")
+            let finished = ContinuousClock.now - killedAt
+            #expect(try await queue.count("SELECT count(*) FROM results") == jobs, "one row per job: none twice")
+            #expect(try await queue.count("SELECT count(DISTINCT job_id) FROM results") == jobs, "none lost")
+            #expect(
+                try await queue.count(
+                    "SELECT count(*) FROM results r JOIN jobs j ON j.id = r.job_id AND r.attempt <> j.attempt") == 0,
+                "every row was written by the job's final attempt")
+            let rescued = try await queue.count("SELECT count(*) FROM jobs WHERE failures > 0")
+            #expect(rescued >= min(running, 1), "the victim's running jobs were rescued (\(running) were running)")
+            // Lease 2 s, maintenance every 0.2 s: the victim's jobs are back within about 2.2 s, and the rest of the
+            // queue is short.
+            #expect(finished < .seconds(30), "rescued and finished \(finished) after the kill")
+            #expect(await terminate(survivor) == 0)
+            print(
+                "killNine: \(running) jobs were running on the victim, \(rescued) rescued, all done \(finished) after the kill"
+            )
+        }
+
+        @Test("a running job cancelled by `switchyard jobs --cancel` from another process: its task stops within 1 s")
+        func cancelFromAnotherProcess() async throws {
+            let queue = QueueUnderTest(try await PostgresServer.server(), "cancel")
+            defer { Task { await queue.drop() } }
+            let worker = try queue.startWorker(name: "sleeper")
+            let enqueued = try await SwitchyardProcess.run([
+                "enqueue", "test-sleep", "--database", queue.url, "--ms", "60000",
+            ])
+            try #require(enqueued.status == 0, "\(enqueued.standardError)")
+            let id = try #require(Int(enqueued.standardOutput.split(separator: "\n").last ?? ""))
+            try await queue.waitUntil("the job runs", "SELECT state = 'running' FROM jobs WHERE id = \(id)")
+            let cancelled = try await SwitchyardProcess.run(["jobs", "--database", queue.url, "--cancel", "\(id)"])
+            #expect(cancelled.status == 0, "\(cancelled.standardError)")
+            let asked = ContinuousClock.now
+            try await queue.waitUntil(
+                "the job is cancelled", limit: .seconds(5), "SELECT state = 'cancelled' FROM jobs WHERE id = \(id)")
+            let took = ContinuousClock.now - asked
+            #expect(took < .seconds(1), "cancelled \(took) after the request")
+            #expect(try await queue.sql("SELECT error FROM jobs WHERE id = \(id)").last == "cancelled while running")
+            #expect(await terminate(worker) == 0)
+        }
+
+        @Test("migrations from two processes at once: both succeed, the schema is at version 1")
+        func concurrentMigrations() async throws {
+            let queue = QueueUnderTest(try await PostgresServer.server(), "migrate")
+            defer { Task { await queue.drop() } }
+            async let first = SwitchyardProcess.run(["enqueue", "test-sleep", "--database", queue.url, "--ms", "1"])
+            async let second = SwitchyardProcess.run(["enqueue", "test-sleep", "--database", queue.url, "--ms", "1"])
+            let (a, b) = try await (first, second)
+            #expect(a.status == 0, "\(a.standardError)")
+            #expect(b.status == 0, "\(b.standardError)")
+            #expect(try await queue.count("SELECT max(version) FROM migrations") == 1)
+            #expect(try await queue.count("SELECT count(*) FROM jobs") == 2)
+        }
+
+        @Test("an unreachable --database fails at once with a clear message")
+        func unreachable() async throws {
+            let started = ContinuousClock.now
+            let result = try await SwitchyardProcess.run([
+                "worker", "--database", "postgres://nobody@127.0.0.1:1/none?sslmode=disable",
+            ])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("127.0.0.1:1"), "\(result.standardError)")
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+#endif
