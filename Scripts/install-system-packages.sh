@@ -10,8 +10,8 @@
 #   curl, aria2     the anchors of `switchyard-bench http` (`curl --parallel`, `aria2c`)
 #   libvips-tools, imagemagick, python3-pil
 #                   the anchors of `switchyard-bench images` (`vipsthumbnail`, `convert -thumbnail`, Pillow)
-#   python3-venv    `python3 -m venv` with Debian's python3, for the venv of aioapns, the anchor of the push benchmark
-#                   (Scripts/install-aioapns.sh)
+#   python3-venv    `python3 -m venv` with Debian's python3, for the venvs of the Python anchors of the push and
+#                   durable benchmarks (Scripts/install-aioapns.sh, Scripts/install-durable-anchors.sh)
 #   time            GNU time, which reports the anchors' and `switchyard fetch`'s peak memory
 #   postgresql      the server and `psql`, for a throwaway local server (Scripts/postgres-dev.sh, which CI starts)
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.

@@ -4,7 +4,7 @@
     import SwitchyardPostgres
 
     /// `switchyard jobs --database postgres://…`: what the durable queue holds now (queues, workers, running and
-    /// waiting jobs with the reason each waits, the latest failures), or with `--cancel ID` cancels a job.
+    /// waiting jobs with the reason each waits, the latest finished jobs), or with `--cancel ID` cancels a job.
     ///
     /// Exit status: 0 when shown (or the job was cancelled, asked to stop, or had finished already); 1 when
     /// `--database` is malformed, the server cannot be reached, the schema holds no queue, or no job has the id
@@ -17,7 +17,7 @@
                 Reads one consistent snapshot: per queue its waiting, available and running jobs, the workers \
                 (alive, or gone: stopped renewing without unregistering), up to --limit running jobs with their \
                 progress, up to --limit waiting jobs in claim order with why each is not running, and the latest \
-                --limit failures. --json prints the snapshot as one JSON object (dates in ISO 8601).
+                --limit finished jobs. --json prints the snapshot as one JSON object (dates in ISO 8601).
 
                 --cancel ID cancels job ID: one not yet running is cancelled at once (and the jobs waiting on it by \
                 their dependencies' policies); a running one is asked to stop, and its worker cancels it within about \
@@ -37,7 +37,7 @@
         @Flag(help: "Print one JSON object instead of tables.")
         var json = false
 
-        @Option(help: "The most running jobs, waiting jobs and failures shown (each).")
+        @Option(help: "The most running, waiting and finished jobs shown (each).")
         var limit = 50
 
         @Option(help: "Cancel the job with this id, and print its state.")

@@ -24,10 +24,13 @@
                 [
                     "\(job.id)", job.kind, job.queue, job.worker ?? "?", "\(job.attempt)",
                     Self.progress(job) + (job.isCancelRequested ? ", cancelling" : ""), Self.seconds(job.age),
+                    job.lastError ?? "",
                 ]
             }
             sections.append(
-                Self.table("running", ["job", "kind", "queue", "worker", "attempt", "progress", "for"], runningRows))
+                Self.table(
+                    "running", ["job", "kind", "queue", "worker", "attempt", "progress", "for", "previous attempt"],
+                    runningRows))
             let waitingRows = waiting.map { job in
                 [
                     "\(job.id)", job.kind, job.queue, job.state, Self.priority(job), Self.seconds(job.age),
@@ -36,10 +39,11 @@
             }
             sections.append(
                 Self.table("waiting", ["job", "kind", "queue", "state", "priority", "age", "why"], waitingRows))
-            let failureRows = failures.map { failure in
-                ["\(failure.id)", failure.kind, failure.queue, "\(failure.attempts)", failure.error]
+            let finishedRows = finished.map { job in
+                ["\(job.id)", job.kind, job.queue, job.state, "\(job.attempts)", job.error ?? ""]
             }
-            sections.append(Self.table("failed", ["job", "kind", "queue", "attempts", "error"], failureRows))
+            sections.append(
+                Self.table("finished", ["job", "kind", "queue", "state", "attempts", "error"], finishedRows))
             return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
         }
 

@@ -7,7 +7,7 @@
     import PostgresNIO
 
     /// What a durable queue holds at one moment: its queues, its workers, what runs where, what waits and why, and
-    /// the latest failures. Read by ``DurableQueue/snapshot(limit:)``; rendered by `description` (what
+    /// the latest finished jobs. Read by ``DurableQueue/snapshot(limit:)``; rendered by `description` (what
     /// `switchyard jobs` prints) and encodable as JSON.
     public struct DurableSnapshot: Sendable, Codable, CustomStringConvertible {
         /// A queue's unfinished jobs by state, and its width.
@@ -52,15 +52,21 @@
             /// Seconds since it started (running) or was enqueued (waiting).
             public var age: Double
             public var isCancelRequested: Bool
+            /// The error of the job's last failed attempt (a rescued job's says which worker stopped renewing it).
+            public var lastError: String?
         }
 
-        /// A job that failed for good.
-        public struct Failure: Sendable, Codable, Hashable {
+        /// A finished job.
+        public struct Finished: Sendable, Codable, Hashable {
             public var id: Int64
             public var kind: String
             public var queue: String
-            public var error: String
+            /// `succeeded`, `failed` or `cancelled`.
+            public var state: String
+            /// Claims it took (a rescue or a retry is one more).
             public var attempts: Int
+            /// Its error (failed, cancelled), or the last failed attempt's before it succeeded.
+            public var error: String?
             public var finishedAt: Date
         }
 
@@ -71,14 +77,14 @@
         public var running: [Job]
         /// Waiting and available jobs in claim order (up to the limit).
         public var waiting: [Job]
-        /// The latest failures, newest first (up to the limit).
-        public var failures: [Failure]
+        /// The latest finished jobs, newest first (up to the limit).
+        public var finished: [Finished]
         public var takenAt: Date
     }
 
     extension DurableQueue {
         /// Reads a snapshot of the queue: counts of unfinished jobs per queue, the workers, up to `limit` running and
-        /// `limit` waiting jobs, and up to `limit` of the latest failures. Several statements in one read-only
+        /// `limit` waiting jobs, and up to `limit` of the latest finished jobs. Several statements in one read-only
         /// repeatable-read transaction, so the parts agree. Cost: O(unfinished jobs) for the counts, O(limit) for the
         /// rest; finished jobs are read through their index only.
         public func snapshot(limit: Int = 50) async throws -> DurableSnapshot {
@@ -145,20 +151,22 @@
                 WHERE j.state IN ('waiting', 'available')
                 ORDER BY j.state = 'waiting', j.effective_priority DESC, j.run_at, j.id LIMIT \(limit)
                 """)
-            var failures: [DurableSnapshot.Failure] = []
-            for try await (id, kind, queue, error, attempts, finished) in try await connection.query(
+            var finished: [DurableSnapshot.Finished] = []
+            for try await (id, kind, queue, state, error, attempts, at) in try await connection.query(
                 """
-                SELECT id, kind, queue, coalesce(error, ''), attempt, finished_at FROM \(unescaped: s).jobs
-                WHERE state = 'failed' AND finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT \(limit)
+                SELECT id, kind, queue, state, error, attempt, finished_at FROM \(unescaped: s).jobs
+                WHERE state IN ('succeeded', 'failed', 'cancelled') AND finished_at IS NOT NULL
+                ORDER BY finished_at DESC LIMIT \(limit)
                 """, logger: logger
-            ).decode((Int64, String, String, String, Int32, Date).self) {
-                failures.append(
-                    .init(id: id, kind: kind, queue: queue, error: error, attempts: Int(attempts), finishedAt: finished)
-                )
+            ).decode((Int64, String, String, String, String?, Int32, Date).self) {
+                finished.append(
+                    .init(
+                        id: id, kind: kind, queue: queue, state: state, attempts: Int(attempts), error: error,
+                        finishedAt: at))
             }
             return DurableSnapshot(
                 schema: schema, queues: queues, workers: workers, running: running, waiting: waiting,
-                failures: failures, takenAt: Date())
+                finished: finished, takenAt: Date())
         }
 
         /// Running or waiting jobs selected by `filter` (a `WHERE … ORDER BY … LIMIT …` on `jobs j`), with the worker
@@ -190,24 +198,19 @@
                     END,
                     extract(epoch FROM now() - CASE WHEN j.state = 'running' THEN j.started_at ELSE j.created_at END)
                         ::double precision,
-                    j.cancel_requested
+                    j.cancel_requested, j.error
                 FROM \(s).jobs j
                 """ + "\n" + filter
             var result: [DurableSnapshot.Job] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger) {
-                let (
-                    id, kind, queue, state, priority, effective, attempt, completed, total, worker, reason, age, cancel
-                ) =
-                    try row.decode(
-                        (
-                            Int64, String, String, String, Int16, Int16, Int32, Int64, Int64, String?, String?, Double,
-                            Bool
-                        ).self)
+                let r = try row.decode(
+                    (Int64, String, String, String, Int16, Int16, Int32, Int64, Int64, String?, String?, Double, Bool,
+                        String?).self)
                 result.append(
                     .init(
-                        id: id, kind: kind, queue: queue, state: state, priority: Int(priority),
-                        effectivePriority: Int(effective), attempt: Int(attempt), completedUnits: completed,
-                        totalUnits: total, worker: worker, reason: reason, age: age, isCancelRequested: cancel))
+                        id: r.0, kind: r.1, queue: r.2, state: r.3, priority: Int(r.4), effectivePriority: Int(r.5),
+                        attempt: Int(r.6), completedUnits: r.7, totalUnits: r.8, worker: r.9, reason: r.10, age: r.11,
+                        isCancelRequested: r.12, lastError: r.13))
             }
             return result
         }
