@@ -204,8 +204,11 @@
             var result: [DurableSnapshot.Job] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger) {
                 let r = try row.decode(
-                    (Int64, String, String, String, Int16, Int16, Int32, Int64, Int64, String?, String?, Double, Bool,
-                        String?).self)
+                    (
+                        Int64, String, String, String, Int16, Int16, Int32, Int64, Int64, String?, String?, Double,
+                        Bool,
+                        String?
+                    ).self)
                 result.append(
                     .init(
                         id: r.0, kind: r.1, queue: r.2, state: r.3, priority: Int(r.4), effectivePriority: Int(r.5),
