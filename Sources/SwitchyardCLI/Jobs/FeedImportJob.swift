@@ -57,12 +57,19 @@
             var times = PostgresTimes.seconds
             if let text = input.times {
                 guard let chosen = PostgresTimes(rawValue: text) else {
-                    throw JobFailure("times must be seconds or interval, got '\(text)'")
+                    throw PermanentJobError("times must be seconds or interval, got '\(text)'")
                 }
                 times = chosen
             }
             let existing = try await DurableDatabase.importStatus(at: url)
             if let existing, existing.isComplete {
+                guard isSameFeed(existing, input.feed) else {
+                    throw PermanentJobError(
+                        """
+                        schema \(input.schema) already holds a complete import of \(existing.source?.url ?? existing.feed): \
+                        drop the schema to import \(input.feed) into it
+                        """)
+                }
                 return FeedImportOutput(
                     schema: input.schema, records: existing.files.reduce(0) { $0 + $1.records },
                     skipped: existing.files.reduce(0) { $0 + $1.skipped },
@@ -73,12 +80,28 @@
             let options = ImportOptions(mode: existing == nil ? .new : .resume, source: source)
             let importer = GTFSImporter(
                 feed: feed, postgres: url, times: times, options: options, logger: context.logger)
-            let summary = try await importReportingProgress(importer, to: context)
+            let summary: ImportSummary
+            do {
+                summary = try await importReportingProgress(importer, to: context)
+            } catch let error as ImportError where [.cannotResume, .databaseNotEmpty].contains(error.kind) {
+                throw PermanentJobError("\(error)")  // no later attempt can do better
+            }
             // `run` returns an interrupted summary when cancelled: the job must not read as succeeded.
             guard summary.state == .complete else { throw CancellationError() }
             return FeedImportOutput(
                 schema: input.schema, records: summary.records, skipped: summary.skipped, warnings: summary.warnings,
                 seconds: summary.seconds)
+        }
+
+        /// Whether the complete import `existing` is of `feed` (a URL by its source, a sample by its folder's name,
+        /// a file by its path).
+        static func isSameFeed(_ existing: ImportStatus, _ feed: String) -> Bool {
+            if RemoteFeed.isRemote(feed) { return existing.source?.url == feed }
+            if feed.hasPrefix(samplePrefix) {
+                let folder = existing.feed.split(separator: "/").last.map(String.init) ?? ""
+                return folder.hasPrefix("switchyard-sample-\(feed.dropFirst(samplePrefix.count))-")
+            }
+            return existing.feed == feed
         }
 
         /// Runs `importer`, reporting its progress to `context` every half second (bytes read of the feed's total).
@@ -114,7 +137,7 @@
                 let name = String(feed.dropFirst(samplePrefix.count))
                 guard let profile = SampleFeedProfile.named(name) else {
                     let names = SampleFeedProfile.all.map(\.name).joined(separator: ", ")
-                    throw JobFailure("no sample profile '\(name)' (profiles: \(names))")
+                    throw PermanentJobError("no sample profile '\(name)' (profiles: \(names))")
                 }
                 return (try await SampleFeedGate.shared.path(of: profile), nil)
             }

@@ -12,6 +12,8 @@
             case noSuchJob
             /// A stored input or output does not decode as the kind's type.
             case undecodable
+            /// An input PostgreSQL cannot store: its JSON holds a NUL character (`\u0000`), which `jsonb` refuses.
+            case unstorable
             /// The database holds a newer version of the queue's schema than this library knows: upgrade the library.
             case schemaTooNew
             /// The attempt is no longer the job's current one (its lease expired and the job was handed to another

@@ -23,11 +23,13 @@
         /// The durable queue the job belongs to (to enqueue follow-up jobs, or reach its client).
         public let durable: DurableQueue
         private let reporter: @Sendable (Int64, Int64) -> Void
+        private let completed: @Sendable () -> Void
         private let completedHere = NIOLockedValueBox(false)
 
         init(
             jobID: Int64, attempt: Int, failures: Int, kind: String, queue: String, logger: Logger,
-            durable: DurableQueue, reporter: @escaping @Sendable (Int64, Int64) -> Void
+            durable: DurableQueue, reporter: @escaping @Sendable (Int64, Int64) -> Void,
+            completed: @escaping @Sendable () -> Void
         ) {
             self.jobID = jobID
             self.attempt = attempt
@@ -37,6 +39,7 @@
             self.logger = logger
             self.durable = durable
             self.reporter = reporter
+            self.completed = completed
         }
 
         /// Records progress: stored with the worker's next lease renewal (every third of the lease), and shown by
@@ -84,6 +87,7 @@
                 }
             }
             completedHere.withLockedValue { $0 = true }
+            completed()
             return output
         }
 

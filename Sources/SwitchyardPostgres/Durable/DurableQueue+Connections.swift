@@ -86,27 +86,71 @@
             (continuation: CheckedContinuation<Value, any Error>?, work: Task<Void, Never>?)
         >(
             (nil, nil))
+        @Sendable func finish(_ result: Result<Value, any Error>) {
+            let waiting = outcome.withLockedValue { state in
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            waiting?.resume(with: result)
+        }
+        var token: UInt64 = 0
+        defer { ConnectionWatch.shared.unwatch(connection, token) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 outcome.withLockedValue { $0.continuation = continuation }
-                @Sendable func finish(_ result: Result<Value, any Error>) {
-                    let waiting = outcome.withLockedValue { state in
-                        defer { state.continuation = nil }
-                        return state.continuation
-                    }
-                    waiting?.resume(with: result)
-                }
                 let work = Task {
                     do { finish(.success(try await body())) } catch { finish(.failure(error)) }
                 }
                 outcome.withLockedValue { $0.work = work }
                 if Task.isCancelled { work.cancel() }  // cancelled before `work` was there to cancel
-                connection.closeFuture.whenComplete { _ in
-                    finish(.failure(DurableError(.connectionLost, "the server closed the connection")))
-                }
+                token = ConnectionWatch.shared.watch(connection) { finish(.failure($0)) }
             }
         } onCancel: {
             outcome.withLockedValue { $0.work }?.cancel()
+        }
+    }
+
+    /// The statements waiting on each open connection, failed together when it closes: one callback on a
+    /// connection's close future for its whole life, where one per statement would pile up on a pooled connection
+    /// until it closes.
+    final class ConnectionWatch: Sendable {
+        static let shared = ConnectionWatch()
+
+        private struct State {
+            var waiters: [ObjectIdentifier: [UInt64: @Sendable (any Error) -> Void]] = [:]
+            var nextToken: UInt64 = 1
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        /// Calls `fail` when `connection` closes, unless ``unwatch(_:_:)`` comes first. Returns the token to unwatch
+        /// with. O(1).
+        func watch(_ connection: PostgresConnection, _ fail: @escaping @Sendable (any Error) -> Void) -> UInt64 {
+            let key = ObjectIdentifier(connection)
+            let (token, isNew) = state.withLockedValue { state -> (UInt64, Bool) in
+                let token = state.nextToken
+                state.nextToken += 1
+                let isNew = state.waiters[key] == nil
+                state.waiters[key, default: [:]][token] = fail
+                return (token, isNew)
+            }
+            if isNew {
+                connection.closeFuture.whenComplete { [state] _ in
+                    let waiting = state.withLockedValue { $0.waiters.removeValue(forKey: key) } ?? [:]
+                    let error = DurableError(.connectionLost, "the server closed the connection")
+                    for fail in waiting.values { fail(error) }
+                }
+            }
+            return token
+        }
+
+        /// Stops watching for the statement of `token`. O(1).
+        func unwatch(_ connection: PostgresConnection, _ token: UInt64) {
+            let key = ObjectIdentifier(connection)
+            state.withLockedValue { state in
+                guard state.waiters[key] != nil else { return }
+                state.waiters[key]![token] = nil
+            }
         }
     }
 #endif

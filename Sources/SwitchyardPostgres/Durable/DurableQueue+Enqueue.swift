@@ -16,7 +16,7 @@
         /// is returned (``DurableJob/isNew`` false) and nothing is enqueued.
         ///
         /// - Throws: ``DurableError/Kind/noSuchJob`` for a dependency that does not exist; the encoder's error for an
-        ///   input that does not encode; postgres-nio's errors when the server cannot be reached.
+        ///   input that does not encode, ``DurableError/Kind/unstorable`` for one holding a NUL character; postgres-nio's errors when the server cannot be reached.
         public func enqueue<Input, Output>(
             _ kind: DurableJobKind<Input, Output>, _ input: Input, options: DurableJobOptions = DurableJobOptions()
         ) async throws -> DurableJob<Output> {
@@ -28,7 +28,8 @@
         }
 
         /// Enqueues one job on `connection`, inside the transaction the caller has open there: the job exists if and
-        /// only if that transaction commits. Workers are woken at commit.
+        /// only if that transaction commits. Workers are woken at commit. With dependencies, the jobs it waits on
+        /// stay locked until the transaction ends: keep it short.
         ///
         /// ```swift
         /// try await client.withTransaction(logger: logger) { connection in
@@ -137,7 +138,13 @@
             self.kind = kind
             self.inputs = try inputs.map { input in
                 if let optional = input as? any OptionalProtocol, optional.isNone { return "" }
-                return String(decoding: try encoder.encode(input), as: UTF8.self)
+                let text = String(decoding: try encoder.encode(input), as: UTF8.self)
+                guard !text.contains("\\u0000") else {
+                    throw DurableError(
+                        .unstorable,
+                        "the input of kind \(kind) holds a NUL character, which PostgreSQL's jsonb cannot store")
+                }
+                return text
             }
             keys = Array(repeating: "", count: self.inputs.count)
             if !keys.isEmpty { keys[0] = options.uniqueKey ?? "" }

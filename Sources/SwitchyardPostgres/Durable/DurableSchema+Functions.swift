@@ -81,17 +81,20 @@
                 blocker record;
                 new_ids bigint[];
                 new_keys text[];
+                held_ids bigint[];
+                held_keys text[];
                 lifted bigint[];
             BEGIN
                 IF cardinality(p_parents) > 0 THEN
+                    -- Locked (in id order) so that none finishes, or is pruned, between this count and the edges'
+                    -- insert; a missing one is looked for after the lock.
+                    PERFORM 1 FROM \(s).jobs WHERE id = ANY(p_parents) ORDER BY id FOR UPDATE;
                     SELECT x.id INTO missing FROM unnest(p_parents) AS x(id)
                         WHERE NOT EXISTS (SELECT 1 FROM \(s).jobs j WHERE j.id = x.id) LIMIT 1;
                     IF missing IS NOT NULL THEN
                         RAISE EXCEPTION 'no job % to depend on (never enqueued, or pruned)', missing
                             USING ERRCODE = 'foreign_key_violation';
                     END IF;
-                    -- Locked (in id order) so that none finishes between this count and the edges' insert.
-                    PERFORM 1 FROM \(s).jobs WHERE id = ANY(p_parents) ORDER BY id FOR UPDATE;
                     SELECT count(*) INTO pending_count FROM \(s).jobs
                         WHERE id = ANY(p_parents) AND state IN ('waiting', 'available', 'running');
                     SELECT j.id, j.state, j.error, x.policy INTO blocker
@@ -108,21 +111,35 @@
                         initial_state := 'waiting';
                     END IF;
                 END IF;
-                WITH inserted AS (
+                -- A key held by an unfinished job returns that job: ON CONFLICT … DO UPDATE (a no-op update) both
+                -- locks it and returns its id atomically, where DO NOTHING would leave a holder that finishes
+                -- meanwhile unfound. A key repeated in one call is inserted once.
+                WITH src AS (
+                    SELECT x.input, x.key, x.ord
+                    FROM unnest(p_inputs, p_unique_keys) WITH ORDINALITY AS x(input, key, ord)),
+                firsts AS (
+                    SELECT input, key, ord FROM src WHERE key = ''
+                    UNION ALL
+                    SELECT * FROM (SELECT DISTINCT ON (key) input, key, ord FROM src WHERE key <> ''
+                        ORDER BY key, ord) k),
+                inserted AS (
                     INSERT INTO \(s).jobs (kind, queue, state, priority, effective_priority, input, input_from, error,
                         max_attempts, backoff_ms, backoff_max_ms, timeout_ms, run_at, pending, unique_key, finished_at)
                     SELECT p_kind, p_queue, initial_state, p_priority, p_priority, nullif(x.input, '')::jsonb,
                         p_input_from, initial_error, p_max_attempts, p_backoff_ms, p_backoff_max_ms, p_timeout_ms,
                         coalesce(p_run_at, now()), pending_count, nullif(x.key, ''),
                         CASE WHEN initial_state IN ('cancelled', 'failed') THEN clock_timestamp() END
-                    FROM unnest(p_inputs, p_unique_keys) WITH ORDINALITY AS x(input, key, ord)
+                    FROM firsts x
                     ORDER BY x.ord
                     ON CONFLICT (unique_key)
                         WHERE unique_key IS NOT NULL AND state IN ('waiting', 'available', 'running')
-                        DO NOTHING
-                    RETURNING id, unique_key)
-                SELECT coalesce(array_agg(id ORDER BY id), '{}'), coalesce(array_agg(unique_key ORDER BY id), '{}')
-                    INTO new_ids, new_keys FROM inserted;
+                        DO UPDATE SET unique_key = EXCLUDED.unique_key
+                    RETURNING id, unique_key, xmax = 0 AS is_new)
+                SELECT coalesce(array_agg(id ORDER BY id) FILTER (WHERE is_new), '{}'),
+                    coalesce(array_agg(unique_key ORDER BY id) FILTER (WHERE is_new), '{}'),
+                    coalesce(array_agg(id) FILTER (WHERE NOT is_new), '{}'),
+                    coalesce(array_agg(unique_key) FILTER (WHERE NOT is_new), '{}')
+                    INTO new_ids, new_keys, held_ids, held_keys FROM inserted;
                 IF cardinality(p_parents) > 0 AND cardinality(new_ids) > 0 THEN
                     INSERT INTO \(s).edges (parent, child, policy)
                         SELECT p.id, c.id, p.policy
@@ -148,17 +165,18 @@
                 END IF;
                 RETURN QUERY
                 WITH x AS (
-                    SELECT k.key, k.ord, row_number() OVER (PARTITION BY k.key = '' ORDER BY k.ord) AS n
+                    SELECT k.key, k.ord, row_number() OVER (PARTITION BY k.key = '' ORDER BY k.ord) AS n,
+                        min(k.ord) OVER (PARTITION BY k.key) AS first
                     FROM unnest(p_unique_keys) WITH ORDINALITY AS k(key, ord)),
                 made AS (
                     SELECT m.id, m.key, row_number() OVER (PARTITION BY m.key IS NULL ORDER BY m.id) AS n
-                    FROM unnest(new_ids, new_keys) AS m(id, key))
-                SELECT coalesce(a.id, b.id, e.id), (a.id IS NOT NULL OR b.id IS NOT NULL)
+                    FROM unnest(new_ids, new_keys) AS m(id, key)),
+                held AS (SELECT h.id, h.key FROM unnest(held_ids, held_keys) AS h(id, key))
+                SELECT coalesce(a.id, b.id, e.id), (a.id IS NOT NULL OR (b.id IS NOT NULL AND x.ord = x.first))
                 FROM x
                 LEFT JOIN made a ON x.key = '' AND a.key IS NULL AND a.n = x.n
                 LEFT JOIN made b ON x.key <> '' AND b.key = x.key
-                LEFT JOIN \(s).jobs e ON x.key <> '' AND b.id IS NULL AND e.unique_key = x.key
-                    AND e.state IN ('waiting', 'available', 'running')
+                LEFT JOIN held e ON x.key <> '' AND e.key = x.key
                 ORDER BY x.ord;
             END $$
             """
@@ -238,7 +256,11 @@
             return """
                 CREATE FUNCTION \(s).finish(
                     p_ids bigint[], p_attempts integer[], p_outcomes smallint[], p_outputs text[], p_errors text[])
-                RETURNS TABLE (job_id bigint, job_state text) LANGUAGE plpgsql AS $$
+                RETURNS TABLE (job_id bigint, job_state text) LANGUAGE plpgsql
+                -- A row held by another transaction (an enqueue with dependencies, open until its caller commits)
+                -- fails the batch after 5 s, and the worker writes it again later, rather than waiting unbounded.
+                SET lock_timeout = '5s'
+                AS $$
                 DECLARE
                     ids bigint[];
                     states text[];
@@ -286,15 +308,24 @@
             """
             CREATE FUNCTION \(s).renew(p_worker bigint, p_ids bigint[], p_attempts integer[], p_completed bigint[],
                 p_total bigint[], p_lease_ms bigint)
-            RETURNS TABLE (job_id bigint, cancel boolean) LANGUAGE plpgsql AS $$
+            RETURNS TABLE (job_id bigint, job_attempt integer, cancel boolean) LANGUAGE plpgsql AS $$
+            DECLARE
+                locked bigint[];
             BEGIN
                 UPDATE \(s).workers SET seen_at = now() WHERE id = p_worker;
+                -- A row another transaction holds (an enqueue with dependencies on it, open until its caller
+                -- commits) is skipped, not waited for: it is answered as kept, and renewed next time.
+                SELECT coalesce(array_agg(id), '{}') INTO locked FROM (
+                    SELECT id FROM \(s).jobs WHERE id = ANY(p_ids) ORDER BY id FOR UPDATE SKIP LOCKED) x;
                 RETURN QUERY
                 UPDATE \(s).jobs j SET lease_until = now() + p_lease_ms * interval '1 millisecond',
                     progress_completed = v.completed, progress_total = v.total
                 FROM unnest(p_ids, p_attempts, p_completed, p_total) AS v(id, attempt, completed, total)
-                WHERE j.id = v.id AND j.attempt = v.attempt AND j.state = 'running'
-                RETURNING j.id, j.cancel_requested;
+                WHERE j.id = v.id AND j.id = ANY(locked) AND j.attempt = v.attempt AND j.state = 'running'
+                RETURNING j.id, j.attempt, j.cancel_requested;
+                RETURN QUERY
+                SELECT v.id, v.attempt, false FROM unnest(p_ids, p_attempts) AS v(id, attempt)
+                WHERE NOT (v.id = ANY(locked));
             END $$
             """
         }
@@ -344,14 +375,19 @@
                 cancelled bigint[];
                 requested bigint[];
             BEGIN
+                -- One statement: a job that changes state meanwhile (a running one written back as available) is
+                -- seen as it is when its row is locked.
                 WITH c AS (
-                    UPDATE \(s).jobs SET state = 'cancelled', error = 'cancelled', finished_at = clock_timestamp()
-                    WHERE id = ANY(p_ids) AND state IN ('waiting', 'available') RETURNING id)
-                SELECT coalesce(array_agg(id), '{}') INTO cancelled FROM c;
-                WITH r AS (
-                    UPDATE \(s).jobs SET cancel_requested = true
-                    WHERE id = ANY(p_ids) AND state = 'running' RETURNING id)
-                SELECT coalesce(array_agg(id), '{}') INTO requested FROM r;
+                    UPDATE \(s).jobs SET
+                        state = CASE WHEN state = 'running' THEN state ELSE 'cancelled' END,
+                        cancel_requested = cancel_requested OR state = 'running',
+                        error = CASE WHEN state = 'running' THEN error ELSE 'cancelled' END,
+                        finished_at = CASE WHEN state = 'running' THEN finished_at ELSE clock_timestamp() END
+                    WHERE id = ANY(p_ids) AND state IN ('waiting', 'available', 'running')
+                    RETURNING id, state)
+                SELECT coalesce(array_agg(id) FILTER (WHERE state = 'cancelled'), '{}'),
+                    coalesce(array_agg(id) FILTER (WHERE state = 'running'), '{}')
+                    INTO cancelled, requested FROM c;
                 PERFORM pg_notify(\(channel), x::text) FROM unnest(requested) AS x;
                 PERFORM \(s).settle('{}', '{}', cancelled);
                 RETURN QUERY SELECT j.id, j.state FROM \(s).jobs j WHERE j.id = ANY(p_ids);

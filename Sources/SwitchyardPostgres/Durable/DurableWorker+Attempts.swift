@@ -37,6 +37,7 @@
                     } catch {
                         logger.warning(
                             "durable worker cannot claim: \(error)", metadata: ["worker": "\(configuration.name)"])
+                        await releaseUntracked()
                         guard await pause(backoff.take()) else { return }
                         continue
                     }
@@ -45,6 +46,22 @@
                 }
                 guard await bell.next() != nil else { return }
             }
+        }
+
+        /// After a claim whose answer was lost (it may have committed): the jobs leased to this worker that no attempt
+        /// here runs or waits to report go back to available at once, not counted as failures. Best effort: when the
+        /// server is away, they are rescued when their lease expires.
+        private func releaseUntracked() async {
+            guard let worker = workerID.withLockedValue({ $0 }) else { return }
+            let tracked = state.withLockedValue { state in
+                state.running.keys.map(\.id) + state.completions.map(\.id)
+            }
+            let s = queue.s
+            try? await queue.execute(
+                """
+                UPDATE \(unescaped: s).jobs SET state = 'available', worker = NULL, lease_until = NULL
+                WHERE worker = \(worker) AND state = 'running' AND NOT (id = ANY(\(tracked)))
+                """)
         }
 
         /// One claim statement for up to `limit` jobs.
@@ -91,6 +108,8 @@
                 logger: logger, durable: queue
             ) { [state] completed, total in
                 state.withLockedValue { $0.progress(id, attempt: attempt, completed: completed, total: total) }
+            } completed: { [state] in
+                state.withLockedValue { $0.completedInTransaction(id, attempt: attempt) }
             }
             let handler = jobs.handlers[job.kind]!
             let began = ContinuousClock.now
@@ -101,24 +120,26 @@
                     return .failure(error)
                 }
             }
-            if let cancel = state.withLockedValue({ $0.attach({ task.cancel() }, to: id) }) { cancel() }
+            if let cancel = state.withLockedValue({ $0.attach({ task.cancel() }, to: id, attempt: attempt) }) {
+                cancel()
+            }
             let timer = job.timeout.map { timeout in
                 Task { [state] in
                     guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    state.withLockedValue { $0.stop(id, .timedOut) }?()
+                    state.withLockedValue { $0.stop(id, attempt: attempt, .timedOut) }?()
                 }
             }
             let result = await withTaskCancellationHandler {
                 await task.value
             } onCancel: { [state] in
-                state.withLockedValue { $0.stop(id, .shutdown) }?()
+                state.withLockedValue { $0.stop(id, attempt: attempt, .shutdown) }?()
             }
             timer?.cancel()
             let completion = state.withLockedValue { state in
                 let completion = state.completion(
                     id, attempt: attempt, result: result, completedInTransaction: context.isCompleted,
                     timeout: job.timeout)
-                state.ended(id, completion: completion)
+                state.ended(id, attempt: attempt, completion: completion)
                 return completion
             }
             let outcome = Self.outcomeName(completion, completedInTransaction: context.isCompleted)

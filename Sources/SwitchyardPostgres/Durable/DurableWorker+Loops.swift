@@ -16,7 +16,8 @@
                     // Past the lease, the jobs are (or will be) rescued elsewhere: stop their attempts here.
                     if ContinuousClock.now - lastRenewal > configuration.leaseDuration {
                         let cancellers = state.withLockedValue { state in
-                            state.renewed(sent: state.renewals().map(\.id), answered: [])
+                            state.renewed(
+                                sent: state.renewals().map { .init(id: $0.id, attempt: $0.attempt) }, answered: [])
                         }
                         cancellers.forEach { $0() }
                     }
@@ -31,23 +32,26 @@
             let s = queue.s
             let answered = try await queue.fetch(
                 """
-                SELECT job_id, cancel FROM \(unescaped: s).renew(\(worker), \(renewals.map(\.id)),
+                SELECT job_id, job_attempt, cancel FROM \(unescaped: s).renew(\(worker), \(renewals.map(\.id)),
                     \(renewals.map(\.attempt)), \(renewals.map(\.completed)), \(renewals.map(\.total)),
                     \(configuration.leaseDuration.durableMilliseconds))
                 """
-            ) { row -> (id: Int64, cancel: Bool) in try row.decode((Int64, Bool).self) }
-            let cancellers = state.withLockedValue { $0.renewed(sent: renewals.map(\.id), answered: answered) }
+            ) { row -> (id: Int64, attempt: Int32, cancel: Bool) in try row.decode((Int64, Int32, Bool).self) }
+            let sent = renewals.map { DurableWorkerState.AttemptKey(id: $0.id, attempt: $0.attempt) }
+            let cancellers = state.withLockedValue { $0.renewed(sent: sent, answered: answered) }
             if !cancellers.isEmpty {
                 logger.info("durable worker stops \(cancellers.count) attempts (cancelled, or their lease was lost)")
             }
             cancellers.forEach { $0() }
         }
 
-        /// Writes outcomes whenever some wait.
+        /// Writes outcomes whenever some wait, until the flush bell is finished (every attempt has ended); then
+        /// writes what is left, in a task no cancellation reaches.
         func flushLoop() async {
             for await _ in flushRings {
                 await writeOutcomes(final: false)
             }
+            await Task { await self.writeOutcomes(final: true) }.value
         }
 
         /// Writes the waiting outcomes, 5,000 per statement, fenced by attempt. On failure they are put back and
@@ -61,20 +65,53 @@
                 do {
                     try await finish(batch)
                     backoff.reset()
+                } catch let error as PSQLError where Self.isDataError(error) {
+                    await writeOneByOne(batch)
                 } catch {
                     state.withLockedValue { $0.putBack(batch) }
                     logger.warning("durable worker cannot write \(batch.count) outcomes: \(error)")
                     if final && ContinuousClock.now > deadline { return }
-                    guard await pause(backoff.take()) || final else { return }
+                    guard await pause(backoff.take()) else { return }
                 }
             }
         }
 
         /// One `finish` statement.
-        /// The batch goes in ascending id order, the order in which every statement that locks several jobs takes
-        /// their rows, so that workers writing overlapping batches cannot deadlock.
+        /// Whether the server refused a statement's data (SQLSTATE classes 22 and 23): writing it again cannot help.
+        static func isDataError(_ error: PSQLError) -> Bool {
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("22") || state.hasPrefix("23")
+        }
+
+        /// Writes a batch the server refused one outcome at a time, so that one outcome it cannot store does not hold
+        /// back the others: that one fails its job for good with the server's reason (or, if even that cannot be
+        /// written, is dropped and logged, and the job is rescued when its lease expires).
+        private func writeOneByOne(_ batch: [DurableWorkerState.Completion]) async {
+            for (index, completion) in batch.enumerated() {
+                do {
+                    try await finish([completion])
+                } catch let error as PSQLError where Self.isDataError(error) {
+                    var failed = completion
+                    failed.outcome = 2
+                    failed.output = ""
+                    failed.error = "its outcome cannot be stored: \(DurableWorkerState.describe(error))"
+                    do {
+                        try await finish([failed])
+                    } catch {
+                        logger.error(
+                            "durable worker drops an outcome it cannot store: \(error)",
+                            metadata: ["job": "\(completion.id)"])
+                    }
+                } catch {
+                    state.withLockedValue { $0.putBack(Array(batch[index...])) }
+                    return
+                }
+            }
+        }
+
+        /// One `finish` statement. The server takes the rows in no set order: a deadlock with another statement on
+        /// the same jobs (rare) fails it, and the batch is written again.
         private func finish(_ batch: [DurableWorkerState.Completion]) async throws {
-            let batch = batch.sorted { $0.id < $1.id }
             let s = queue.s
             try await queue.execute(
                 """

@@ -14,6 +14,7 @@
             repeat {
                 do {
                     try await rescue()
+                    try await forgetGoneWorkers()
                     try await enqueueDuePeriodicJobs()
                     try await sampleDepths()
                     if let retention = configuration.retention, ContinuousClock.now - lastPrune > .seconds(600) {
@@ -38,6 +39,17 @@
                 logger.info("durable job rescued: its lease expired", metadata: ["job": "\(id)", "state": "\(state)"])
             }
             if rescued > 0 { metrics.rescued.increment(by: rescued) }
+        }
+
+        /// Deletes the rows of workers that stopped renewing ten leases ago (killed, or cut off): until then the
+        /// snapshot shows them as gone.
+        func forgetGoneWorkers() async throws {
+            let s = queue.s
+            try await queue.execute(
+                """
+                DELETE FROM \(unescaped: s).workers
+                WHERE seen_at + lease_ms * 10 * interval '1 millisecond' < now()
+                """)
         }
 
         /// Enqueues one job per due periodic schedule and advances its next tick, in one transaction that skips

@@ -100,19 +100,27 @@
             try await register()
             await withGracefulShutdownHandler {
                 await withDiscardingTaskGroup { loops in
-                    loops.addTask { await self.backgroundLoops() }
-                    await withDiscardingTaskGroup { attempts in
-                        var bell = self.claimRings.makeAsyncIterator()
-                        await self.claimLoop(&attempts, bell: &bell)
-                        await self.drain(bell: &bell)
+                    loops.addTask { await self.backgroundLoops() }  // renewals go on until every outcome is written
+                    await withDiscardingTaskGroup { writer in
+                        writer.addTask { await self.flushLoop() }  // ends once the last outcome is written
+                        await withDiscardingTaskGroup { attempts in
+                            var bell = self.claimRings.makeAsyncIterator()
+                            await self.claimLoop(&attempts, bell: &bell)
+                            await self.drain(bell: &bell)
+                        }
+                        self.flushBell.finish()
                     }
-                    await self.writeOutcomes(final: true)
                     loops.cancelAll()
                 }
             } onGracefulShutdown: {
                 self.shutdown()
             }
-            await unregister()
+            // In a task of its own, which no cancellation of `run()` reaches (postgres-nio refuses to lease a
+            // connection to a cancelled task): what is left to write, and the worker's row.
+            await Task {
+                await self.writeOutcomes(final: true)
+                await self.unregister()
+            }.value
         }
 
         /// Inserts the worker's row.

@@ -10,10 +10,15 @@
         /// An error as a job's error text: a server's error by its message and SQLSTATE (postgres-nio's own
         /// description hides them), anything else as it describes itself.
         static func describe(_ error: any Error) -> String {
+            let text: String
             if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
-                return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+                text = message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            } else {
+                text = "\(error)"
             }
-            return "\(error)"
+            // PostgreSQL's text cannot hold NUL.
+            return text.contains("\u{0}")
+                ? String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\u{0}" })) : text
         }
 
         /// Why an attempt's task was cancelled (the first reason wins).
@@ -28,7 +33,8 @@
             case shutdown
         }
 
-        /// The outcome of an attempt as the schema's `finish` function takes it.
+        /// The outcome of an attempt as the schema's `finish` function takes it, with the attempt's last progress
+        /// (its lease is renewed with it until the outcome is written).
         struct Completion: Sendable, Equatable {
             var id: Int64
             var attempt: Int32
@@ -36,18 +42,28 @@
             var outcome: Int16
             var output: String
             var error: String
+            var completed: Int64 = 0
+            var total: Int64 = 0
+        }
+
+        /// One attempt of one job: a job can have two here at once, an attempt stopped for a lost lease still
+        /// winding down and the next one, claimed again by this worker.
+        struct AttemptKey: Hashable, Sendable {
+            var id: Int64
+            var attempt: Int32
         }
 
         struct Attempt {
-            var attempt: Int32
             var completed: Int64 = 0
             var total: Int64 = 0
             var cancel: (@Sendable () -> Void)?
             var stop: StopReason?
+            /// Its handler completed the job in a completing transaction: nothing to renew or report.
+            var isCompleted = false
         }
 
         let concurrency: Int
-        private(set) var running: [Int64: Attempt] = [:]
+        private(set) var running: [AttemptKey: Attempt] = [:]
         private(set) var completions: [Completion] = []
         private(set) var isDraining = false
 
@@ -61,39 +77,62 @@
 
         /// A claimed attempt begins (before its task exists).
         mutating func claimed(_ id: Int64, attempt: Int32) {
-            running[id] = Attempt(attempt: attempt)
+            running[AttemptKey(id: id, attempt: attempt)] = Attempt()
         }
 
         /// The attempt's task can now be cancelled with `cancel`. Returns `cancel` when the attempt was stopped
         /// before its task existed: the caller calls it at once.
-        mutating func attach(_ cancel: @escaping @Sendable () -> Void, to id: Int64) -> (@Sendable () -> Void)? {
-            guard running[id] != nil else { return nil }
-            running[id]!.cancel = cancel
-            return running[id]!.stop != nil ? cancel : nil
+        mutating func attach(
+            _ cancel: @escaping @Sendable () -> Void, to id: Int64, attempt: Int32
+        ) -> (@Sendable () -> Void)? {
+            let key = AttemptKey(id: id, attempt: attempt)
+            guard running[key] != nil else { return nil }
+            running[key]!.cancel = cancel
+            return running[key]!.stop != nil ? cancel : nil
         }
 
         /// The attempt's latest progress.
         mutating func progress(_ id: Int64, attempt: Int32, completed: Int64, total: Int64) {
-            guard running[id]?.attempt == attempt else { return }
-            running[id]!.completed = completed
-            running[id]!.total = total
+            let key = AttemptKey(id: id, attempt: attempt)
+            guard running[key] != nil else { return }
+            running[key]!.completed = completed
+            running[key]!.total = total
         }
 
-        /// Stops the attempt of job `id` for `reason`, unless it was stopped already or is not running here.
-        /// Returns its canceller to call (nil before its task exists: ``attach(_:to:)`` returns it then).
+        /// The attempt's handler completed the job in its own transaction.
+        mutating func completedInTransaction(_ id: Int64, attempt: Int32) {
+            running[AttemptKey(id: id, attempt: attempt)]?.isCompleted = true
+        }
+
+        /// Stops one attempt for `reason`, unless it was stopped already, completed, or is not running here. Returns
+        /// its canceller to call (nil before its task exists: ``attach(_:to:attempt:)`` returns it then).
+        mutating func stop(_ id: Int64, attempt: Int32, _ reason: StopReason) -> (@Sendable () -> Void)? {
+            let key = AttemptKey(id: id, attempt: attempt)
+            guard let entry = running[key], entry.stop == nil, !entry.isCompleted else { return nil }
+            running[key]!.stop = reason
+            return entry.cancel
+        }
+
+        /// Stops every attempt of job `id` running here (a cancellation request names the job, not the attempt).
         mutating func stop(_ id: Int64, _ reason: StopReason) -> (@Sendable () -> Void)? {
-            guard running[id] != nil, running[id]!.stop == nil else { return nil }
-            running[id]!.stop = reason
-            return running[id]!.cancel
+            let cancellers = running.keys.filter { $0.id == id }.compactMap { stop($0.id, attempt: $0.attempt, reason) }
+            if cancellers.isEmpty { return nil }
+            return { for cancel in cancellers { cancel() } }
         }
 
-        /// Why the attempt of job `id` was stopped, if it was.
-        func stopReason(_ id: Int64) -> StopReason? { running[id]?.stop }
+        /// Why the latest attempt of job `id` here was stopped, if it was.
+        func stopReason(_ id: Int64) -> StopReason? {
+            running.filter { $0.key.id == id }.max { $0.key.attempt < $1.key.attempt }?.value.stop
+        }
 
-        /// The attempt of job `id` ended; `completion` (nil: nothing to report) waits to be written.
-        mutating func ended(_ id: Int64, completion: Completion?) {
-            running[id] = nil
-            if let completion { completions.append(completion) }
+        /// The attempt ended; `completion` (nil: nothing to report) waits to be written.
+        mutating func ended(_ id: Int64, attempt: Int32, completion: Completion?) {
+            let entry = running.removeValue(forKey: AttemptKey(id: id, attempt: attempt))
+            if var completion {
+                completion.completed = entry?.completed ?? 0
+                completion.total = entry?.total ?? 0
+                completions.append(completion)
+            }
         }
 
         /// Stops claiming; returns nothing to cancel (running attempts finish, see ``stopAll(_:)``).
@@ -103,31 +142,33 @@
 
         /// Stops every running attempt for `reason`, returning the cancellers to call.
         mutating func stopAll(_ reason: StopReason) -> [@Sendable () -> Void] {
-            var cancellers: [@Sendable () -> Void] = []
-            for id in running.keys {
-                if let cancel = stop(id, reason) { cancellers.append(cancel) }
-            }
-            return cancellers
+            running.keys.compactMap { stop($0.id, attempt: $0.attempt, reason) }
         }
 
-        /// The attempts whose leases to renew, with their progress: every running one that has not lost its lease.
+        /// The leases to renew, with progress: every running attempt that has not lost its lease or completed the job
+        /// itself, and every ended one whose outcome is not written yet (so that a slow write, or a server away for
+        /// a while, does not cost it its lease).
         func renewals() -> [(id: Int64, attempt: Int32, completed: Int64, total: Int64)] {
-            running.compactMap { id, attempt in
-                attempt.stop == .leaseLost ? nil : (id, attempt.attempt, attempt.completed, attempt.total)
+            let live = running.compactMap { key, entry in
+                entry.stop == .leaseLost || entry.isCompleted
+                    ? nil : (key.id, key.attempt, entry.completed, entry.total)
             }
+            return live + completions.map { ($0.id, $0.attempt, $0.completed, $0.total) }
         }
 
-        /// The database's answer to a renewal of `sent`: an attempt missing from `answered` lost its lease, and one
-        /// answered with `true` was asked to cancel. Returns the cancellers to call.
-        mutating func renewed(sent: [Int64], answered: [(id: Int64, cancel: Bool)]) -> [@Sendable () -> Void] {
-            var kept = Set<Int64>(minimumCapacity: answered.count)
+        /// The database's answer to a renewal of `sent`: a running attempt missing from `answered` lost its lease,
+        /// and one answered with `cancel` true was asked to stop. Returns the cancellers to call.
+        mutating func renewed(
+            sent: [AttemptKey], answered: [(id: Int64, attempt: Int32, cancel: Bool)]
+        ) -> [@Sendable () -> Void] {
+            var kept = Set<AttemptKey>(minimumCapacity: answered.count)
             var cancellers: [@Sendable () -> Void] = []
-            for (id, cancel) in answered {
-                kept.insert(id)
-                if cancel, let canceller = stop(id, .requested) { cancellers.append(canceller) }
+            for (id, attempt, cancel) in answered {
+                kept.insert(AttemptKey(id: id, attempt: attempt))
+                if cancel, let canceller = stop(id, attempt: attempt, .requested) { cancellers.append(canceller) }
             }
-            for id in sent where !kept.contains(id) {
-                if let canceller = stop(id, .leaseLost) { cancellers.append(canceller) }
+            for key in sent where !kept.contains(key) {
+                if let canceller = stop(key.id, attempt: key.attempt, .leaseLost) { cancellers.append(canceller) }
             }
             return cancellers
         }
@@ -152,9 +193,14 @@
             timeout: Duration?
         ) -> Completion? {
             if completedInTransaction { return nil }
-            let reason = running[id]?.stop
+            let reason = running[AttemptKey(id: id, attempt: attempt)]?.stop
             if reason == .leaseLost { return nil }
             switch result {
+            case .success(let output) where output.contains("\\u0000"):
+                // jsonb refuses the NUL character: stored, it would fail the whole batch of outcomes.
+                return Completion(
+                    id: id, attempt: attempt, outcome: 2, output: "",
+                    error: "its output holds a NUL character (\\u0000), which PostgreSQL's jsonb cannot store")
             case .success(let output):
                 return Completion(id: id, attempt: attempt, outcome: 0, output: output, error: "")
             case .failure(let error as DurableError) where error.kind == .staleAttempt:

@@ -184,7 +184,38 @@
             }
         }
 
+        @Test("an output PostgreSQL cannot store (a NUL character) fails its job for good; the others still succeed")
+        func unstorableOutput() async throws {
+            try await DurableFixture.with { f in
+                var jobs = DurableJobs()
+                jobs.register(Kinds.echo) { text, _ in text == "nul" ? "a\u{0}b" : text }
+                let bad = try await f.queue.enqueue(Kinds.echo, "nul")
+                let good = try await f.queue.enqueue(Kinds.echo, many: ["x", "y"])
+                try await f.withWorker(jobs) { _ in
+                    let error = await #expect(throws: DurableError.self) { try await bad.result() }
+                    #expect(error?.kind == .jobFailed)
+                    #expect(error?.message.contains("NUL") == true, "\(String(describing: error))")
+                    for job in good {
+                        let output = try await job.result()
+                        #expect(output == "x" || output == "y")
+                    }
+                }
+            }
+        }
+
         // MARK: Enqueueing
+
+        @Test("an input PostgreSQL cannot store (a NUL character) is refused at enqueue, with the reason")
+        func unstorableInput() async throws {
+            try await DurableFixture.with { f in
+                let error = await #expect(throws: DurableError.self) {
+                    try await f.queue.enqueue(Kinds.echo, "a\u{0}b")
+                }
+                #expect(error?.kind == .unstorable)
+                let count = try await f.integer("SELECT count(*) FROM \(f.schema).jobs")
+                #expect(count == 0)
+            }
+        }
 
         @Test("a uniqueness key: a second enqueue returns the unfinished job; once it finished, the key is free")
         func uniqueness() async throws {

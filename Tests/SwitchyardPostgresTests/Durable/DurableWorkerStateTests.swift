@@ -28,7 +28,7 @@
         static func running(stoppedFor reason: State.StopReason?) -> State {
             var state = State(concurrency: 4)
             state.claimed(1, attempt: 1)
-            _ = state.attach({}, to: 1)
+            _ = state.attach({}, to: 1, attempt: 1)
             if let reason { _ = state.stop(1, reason) }
             return state
         }
@@ -46,7 +46,7 @@
             var state = State(concurrency: 2)
             let calls = Calls()
             state.claimed(1, attempt: 1)
-            let attachReturned = state.attach(calls.canceller, to: 1) != nil
+            let attachReturned = state.attach(calls.canceller, to: 1, attempt: 1) != nil
             #expect(!attachReturned, "not stopped yet: nothing to cancel at once")
             let canceller = state.stop(1, .timedOut)
             let returned = canceller != nil
@@ -66,7 +66,7 @@
             let early = state.stop(1, .requested) != nil
             #expect(!early)
             #expect(state.stopReason(1) == .requested)
-            let fromAttach = state.attach(calls.canceller, to: 1)
+            let fromAttach = state.attach(calls.canceller, to: 1, attempt: 1)
             let returned = fromAttach != nil
             #expect(returned)
             fromAttach?()
@@ -77,7 +77,7 @@
         func unknownJobs() {
             var state = State(concurrency: 2)
             let stopped = state.stop(7, .requested) != nil
-            let attached = state.attach({}, to: 7) != nil
+            let attached = state.attach({}, to: 7, attempt: 1) != nil
             #expect(!stopped && !attached)
             #expect(state.stopReason(7) == nil)
             #expect(state.running.isEmpty)
@@ -90,8 +90,8 @@
             let second = Calls()
             state.claimed(1, attempt: 1)
             state.claimed(2, attempt: 1)
-            _ = state.attach(first.canceller, to: 1)
-            _ = state.attach(second.canceller, to: 2)
+            _ = state.attach(first.canceller, to: 1, attempt: 1)
+            _ = state.attach(second.canceller, to: 2, attempt: 1)
             state.stop(1, .timedOut)?()
             let cancellers = state.stopAll(.shutdown)
             #expect(cancellers.count == 1)
@@ -107,10 +107,11 @@
             let calls: [Int64: Calls] = [1: Calls(), 2: Calls(), 3: Calls()]
             for id: Int64 in 1...3 {
                 state.claimed(id, attempt: 1)
-                _ = state.attach(calls[id]!.canceller, to: id)
+                _ = state.attach(calls[id]!.canceller, to: id, attempt: 1)
             }
             let cancellers = state.renewed(
-                sent: [1, 2, 3], answered: [(id: 1, cancel: false), (id: 2, cancel: true)])
+                sent: [key(1), key(2), key(3)],
+                answered: [(id: 1, attempt: 1, cancel: false), (id: 2, attempt: 1, cancel: true)])
             #expect(cancellers.count == 2)
             cancellers.forEach { $0() }
             #expect(calls[1]!.value == 0 && calls[2]!.value == 1 && calls[3]!.value == 1)
@@ -119,9 +120,55 @@
             #expect(state.stopReason(3) == .leaseLost)
             // An attempt that lost its lease is not renewed any more; the stopped ones are not stopped twice.
             #expect(state.renewals().map(\.id).sorted() == [1, 2])
-            let again = state.renewed(sent: [1, 2], answered: [(id: 1, cancel: false), (id: 2, cancel: true)])
+            let again = state.renewed(
+                sent: [key(1), key(2)],
+                answered: [(id: 1, attempt: 1, cancel: false), (id: 2, attempt: 1, cancel: true)])
             #expect(again.isEmpty)
         }
+
+        @Test("attempts are told apart: an answer for attempt 1 never stops attempt 2 of the same job")
+        func attemptsOfOneJob() {
+            var state = State(concurrency: 4)
+            let first = Calls()
+            let second = Calls()
+            state.claimed(1, attempt: 1)
+            _ = state.attach(first.canceller, to: 1, attempt: 1)
+            // Attempt 1 lost its lease and winds down while this worker claims the job again.
+            state.renewed(sent: [key(1)], answered: []).forEach { $0() }
+            state.claimed(1, attempt: 2)
+            _ = state.attach(second.canceller, to: 1, attempt: 2)
+            #expect(first.value == 1 && second.value == 0)
+            #expect(state.freeSlots == 2, "both attempts hold a slot until they end")
+            state.ended(1, attempt: 1, completion: nil)
+            #expect(state.renewals().map(\.attempt) == [2], "attempt 2 is still renewed")
+            #expect(state.renewed(sent: [key(1, 2)], answered: [(id: 1, attempt: 2, cancel: false)]).isEmpty)
+            #expect(second.value == 0)
+        }
+
+        @Test("an attempt that completed the job in its transaction is neither renewed nor stopped as lost")
+        func completedInTransaction() {
+            var state = State(concurrency: 2)
+            let calls = Calls()
+            state.claimed(1, attempt: 1)
+            _ = state.attach(calls.canceller, to: 1, attempt: 1)
+            state.completedInTransaction(1, attempt: 1)
+            #expect(state.renewals().isEmpty)
+            #expect(state.renewed(sent: [key(1)], answered: []).isEmpty)
+            #expect(calls.value == 0)
+        }
+
+        @Test("an ended attempt's lease is renewed until its outcome is written")
+        func unwrittenOutcomesKeepTheirLease() {
+            var state = State(concurrency: 2)
+            state.claimed(1, attempt: 1)
+            state.progress(1, attempt: 1, completed: 5, total: 5)
+            state.ended(1, attempt: 1, completion: Completion(id: 1, attempt: 1, outcome: 0, output: "1", error: ""))
+            #expect(state.renewals().map(\.id) == [1] && state.renewals().first?.completed == 5)
+            _ = state.takeCompletions(10)
+            #expect(state.renewals().isEmpty)
+        }
+
+        private func key(_ id: Int64, _ attempt: Int32 = 1) -> State.AttemptKey { .init(id: id, attempt: attempt) }
 
         @Test("progress is kept for the attempt that reported it and renewed with it")
         func progress() {
@@ -173,7 +220,7 @@
             state.claimed(1, attempt: 1)
             state.claimed(2, attempt: 1)
             #expect(state.freeSlots == 0)
-            state.ended(1, completion: nil)
+            state.ended(1, attempt: 1, completion: nil)
             #expect(state.freeSlots == 1 && state.running.count == 1)
             state.beginDrain()
             #expect(state.isDraining)
@@ -186,14 +233,14 @@
             let made = (1...4).map { Completion(id: Int64($0), attempt: 1, outcome: 0, output: "\($0)", error: "") }
             for completion in made.prefix(3) {
                 state.claimed(completion.id, attempt: 1)
-                state.ended(completion.id, completion: completion)
+                state.ended(completion.id, attempt: 1, completion: completion)
             }
             state.claimed(9, attempt: 1)
-            state.ended(9, completion: nil)  // nothing to report
+            state.ended(9, attempt: 1, completion: nil)  // nothing to report
             let taken = state.takeCompletions(2)
             #expect(taken == Array(made[0..<2]))
             state.claimed(4, attempt: 1)
-            state.ended(4, completion: made[3])
+            state.ended(4, attempt: 1, completion: made[3])
             state.putBack(taken)
             let all = state.takeCompletions(10)
             #expect(all == made)
