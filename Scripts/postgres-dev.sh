@@ -11,6 +11,7 @@
 #   Scripts/postgres-dev.sh restart stops the running server at once (clients are disconnected, as in a crash of
 #                                   the connection) and starts it again on the same port
 #
+# It takes up to 300 connections (the tests run many pools and worker processes at once).
 # The cluster lives in $SWITCHYARD_POSTGRES_DIR (default: $TMPDIR/switchyard-postgres, /tmp when TMPDIR is unset).
 # PostgreSQL refuses to run as root: started by root, the server runs as the `postgres` user the Debian package
 # creates. Connections over TCP need the password (SCRAM-SHA-256), so a wrong one fails as it would in production.
@@ -89,7 +90,7 @@ start() {
     # Loopback only; the socket in the cluster's folder (not /var/run/postgresql, which needs root); settings for a
     # throwaway server: no fsync (a crash loses the cluster, which nothing keeps anyway).
     as_owner "$bin/pg_ctl" -D "$data" -l "$folder/server.log" -w -t 30 start \
-        -o "-p $port -c listen_addresses=127.0.0.1,127.0.0.2 -k $folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c hba_file=$folder/pg_hba.conf -c ssl=on -c ssl_cert_file=$folder/server.crt -c ssl_key_file=$folder/server.key -c ssl_ca_file=$folder/ca.crt" \
+        -o "-p $port -c listen_addresses=127.0.0.1,127.0.0.2 -k $folder -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c hba_file=$folder/pg_hba.conf -c ssl=on -c ssl_cert_file=$folder/server.crt -c ssl_key_file=$folder/server.key -c ssl_ca_file=$folder/ca.crt" \
         >/dev/null || {
         cat "$folder/server.log" >&2
         exit 1

@@ -129,6 +129,10 @@
 
     public struct PostgresServerError: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 #endif
 

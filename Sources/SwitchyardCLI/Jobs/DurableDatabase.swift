@@ -43,7 +43,7 @@
         /// with no reason.
         func probe() async throws {
             do {
-                _ = try await Self.importStatus(at: url)
+                try await url.checkConnection()
             } catch let error as ImportError {
                 // The reason names the URL first (`postgres://…: cannot connect: connection refused`).
                 var reason = error.reason

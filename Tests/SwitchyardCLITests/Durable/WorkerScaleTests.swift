@@ -105,7 +105,7 @@
     }
 
     /// Enqueues `count` jobs that only return: four fifths in bulk by queue and priority (a tenth on the queue
-    /// `narrow`), the rest in groups of 10 that each depend on one or two earlier jobs.
+    /// `narrow`), the rest in groups of 50 that each depend on one or two earlier jobs.
     func enqueueMixed(_ durable: DurableQueue, count: Int, random: inout SplitMix) async throws {
         var ids: [Int64] = []
         let independent = count * 4 / 5
@@ -124,7 +124,7 @@
             for _ in 0..<(1 + Int(random.next() % 2)) {
                 options.dependencies.append(DurableDependency(ids[Int(random.next() % UInt64(ids.count))]))
             }
-            let group = min(10, count - ids.count)
+            let group = min(50, count - ids.count)
             ids += try await durable.enqueue(TestKinds.sleep, many: Array(repeating: 0, count: group), options: options)
                 .map(\.id)
         }
@@ -136,8 +136,13 @@
         let running = Task { await client.run() }
         defer { running.cancel() }
         let durable = DurableQueue(client: client, schema: queue.schema)
-        try await durable.migrate()
-        try await body(durable)
+        do {
+            try await durable.migrate()
+            try await body(durable)
+        } catch let error as PSQLError {
+            // postgres-nio's description of its error hides the server's message.
+            throw PostgresServerError(description: String(reflecting: error))
+        }
     }
 
     /// SplitMix64: a small seeded generator, so a failing run can be repeated from its printed seed.

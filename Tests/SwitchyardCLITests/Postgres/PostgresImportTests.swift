@@ -315,8 +315,9 @@
 
         @Test("the server restarted mid-import: a clear error, whole batches kept, --resume completes the same tables")
         func serverRestart() async throws {
-            let server = try await PostgresServer.server()
-            try #require(server.folder != nil, "restarting needs the cluster's folder (SWITCHYARD_POSTGRES_DIR)")
+            // A cluster of its own: restarting the shared one would cut the other suites' connections.
+            let server = try await PostgresServer.startPrivate("import-restart")
+            defer { Task { await PostgresServer.stopPrivate(server) } }
             let folder = scratch()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let feed = folder + "/small.zip"
