@@ -38,7 +38,9 @@ extension WorkQueue {
         switch outcome {
         case .succeeded: succeededCount += 1
         case .cancelled: cancelledCount += 1
-        case .failed, .timedOut, .dependencyFailed: failedCount += 1
+        case .failed, .timedOut, .dependencyFailed:
+            failedCount += 1
+            recordFailure(job, outcome, &transaction)
         }
         emit(.finished, job, &transaction)
         progress.jobFinished(completedUnits: remaining.units, shares: remaining.shares, &transaction)

@@ -95,6 +95,10 @@ public final class WorkQueue: @unchecked Sendable, CustomStringConvertible {
     let progress: ProgressAggregate
 
     @exclusivity(unchecked) var live = JobList(.live)
+    /// The running jobs, in start order. A running job is in no ready bucket, so this list uses the bucket links.
+    @exclusivity(unchecked) var runningJobs = JobList(.bucket)
+    /// The latest failures, oldest first, at most ``recentFailureLimit``.
+    @exclusivity(unchecked) var failures = Deque<JobFailure>()
     @exclusivity(unchecked) var pendingCount = 0
     @exclusivity(unchecked) var readyCount = 0
     @exclusivity(unchecked) var runningCount = 0

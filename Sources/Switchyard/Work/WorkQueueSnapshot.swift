@@ -74,6 +74,23 @@ public struct JobSnapshot: Sendable, Hashable {
     public let totalUnits: Int64
     /// Whether cancellation was requested (a running job may still be finishing).
     public let isCancelRequested: Bool
+    /// The job, for ``cancel()``: a snapshot keeps its jobs' records (not their tasks) alive until it is dropped.
+    let control: JobControl
+
+    /// Cancels the job, as ``Job/cancel()`` does: a tool that lists jobs from a snapshot can act on one of them
+    /// without holding its handle. Idempotent; no effect on a job that has finished since the snapshot.
+    public func cancel() {
+        let node = control.node
+        Engine.perform(in: node.queue.region) { transaction in Engine.cancel(node, &transaction) }
+    }
+}
+
+/// A snapshot's reference to its job: equal for the same job, whatever its state.
+struct JobControl: Sendable, Hashable {
+    let node: JobNode
+
+    static func == (lhs: JobControl, rhs: JobControl) -> Bool { lhs.node === rhs.node }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(node)) }
 }
 
 /// A consistent picture of a queue at one instant: every unfinished job with its state and waiting reasons.
@@ -91,8 +108,12 @@ public struct WorkQueueSnapshot: Sendable, CustomStringConvertible {
     public let counts: WorkQueue.Counts
     /// Its progress since it was last idle.
     public let progress: WorkProgress
-    /// Every unfinished job, in submission order.
+    /// Every unfinished job, in submission order; for a snapshot taken with limits
+    /// (``WorkQueue/snapshot(runningLimit:waitingLimit:waitingOffset:)``), the running jobs it lists in start order,
+    /// then the waiting and ready ones it lists in submission order.
     public let jobs: [JobSnapshot]
+    /// The queue's latest failures, newest first (see ``WorkQueue/recentFailures``).
+    public let recentFailures: [JobFailure]
     /// When the snapshot was taken.
     public let takenAt: ContinuousClock.Instant
 
@@ -144,15 +165,47 @@ extension WorkQueue {
     ///   unrelated queues do not. Use the O(1) counts (``WorkQueue/counts``) for frequent polling.
     public func snapshot() -> WorkQueueSnapshot {
         Engine.perform(in: region) { transaction in
-            WorkQueueSnapshot(
-                name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
-                counts: Counts(
-                    pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
-                    failed: failedCount, cancelled: cancelledCount, submitted: submittedCount),
-                progress: progress.current(&transaction),
-                jobs: live.nodes().map(Engine.snapshot(of:)),
-                takenAt: .now)
+            // Progress first: reading it applies the jobs' pending progress reports, which the jobs' rows show.
+            let progress = progress.current(&transaction)
+            return makeSnapshot(progress: progress, jobs: live.nodes().map(Engine.snapshot(of:)))
         }
+    }
+
+    /// A consistent snapshot that lists at most `runningLimit` running jobs (the earliest started) and at most
+    /// `waitingLimit` waiting or ready jobs (in submission order, after skipping `waitingOffset` of them); the counts
+    /// cover every job. What a dashboard polls: its cost does not grow with the queue.
+    /// - Complexity: O(`runningLimit` + `waitingOffset` + `waitingLimit` + running jobs), in one hold of the queue's
+    ///   lock (running jobs are bounded by the width).
+    public func snapshot(runningLimit: Int, waitingLimit: Int, waitingOffset: Int = 0) -> WorkQueueSnapshot {
+        precondition(runningLimit >= 0 && waitingLimit >= 0 && waitingOffset >= 0, "snapshot: negative limit")
+        return Engine.perform(in: region) { transaction in
+            let progress = progress.current(&transaction)  // first: see snapshot()
+            var jobs: [JobSnapshot] = []
+            jobs.reserveCapacity(min(runningLimit, runningCount) + min(waitingLimit, live.count))
+            runningJobs.forEachNode(upTo: runningLimit) { jobs.append(Engine.snapshot(of: $0)) }
+            var skipped = 0
+            var listed = 0
+            live.forEachNode(while: { _ in listed < waitingLimit }) { node in
+                guard node.phase != .running else { return }
+                if skipped < waitingOffset {
+                    skipped += 1
+                } else {
+                    jobs.append(Engine.snapshot(of: node))
+                    listed += 1
+                }
+            }
+            return makeSnapshot(progress: progress, jobs: jobs)
+        }
+    }
+
+    /// Lock held.
+    private func makeSnapshot(progress: WorkProgress, jobs: [JobSnapshot]) -> WorkQueueSnapshot {
+        WorkQueueSnapshot(
+            name: name, width: scheduler.width, isSuspended: scheduler.isSuspended,
+            counts: Counts(
+                pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
+                failed: failedCount, cancelled: cancelledCount, submitted: submittedCount),
+            progress: progress, jobs: jobs, recentFailures: failures.reversed(), takenAt: .now)
     }
 
     /// The queue's progress since it was last idle (see ``WorkProgress``).
@@ -216,7 +269,7 @@ extension Engine {
             submittedAt: EngineClock.instant(job.submittedAt),
             startedAt: job.startedAt.map(EngineClock.instant), attempts: job.attempts,
             completedUnits: job.progressCompleted,
-            totalUnits: job.progressTotal, isCancelRequested: job.cancelRequested)
+            totalUnits: job.progressTotal, isCancelRequested: job.cancelRequested, control: JobControl(node: job))
     }
 
     /// Why a job has not started. Lock held.

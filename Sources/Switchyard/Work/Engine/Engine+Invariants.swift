@@ -52,6 +52,9 @@ extension WorkQueue {
                     ready += 1
                     precondition(job.blockers == 0, "\(name): \"\(job.name)\" is ready with \(job.blockers) blockers")
                     precondition(job.bucketLinks.isLinked, "\(name): ready \"\(job.name)\" is in no bucket")
+                } else if job.phase == .running {
+                    precondition(
+                        job.bucketLinks.isLinked, "\(name): running \"\(job.name)\" is not in the running list")
                 } else {
                     precondition(!job.bucketLinks.isLinked, "\(name): \"\(job.name)\" is \(job.phase) but in a bucket")
                 }
@@ -71,6 +74,7 @@ extension WorkQueue {
             precondition(pending == pendingCount, "\(name): pending count \(pendingCount), jobs say \(pending)")
             precondition(ready == readyCount, "\(name): ready count \(readyCount), jobs say \(ready)")
             precondition(running == runningCount, "\(name): running count \(runningCount), jobs say \(running)")
+            precondition(runningJobs.count == runningCount, "\(name): running list \(runningJobs.count) ≠ \(running)")
             var bucketed = 0
             for level in 0..<JobPriority.levelCount { bucketed += scheduler.buckets[level].count }
             precondition(bucketed == readyCount, "\(name): buckets hold \(bucketed) jobs, ready count \(readyCount)")

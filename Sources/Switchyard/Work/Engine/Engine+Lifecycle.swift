@@ -91,6 +91,7 @@ extension Engine {
         retireBlockedWaits(of: job)
         let queue = job.queue
         queue.runningCount -= 1
+        queue.runningJobs.remove(job)
         queue.scheduler.releaseSlot()
         transaction.markForDispatch(queue.scheduler)
         let outcome: JobOutcome

@@ -65,6 +65,27 @@ struct JobList {
         return node
     }
 
+    /// Calls `body` with the first `limit` nodes in order. - Complexity: O(min(limit, count)).
+    func forEachNode(upTo limit: Int, _ body: (JobNode) -> Void) {
+        var remaining = limit
+        forEachNode(while: { _ in remaining > 0 }) { node in
+            remaining -= 1
+            body(node)
+        }
+    }
+
+    /// Calls `body` with the nodes in order for as long as `condition` holds before each. Neither may change the
+    /// list. - Complexity: O(nodes visited).
+    func forEachNode(while condition: (JobNode) -> Bool, _ body: (JobNode) -> Void) {
+        var pointer = first
+        while let current = pointer {
+            let node = JobList.node(current)
+            guard condition(node) else { return }
+            body(node)
+            pointer = node.next(kind)
+        }
+    }
+
     /// The nodes in order. - Complexity: O(count).
     func nodes() -> [JobNode] {
         var result: [JobNode] = []

@@ -286,6 +286,7 @@ enum Engine {
         let queue = job.queue
         queue.readyCount -= 1
         queue.runningCount += 1
+        queue.runningJobs.append(job)
         if job.attempts == 1 { queue.leftPending(&transaction) }
         releaseBlockedAwaiters(of: job)
         queue.emit(.started, job, &transaction)
