@@ -19,6 +19,14 @@
             return existingLane(key)?.queue
         }
 
+        /// The queues of up to `limit` hosts in use now, in no particular order: what a dashboard of the session shows
+        /// (`WorkQueuesSource(queues: { session.hostQueues() })`). Like ``queue(forHost:port:scheme:)``, a host's
+        /// queue exists only while a request to it waits or runs. - Complexity: O(limit) on average, under the lock
+        /// that every request takes twice.
+        public func hostQueues(limit: Int = 64) -> [WorkQueue] {
+            lanes.withLockedValue { $0.some(limit) }.map(\.queue)
+        }
+
         /// Runs `body` holding `key`'s lane: the host's lane, or a new one if it has none, which is removed after
         /// `body` if nothing else holds it then. Nil, without running `body`, once the session is shut down: the
         /// lanes refuse the hold under their lock, so a call either holds a lane that ``shutdown()`` cancels and

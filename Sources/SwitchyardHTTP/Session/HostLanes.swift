@@ -43,6 +43,9 @@
         /// Every lane now. - Complexity: O(lanes): for a value moved out of the lock (``shutDown()``), not under it.
         var all: [Lane] { entries.values.map(\.lane) }
 
+        /// Up to `limit` of the lanes, in no particular order. - Complexity: O(limit) on average.
+        func some(_ limit: Int) -> [Lane] { entries.values.prefix(limit).map(\.lane) }
+
         /// `key`'s lane, if it has one; not held.
         func lane(for key: HostKey) -> Lane? { entries[key]?.lane }
 

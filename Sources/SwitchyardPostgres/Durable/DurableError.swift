@@ -22,6 +22,9 @@
             /// The connection closed while a statement waited for its answer (the server restarted, or the network
             /// dropped): whether the statement took effect is unknown.
             case connectionLost
+            /// The job cannot run again (``DurableQueue/retry(_:)``): it has not failed or been cancelled, or one of
+            /// its dependencies has not succeeded.
+            case notRetryable
         }
 
         /// What went wrong.

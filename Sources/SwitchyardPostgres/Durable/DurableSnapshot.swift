@@ -87,12 +87,15 @@
         /// `limit` waiting jobs, and up to `limit` of the latest finished jobs. Several statements in one read-only
         /// repeatable-read transaction, so the parts agree. Cost: O(unfinished jobs) for the counts, O(limit) for the
         /// rest; finished jobs are read through their index only.
-        public func snapshot(limit: Int = 50) async throws -> DurableSnapshot {
+        ///
+        /// With `queue`, the running and waiting jobs listed are that queue's only (the counts, workers and finished
+        /// jobs still cover every queue).
+        public func snapshot(limit: Int = 50, queue: String? = nil) async throws -> DurableSnapshot {
             let logger = logger
             return try await guarded { connection in
                 try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
-                    let snapshot = try await self.readSnapshot(connection, limit: limit)
+                    let snapshot = try await self.readSnapshot(connection, limit: limit, queue: queue)
                     try await connection.query("COMMIT", logger: logger)
                     return snapshot
                 } catch {
@@ -102,7 +105,9 @@
             }
         }
 
-        private func readSnapshot(_ connection: PostgresConnection, limit: Int) async throws -> DurableSnapshot {
+        private func readSnapshot(
+            _ connection: PostgresConnection, limit: Int, queue: String?
+        ) async throws -> DurableSnapshot {
             var queues: [DurableSnapshot.Queue] = []
             for try await (name, width, waiting, available, running) in try await connection.query(
                 """
@@ -140,17 +145,20 @@
                         name: name, host: host, pid: Int(pid), kinds: kinds, queues: queueNames,
                         concurrency: Int(concurrency), running: Int(running), secondsSinceSeen: seen, isAlive: alive))
             }
+            var bindings = PostgresBindings()
+            bindings.append(queue)
+            let inQueue = "($1::text IS NULL OR j.queue = $1)"
             let running = try await jobs(
                 connection,
                 """
-                WHERE j.state = 'running' ORDER BY j.started_at, j.id LIMIT \(limit)
-                """)
+                WHERE j.state = 'running' AND \(inQueue) ORDER BY j.started_at, j.id LIMIT \(limit)
+                """, bindings)
             let waiting = try await jobs(
                 connection,
                 """
-                WHERE j.state IN ('waiting', 'available')
+                WHERE j.state IN ('waiting', 'available') AND \(inQueue)
                 ORDER BY j.state = 'waiting', j.effective_priority DESC, j.run_at, j.id LIMIT \(limit)
-                """)
+                """, bindings)
             var finished: [DurableSnapshot.Finished] = []
             for try await (id, kind, queue, state, error, attempts, at) in try await connection.query(
                 """
@@ -171,7 +179,9 @@
 
         /// Running or waiting jobs selected by `filter` (a `WHERE … ORDER BY … LIMIT …` on `jobs j`), with the worker
         /// and the reason a job is not running.
-        private func jobs(_ connection: PostgresConnection, _ filter: String) async throws -> [DurableSnapshot.Job] {
+        private func jobs(
+            _ connection: PostgresConnection, _ filter: String, _ bindings: PostgresBindings
+        ) async throws -> [DurableSnapshot.Job] {
             let query = """
                 SELECT j.id, j.kind, j.queue, j.state, j.priority, j.effective_priority, j.attempt,
                     j.progress_completed, j.progress_total,
@@ -202,7 +212,9 @@
                 FROM \(s).jobs j
                 """ + "\n" + filter
             var result: [DurableSnapshot.Job] = []
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger) {
+            for try await row in try await connection.query(
+                PostgresQuery(unsafeSQL: query, binds: bindings), logger: logger)
+            {
                 let r = try row.decode(
                     (
                         Int64, String, String, String, Int16, Int16, Int32, Int64, Int64, String?, String?, Double,
