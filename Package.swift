@@ -12,7 +12,9 @@
 //   Postgres  SwitchyardPostgres                               postgres-nio
 //   Push      SwitchyardPush, SwitchyardPushTesting            swift-crypto, SwiftNIO (+SSL, HTTP/2), swift-log,
 //                                                              swift-metrics, swift-service-lifecycle
-//   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push)   swift-argument-parser
+//   Dashboard SwitchyardDashboard (its durable source with Postgres) Hummingbird, swift-log,
+//                                                              swift-service-lifecycle
+//   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push, Dashboard)   swift-argument-parser
 //
 // Every package that only an optional part uses is referenced under `.when(traits:)` only, so a client that turns
 // the traits off resolves and builds none of it: `traits: []` gives swift-collections alone. A module whose trait is
@@ -242,6 +244,42 @@ let imageTargets: [Target] = {
     ]
 }()
 
+// MARK: - Trait Dashboard
+
+let dashboardTargets: [Target] = {
+    [
+        // A live dashboard of work queues and durable queues: a Hummingbird router group and a standalone server.
+        .target(
+            name: "SwitchyardDashboard",
+            dependencies: [
+                "Switchyard",
+                // The durable queue's source, with the trait Postgres.
+                .target(name: "SwitchyardPostgres", condition: .when(traits: ["Postgres"])),
+                product("Hummingbird", "hummingbird", when: ["Dashboard"]),
+                product("HTTPTypes", "swift-http-types", when: ["Dashboard"]),
+                product("NIOCore", "swift-nio", when: ["Dashboard"]),
+                product("NIOConcurrencyHelpers", "swift-nio", when: ["Dashboard"]),
+                product("Logging", "swift-log", when: ["Dashboard"]),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: ["Dashboard"]),
+            ],
+            swiftSettings: testHooks
+        ),
+        .testTarget(
+            name: "SwitchyardDashboardTests",
+            dependencies: [
+                "SwitchyardDashboard", "SwitchyardTesting", "PostgresTestServer",
+                .target(name: "SwitchyardPostgres", condition: .when(traits: ["Postgres"])),
+                product("Hummingbird", "hummingbird", when: ["Dashboard"]),
+                product("HummingbirdTesting", "hummingbird", when: ["Dashboard"]),
+                product("NIOCore", "swift-nio", when: ["Dashboard"]),
+                product("NIOPosix", "swift-nio", when: ["Dashboard"]),
+                product("Logging", "swift-log", when: ["Dashboard"]),
+                product("PostgresNIO", "postgres-nio", when: ["Postgres"]),
+            ],
+            swiftSettings: testHooks),
+    ]
+}()
+
 // MARK: - Trait Postgres
 
 let postgresTargets: [Target] = {
@@ -340,7 +378,7 @@ let commandTargets: [Target] = {
             name: "SwitchyardCLI",
             dependencies: [
                 "Switchyard", "SwitchyardTransit", "SwitchyardSampleFeeds",
-                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush",
+                "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush", "SwitchyardDashboard",
                 product("ArgumentParser", "swift-argument-parser", when: ["CLI"]),
                 // `switchyard push --ca-file`: the client's TLS trust roots; `fetch`: its event loop group.
                 product("NIOSSL", "swift-nio-ssl", when: ["CLI"]),
@@ -394,6 +432,7 @@ let package = Package(
         .library(name: "SwitchyardPostgres", targets: ["SwitchyardPostgres"]),
         .library(name: "SwitchyardPush", targets: ["SwitchyardPush"]),
         .library(name: "SwitchyardPushTesting", targets: ["SwitchyardPushTesting"]),
+        .library(name: "SwitchyardDashboard", targets: ["SwitchyardDashboard"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-mock-apns", targets: ["SwitchyardMockAPNs"]),
     ],
@@ -416,8 +455,11 @@ let package = Package(
         .trait(
             name: "CLI",
             description: "the `switchyard` and `switchyard-mock-apns` commands, on swift-argument-parser",
-            enabledTraits: ["HTTP", "Postgres", "Push"]),
-        .default(enabledTraits: ["Observability", "HTTP", "Images", "Postgres", "Push", "CLI"]),
+            enabledTraits: ["HTTP", "Postgres", "Push", "Dashboard"]),
+        .trait(
+            name: "Dashboard",
+            description: "SwitchyardDashboard: a live dashboard of work queues and durable queues, on Hummingbird"),
+        .default(enabledTraits: ["Observability", "HTTP", "Images", "Postgres", "Push", "Dashboard", "CLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -439,12 +481,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // Trait CLI.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Trait Dashboard.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         // Tests only (a client's resolution leaves out what only test targets use): archives written and read by
         // another implementation, to cross-check SwitchyardTransit's zip code.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: coreTargets + observabilityTargets + networkingTargets + httpTargets + imageTargets + postgresTargets
-        + pushTargets + commandTargets,
+        + pushTargets + dashboardTargets + commandTargets,
     swiftLanguageModes: [.v6]
 )
 
