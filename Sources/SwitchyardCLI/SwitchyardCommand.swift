@@ -16,8 +16,22 @@
                 EnqueueCommand.self, WorkerCommand.self, JobsCommand.self,
                 PushCommand.self,
                 DemoCommand.self,
-                LinesCommand.self, CSVCommand.self,
-            ])
+                LinesCommand.self, CSVCommand.self, DashboardCommand.self,
+            ] + testCommands)
+
+        /// Parses the command line with a bare `--dashboard` given its default address, then runs the command.
+        static func main() async {
+            await main(DashboardOptions.expandingBareFlag(Array(CommandLine.arguments.dropFirst())))
+        }
+
+        /// Commands for the tests, in debug builds only.
+        static var testCommands: [any ParsableCommand.Type] {
+            #if SWITCHYARD_TEST_HOOKS
+                [DashboardTestWorkloadCommand.self]
+            #else
+                []
+            #endif
+        }
     }
 
     /// The tool's version, printed by `switchyard --version`.

@@ -4,6 +4,7 @@
     import NIOCore
     import NIOPosix
     import Switchyard
+    import SwitchyardDashboard
     import SwitchyardHTTP
 
     /// `switchyard fetch URL… [-i LIST]`: downloads many files at once, a bounded number per host, with live progress;
@@ -58,6 +59,8 @@
         @Option(help: "The most downloads at once from one host.")
         var perHost = 6
 
+        @OptionGroup var dashboard: DashboardOptions
+
         @Flag(help: "Continue the partial files of an interrupted run instead of starting them over.")
         var resume = false
 
@@ -90,6 +93,9 @@
                 configuration: HTTPSession.Configuration(
                     name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost),
                 eventLoopGroup: network)
+            if let url = try await dashboard.start([WorkQueuesSource(id: "fetch", queues: { session.hostQueues() })]) {
+                FileHandle.standardError.write(Data("Dashboard: \(url)\n".utf8))
+            }
             let progress = TransferProgress()
             let folder = out
             let known = manifest

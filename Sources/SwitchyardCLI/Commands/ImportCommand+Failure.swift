@@ -88,5 +88,20 @@
             }
             return Int(text).flatMap { $0 >= 0 ? .count($0) : nil }
         }
+
+        /// Exits with status 130 when the import was interrupted, after telling on standard error how to continue it.
+        func exitIfInterrupted(_ summary: ImportSummary, feedPath: String, databasePath: String) throws {
+            if summary.state == .interrupted {
+                let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
+                FileHandle.standardError.write(
+                    Data(
+                        """
+                        stopped; the database holds every batch committed so far. Continue with:
+                          switchyard import \(feedArgument) --database \(shellQuoted(databasePath)) --resume
+
+                        """.utf8))
+                throw ExitCode(130)
+            }
+        }
     }
 #endif

@@ -17,6 +17,8 @@
     /// line of standard output, a summary whose state is `failed`; the database is left consistent), a malformed
     /// `--database` URL included (`error: --database: reason`, before anything is read or written); 64 for wrong
     /// arguments (an unknown option, a missing feed, options that exclude each other: ArgumentParser's usage error).
+    /// With `--dashboard`, a complete import keeps serving the dashboard until Ctrl-C (or SIGTERM, SIGHUP), then exits
+    /// with 0; an interrupted or failed one exits at once, as without it.
     struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
@@ -103,6 +105,8 @@
                 "Generate a sample feed of this profile first and import it (\(SampleFeedProfile.all.map(\.name).joined(separator: ", "))); implies --replace."
         )
         var sample: String?
+
+        @OptionGroup var dashboard: DashboardOptions
 
         func validate() throws {
             guard ProgressStyle(rawValue: progress) != nil else {
@@ -204,9 +208,13 @@
                 FileHandle.standardError.write(
                     Data((TerminalText.visible("importing \(feedPath) into \(databasePath)") + "\n").utf8))
             }
+            let dashboardURL = try await startDashboard(importer)
             let summary = try await runImport(
                 importer, target: target, notice: notice, databasePath: databasePath, style: style)
             printSummary(summary, style: style)
+            if let dashboardURL, summary.state != .interrupted {
+                await DashboardLauncher.linger(at: dashboardURL, target: target)
+            }
             withExtendedLifetime(interrupts) {}  // Ctrl-C stays handled until the summary is out
             try exitIfInterrupted(summary, feedPath: feedPath, databasePath: databasePath)
         }
@@ -358,26 +366,11 @@
             }
         }
 
-        /// Exits with status 130 when the import was interrupted, after telling on standard error how to continue it.
-        private func exitIfInterrupted(_ summary: ImportSummary, feedPath: String, databasePath: String) throws {
-            if summary.state == .interrupted {
-                let feedArgument = sample.map { "--sample \($0)" } ?? shellQuoted(feedPath)
-                FileHandle.standardError.write(
-                    Data(
-                        """
-                        stopped; the database holds every batch committed so far. Continue with:
-                          switchyard import \(feedArgument) --database \(shellQuoted(databasePath)) --resume
-
-                        """.utf8))
-                throw ExitCode(130)
-            }
-        }
-
         /// `path` as one shell word: as is when it holds only characters no shell treats specially, else in single
         /// quotes; with characters a terminal could act on (see ``TerminalText``), ANSI-C quoted (`$'…'`: bash, zsh,
         /// ksh), with those characters as `\xHH`/`\uHHHH` escapes, so the command is harmless to print and still
         /// names the same path when pasted.
-        private func shellQuoted(_ path: String) -> String {
+        func shellQuoted(_ path: String) -> String {
             if path.unicodeScalars.contains(where: TerminalText.isActive) {
                 var out = "$'"
                 for scalar in path.unicodeScalars {

@@ -67,6 +67,8 @@
         @Flag(help: "Also write OUT/index.html, a gallery of the thumbnails.")
         var html = false
 
+        @OptionGroup var dashboard: DashboardOptions
+
         func validate() throws {
             guard (1...100_000).contains(size) else { throw ValidationError("--size must be 1–100000, got \(size)") }
             guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality)") }

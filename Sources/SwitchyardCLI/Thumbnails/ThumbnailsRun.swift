@@ -2,6 +2,7 @@
     import ArgumentParser
     import Foundation
     import Switchyard
+    import SwitchyardDashboard
     import SwitchyardHTTP
     import SwitchyardImages
     import Synchronization
@@ -55,6 +56,11 @@
                 configuration: .init(
                     name: "thumbnails", width: command.parallel ?? WorkQueue.defaultWidth, memoryCacheCost: 0,
                     session: session))
+            let dashboardSource = WorkQueuesSource(
+                id: "thumbnails", queues: { [pipeline.queue, pipeline.downloadQueue] + session.hostQueues() })
+            if let url = try await command.dashboard.start([dashboardSource]) {
+                FileHandle.standardError.write(Data("Dashboard: \(url)\n".utf8))
+            }
             let done = ThumbnailCounter()
             let known = manifest
             let work = Task {
