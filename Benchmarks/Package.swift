@@ -27,7 +27,10 @@ let package = Package(
     dependencies: [
         .package(
             name: "Switchyard", path: "..",
-            traits: ["HTTP", "Postgres", "Push", "CLI", .trait(name: "Images", condition: .when(traits: ["Images"]))]),
+            traits: [
+                "HTTP", "Postgres", "Push", "CLI", "Dashboard",
+                .trait(name: "Images", condition: .when(traits: ["Images"])),
+            ]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -35,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // The durable suite's client and pool (the same versions the library resolves).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The dashboard suite's servers log nothing (a no-op handler), so that standard output stays the report's.
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // Anchors of the `streams` suite: the CSV parsers Switchyard's CSVRecords is measured against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
@@ -50,6 +55,8 @@ let package = Package(
                 .product(name: "SwitchyardHTTPTesting", package: "Switchyard"),
                 .product(name: "SwitchyardImages", package: "Switchyard"),
                 .product(name: "SwitchyardPostgres", package: "Switchyard"),
+                // The dashboard suite: the dashboard, its server, and the queues it watches.
+                .product(name: "SwitchyardDashboard", package: "Switchyard"),
                 // The push suite: the mock APNs both clients send to, and its certificates.
                 .product(name: "SwitchyardPush", package: "Switchyard"),
                 .product(name: "SwitchyardPushTesting", package: "Switchyard"),
@@ -58,6 +65,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "CSV", package: "CSV.swift"),

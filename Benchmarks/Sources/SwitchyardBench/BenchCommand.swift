@@ -41,6 +41,8 @@ struct BenchCommand: ParsableCommand {
             // A child process of a suite's memory case.
             if probe.hasPrefix("cache-mix:") {
                 CacheSuite.probe(probe)
+            } else if probe.hasPrefix("dashboard-server:") {
+                DashboardSuite.serverProbe(String(probe.dropFirst("dashboard-server:".count)))
             } else if probe.hasPrefix("http-floor:") {
                 HTTPSuite.floorProbe(String(probe.dropFirst("http-floor:".count)))
             } else if probe.hasPrefix("http-get:") {

@@ -11,7 +11,7 @@ protocol BenchmarkSuite: Sendable {
 let allSuites: [any BenchmarkSuite] = {
     var suites: [any BenchmarkSuite] = [
         IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(), PushSuite(),
-        DurableSuite(),
+        DurableSuite(), DashboardSuite(),
     ]
     #if Images
         suites.append(ImagesSuite())  // with the Images trait (libvips)
