@@ -159,8 +159,9 @@
         private func read() async -> DashboardUpdate {
             let limit = configuration.listLimit
             let sources = sources
-            var parts = [DashboardSourceSnapshot?](repeating: nil, count: sources.count)
-            await withTaskGroup(of: (Int, DashboardSourceSnapshot).self) { group in
+            let parts = await withTaskGroup(
+                of: (Int, DashboardSourceSnapshot).self, returning: [DashboardSourceSnapshot].self
+            ) { group in
                 for (index, source) in sources.enumerated() {
                     group.addTask {
                         do {
@@ -170,14 +171,16 @@
                         }
                     }
                 }
-                for await (index, part) in group { parts[index] = part }
+                var read: [(Int, DashboardSourceSnapshot)] = []
+                for await part in group { read.append(part) }
+                return read.sorted { $0.0 < $1.0 }.map(\.1)
             }
             let now = ContinuousClock.now
             let snapshot = reading.withLockedValue { state in
                 state.sequence += 1
                 var snapshot = DashboardSnapshot(
                     sequence: state.sequence, takenAt: Date(), interval: Self.seconds(configuration.interval),
-                    actionsEnabled: configuration.actions.token != nil, sources: parts.compactMap { $0 })
+                    actionsEnabled: configuration.actions.token != nil, sources: parts)
                 state.history.record(&snapshot, at: now)
                 return snapshot
             }
