@@ -26,44 +26,6 @@ packages=(
     "psycopg-pool==3.3.3"
 )
 venv="${1:-Benchmarks/.build/durable-venv}"
-python="${PYTHON:-python3}"
-wanted=$(printf '%s\n' "${packages[@]}")
 
-# The installed versions in the same form (name==version, one a line), after importing each module once.
-installed() {
-    "$venv/bin/python" - "${packages[@]}" 2>/dev/null <<'EOF'
-import importlib.metadata as m, sys
-import asyncpg, pgqueuer, procrastinate, psycopg, psycopg_pool
-for requirement in sys.argv[1:]:
-    name = requirement.split("==")[0]
-    print(f"{name}=={m.version(name)}")
-EOF
-}
-
-if [ -x "$venv/bin/python" ] && [ "$(installed || true)" = "$wanted" ]; then
-    exit 0
-fi
-if ! command -v "$python" >/dev/null; then
-    echo "error: $python not found: install Python 3.10 or later (Debian: python3 python3-venv)" >&2
-    exit 1
-fi
-if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-    echo "error: $python is $("$python" --version 2>&1): the anchors need Python 3.10 or later (set PYTHON)" >&2
-    exit 1
-fi
-if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
-    echo "error: $python cannot make a virtual environment: install python3-venv (Scripts/install-system-packages.sh)" >&2
-    exit 1
-fi
-if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ]; then
-    echo "error: $venv exists and is not a virtual environment: choose another folder" >&2
-    exit 1
-fi
-echo "installing ${packages[*]} into $venv"
-mkdir -p "$(dirname "$venv")"
-"$python" -m venv --clear "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input "${packages[@]}"
-if [ "$(installed || true)" != "$wanted" ]; then
-    echo "error: ${packages[*]} did not install into $venv" >&2
-    exit 1
-fi
+source Scripts/pinned-venv.sh
+pinned_venv "$venv" "asyncpg, pgqueuer, procrastinate, psycopg, psycopg_pool" "the durable anchors" "${packages[@]}"

@@ -25,19 +25,6 @@ struct EngineSuite: BenchmarkSuite {
         memory(runner: runner, report: report)
     }
 
-    func record(
-        _ report: Report, _ name: String, _ sample: Sample, anchor: (String, Sample)? = nil, goal: String? = nil,
-        met: Bool? = nil, extra: [(key: String, value: Double)] = []
-    ) {
-        var measurement = Measurement(
-            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
-            range: (sample.minimum, sample.maximum))
-        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
-        if let goal, let met { measurement.goal = (goal, met) }
-        measurement.extra = extra
-        report.record(measurement)
-    }
-
     // MARK: Tiny jobs: submit → run → await, empty bodies
 
     private func tinyJobs(runner: Runner, report: Report) {

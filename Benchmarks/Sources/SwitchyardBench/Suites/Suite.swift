@@ -7,6 +7,22 @@ protocol BenchmarkSuite: Sendable {
     func run(runner: Runner, report: Report)
 }
 
+extension BenchmarkSuite {
+    /// Records a row of `sample` (its median, and its range), with its anchor's median, its goal and extra values.
+    func record(
+        _ report: Report, _ name: String, _ sample: Sample, anchor: (String, Sample)? = nil, goal: String? = nil,
+        met: Bool? = nil, extra: [(key: String, value: Double)] = []
+    ) {
+        var measurement = Measurement(
+            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
+            range: (sample.minimum, sample.maximum))
+        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
+        if let goal, let met { measurement.goal = (goal, met) }
+        measurement.extra = extra
+        report.record(measurement)
+    }
+}
+
 /// Every suite, in the order they run by default.
 let allSuites: [any BenchmarkSuite] = {
     var suites: [any BenchmarkSuite] = [

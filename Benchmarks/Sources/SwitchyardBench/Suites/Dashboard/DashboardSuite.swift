@@ -29,19 +29,6 @@ struct DashboardSuite: BenchmarkSuite {
         viewersMemory(runner: runner, report: report)
     }
 
-    func record(
-        _ report: Report, _ name: String, _ sample: Sample, anchor: (String, Sample)? = nil, goal: String? = nil,
-        met: Bool? = nil, extra: [(key: String, value: Double)] = []
-    ) {
-        var measurement = Measurement(
-            suite: self.name, name: name, nanosecondsPerOperation: sample.median,
-            range: (sample.minimum, sample.maximum))
-        if let anchor { measurement.anchor = (anchor.0, anchor.1.median) }
-        if let goal, let met { measurement.goal = (goal, met) }
-        measurement.extra = extra
-        report.record(measurement)
-    }
-
     // MARK: Throughput with 50 viewers
 
     static let throughputViewers = 50
