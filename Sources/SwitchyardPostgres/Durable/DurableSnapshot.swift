@@ -7,7 +7,7 @@
     import PostgresNIO
 
     /// What a durable queue holds at one moment: its queues, its workers, what runs where, what waits and why, and
-    /// the latest finished jobs. Read by ``DurableQueue/snapshot(limit:)``; rendered by `description` (what
+    /// the latest finished jobs. Read by ``DurableQueue/snapshot(limit:queue:)``; rendered by `description` (what
     /// `switchyard jobs` prints) and encodable as JSON.
     public struct DurableSnapshot: Sendable, Codable, CustomStringConvertible {
         /// A queue's unfinished jobs by state, and its width.
