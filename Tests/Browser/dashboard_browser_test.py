@@ -129,7 +129,8 @@ class Child:
             if time.monotonic() > deadline:
                 break
             if self.process.poll() is not None:
-                time.sleep(0.2)  # the readers may still hold the last lines
+                for reader in self.readers:  # they end at the streams' end, with the last lines read
+                    reader.join(5)
                 break
         name = " ".join(self.arguments[:2])
         if self.dashboard_url is None:
