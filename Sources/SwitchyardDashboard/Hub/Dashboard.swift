@@ -25,8 +25,8 @@
     /// from the producer's latest snapshot while it runs, and otherwise by one read shared by the requests that
     /// arrive during it.
     ///
-    /// Thread-safe. Sources are read concurrently with each other, from the producer's task; the clock is only slept
-    /// on, never called under a lock.
+    /// Thread-safe. Sources are read concurrently with each other, in child tasks of the producer's task (or of a
+    /// one-off read's); the clock is only slept on, never called under a lock.
     public final class Dashboard: Sendable {
         public let sources: [any DashboardSource]
         public let configuration: DashboardConfiguration

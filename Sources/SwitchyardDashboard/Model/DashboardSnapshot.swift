@@ -40,7 +40,7 @@
     public struct DashboardSourceSnapshot: Sendable, Codable, Hashable {
         /// The source's identifier, unique in its dashboard (URL-safe).
         public var id: String
-        /// `inProcess` or `durable`.
+        /// `inProcess`, `durable`, or `unknown` for a source whose read failed (see `error`).
         public var kind: String
         /// The actions this source supports (``DashboardActionKind`` raw values).
         public var actions: [String]

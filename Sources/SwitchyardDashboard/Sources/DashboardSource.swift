@@ -2,8 +2,9 @@
     /// Something a dashboard shows: a set of in-process work queues (``WorkQueuesSource``), a durable queue
     /// (``DurableQueueSource``), or another job system.
     ///
-    /// A dashboard calls a source from one task at a time for reads (its one snapshot producer), and from request
-    /// handlers for pages and actions, possibly concurrently with a read: implementations must be thread-safe. Reads
+    /// A dashboard reads a source from its snapshot producer and from one-off reads (`GET snapshot.json` while nobody
+    /// watches), which may overlap, and calls it from request handlers for pages and actions, possibly concurrently
+    /// with a read: implementations must be thread-safe. Reads
     /// should cost O(list limit), not O(jobs): a dashboard may read every 250 ms while the source runs at full speed.
     public protocol DashboardSource: Sendable {
         /// The source's identifier: unique among a dashboard's sources, URL-safe (it appears in query strings).
