@@ -8,16 +8,12 @@
     /// `--dashboard` on the import, and its option checks, through the `switchyard` binary.
     @Suite struct DashboardCommandTests {
         /// The lines a child writes on standard error, read by a thread of their own (blocking reads).
-        final class LineReader: @unchecked Sendable {
-            // @unchecked: `lines` is written by the reading thread and read by the test only under `lock`.
-            private let lock = NSLock()
-            private var lines: [String] = []
-            private let continuation: AsyncStream<String>.Continuation
+        struct LineReader {
             let stream: AsyncStream<String>
 
             init(_ handle: FileHandle) {
+                let continuation: AsyncStream<String>.Continuation
                 (stream, continuation) = AsyncStream.makeStream(of: String.self)
-                let continuation = continuation
                 Thread.detachNewThread {
                     var pending = Data()
                     while case let data = handle.availableData, !data.isEmpty {
