@@ -25,7 +25,18 @@ extension WorkQueue {
     /// "recent failures". Kept from the queue's creation; a job that is retried is recorded once, when it finishes.
     /// - Complexity: O(``recentFailureLimit``) under the queue's lock. The errors are the jobs' own: describing them
     ///   (which may run their code) is up to the caller, outside any lock.
-    public var recentFailures: [JobFailure] { Engine.perform(in: region) { _ in failures.reversed() } }
+    public var recentFailures: [JobFailure] { Engine.perform(in: region) { _ in failuresNewestFirst() } }
+
+    /// The kept failures, newest first. Lock held. Built element by element: copying an empty `Deque` wholesale
+    /// (`reversed()`, `Array(_:)`) writes the count of the runtime's shared empty-array storage, which two queues
+    /// doing it at once under their own locks would race on.
+    func failuresNewestFirst() -> [JobFailure] {
+        var newestFirst: [JobFailure] = []
+        guard !failures.isEmpty else { return newestFirst }
+        newestFirst.reserveCapacity(failures.count)
+        for index in failures.indices.reversed() { newestFirst.append(failures[index]) }
+        return newestFirst
+    }
 
     /// Records a failed job, evicting the oldest record beyond the limit. Lock held: the evicted record (its error
     /// may be the last reference to a class instance) is released after the lock.

@@ -205,7 +205,7 @@ extension WorkQueue {
             counts: Counts(
                 pending: pendingCount, ready: readyCount, running: runningCount, succeeded: succeededCount,
                 failed: failedCount, cancelled: cancelledCount, submitted: submittedCount),
-            progress: progress, jobs: jobs, recentFailures: failures.reversed(), takenAt: .now)
+            progress: progress, jobs: jobs, recentFailures: failuresNewestFirst(), takenAt: .now)
     }
 
     /// The queue's progress since it was last idle (see ``WorkProgress``).
