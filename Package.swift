@@ -14,7 +14,9 @@
 //                                                              swift-metrics, swift-service-lifecycle
 //   Dashboard SwitchyardDashboard (its durable source with Postgres) Hummingbird, swift-log,
 //                                                              swift-service-lifecycle
-//   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push, Dashboard)   swift-argument-parser
+//   Watch     SwitchyardWatch                                   swift-system
+//   CLI       `switchyard`, `switchyard-mock-apns` (implies HTTP, Postgres, Push, Dashboard, Watch)
+//                                                              swift-argument-parser
 //
 // Every package that only an optional part uses is referenced under `.when(traits:)` only, so a client that turns
 // the traits off resolves and builds none of it: `traits: []` gives swift-collections alone. A module whose trait is
@@ -280,6 +282,29 @@ let dashboardTargets: [Target] = {
     ]
 }()
 
+// MARK: - Trait Watch
+
+let watchTargets: [Target] = {
+    [
+        // File watching (inotify, or polling), child processes in their own process group, and signals.
+        .target(
+            name: "SwitchyardWatch",
+            dependencies: [
+                "Switchyard",
+                .product(name: "DequeModule", package: "swift-collections"),
+                product("SystemPackage", "swift-system", when: ["Watch"]),
+            ],
+            swiftSettings: testHooks
+        ),
+        .testTarget(
+            name: "SwitchyardWatchTests",
+            dependencies: [
+                "SwitchyardWatch", "SwitchyardTesting", product("SystemPackage", "swift-system", when: ["Watch"]),
+            ],
+            swiftSettings: testHooks),
+    ]
+}()
+
 // MARK: - Trait Postgres
 
 let postgresTargets: [Target] = {
@@ -379,6 +404,7 @@ let commandTargets: [Target] = {
             dependencies: [
                 "Switchyard", "SwitchyardTransit", "SwitchyardSampleFeeds",
                 "SwitchyardHTTP", "SwitchyardImages", "SwitchyardPostgres", "SwitchyardPush", "SwitchyardDashboard",
+                "SwitchyardWatch", product("SystemPackage", "swift-system", when: ["CLI"]),
                 product("ArgumentParser", "swift-argument-parser", when: ["CLI"]),
                 // `switchyard push --ca-file`: the client's TLS trust roots; `fetch`: its event loop group.
                 product("NIOSSL", "swift-nio-ssl", when: ["CLI"]),
@@ -406,7 +432,9 @@ let commandTargets: [Target] = {
             dependencies: [
                 "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
                 "SwitchyardPushTesting", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
-                "PostgresTestServer", product("Crypto", "swift-crypto", when: ["CLI"]),
+                "SwitchyardWatch", "PostgresTestServer", product("Crypto", "swift-crypto", when: ["CLI"]),
+                // `switchyard watch`'s tests wait for the files and processes its commands make.
+                product("SystemPackage", "swift-system", when: ["CLI"]),
                 // The durable queue's tests enqueue with the library and check with its client.
                 product("PostgresNIO", "postgres-nio", when: ["CLI"]),
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
@@ -433,6 +461,7 @@ let package = Package(
         .library(name: "SwitchyardPush", targets: ["SwitchyardPush"]),
         .library(name: "SwitchyardPushTesting", targets: ["SwitchyardPushTesting"]),
         .library(name: "SwitchyardDashboard", targets: ["SwitchyardDashboard"]),
+        .library(name: "SwitchyardWatch", targets: ["SwitchyardWatch"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-mock-apns", targets: ["SwitchyardMockAPNs"]),
     ],
@@ -455,11 +484,15 @@ let package = Package(
         .trait(
             name: "CLI",
             description: "the `switchyard` and `switchyard-mock-apns` commands, on swift-argument-parser",
-            enabledTraits: ["HTTP", "Postgres", "Push", "Dashboard"]),
+            enabledTraits: ["HTTP", "Postgres", "Push", "Dashboard", "Watch"]),
         .trait(
             name: "Dashboard",
             description: "SwitchyardDashboard: a live dashboard of work queues and durable queues, on Hummingbird"),
-        .default(enabledTraits: ["Observability", "HTTP", "Images", "Postgres", "Push", "Dashboard", "CLI"]),
+        .trait(
+            name: "Watch",
+            description: "SwitchyardWatch: file watching, child processes and signals, on swift-system"),
+        .default(
+            enabledTraits: ["Observability", "HTTP", "Images", "Postgres", "Push", "Dashboard", "Watch", "CLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -484,12 +517,14 @@ let package = Package(
         // Trait Dashboard.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // Trait Watch.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // Tests only (a client's resolution leaves out what only test targets use): archives written and read by
         // another implementation, to cross-check SwitchyardTransit's zip code.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: coreTargets + observabilityTargets + networkingTargets + httpTargets + imageTargets + postgresTargets
-        + pushTargets + dashboardTargets + commandTargets,
+        + pushTargets + dashboardTargets + watchTargets + commandTargets,
     swiftLanguageModes: [.v6]
 )
 
