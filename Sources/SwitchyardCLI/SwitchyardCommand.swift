@@ -3,7 +3,8 @@
 
     /// `switchyard`: the command-line face of Switchyard. Each subcommand runs one complete background job
     /// (`import` with `status` and `sample-feed`, `fetch`, `thumbnails`, `push`, `demo`), plus the durable PostgreSQL
-    /// queue (`enqueue`, `worker`, `jobs`) and the stream tools `lines` and `csv`.
+    /// queue (`enqueue`, `worker`, `jobs`), the stream tools `lines` and `csv`, and `watch`, which reruns a command
+    /// when files change.
     @main
     struct SwitchyardCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -17,6 +18,7 @@
                 PushCommand.self,
                 DemoCommand.self,
                 LinesCommand.self, CSVCommand.self, DashboardCommand.self,
+                WatchCommand.self,
             ] + testCommands)
 
         /// Parses the command line with a bare `--dashboard` given its default address, then runs the command.
