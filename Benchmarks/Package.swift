@@ -28,7 +28,7 @@ let package = Package(
         .package(
             name: "Switchyard", path: "..",
             traits: [
-                "HTTP", "Postgres", "Push", "CLI", "Dashboard",
+                "HTTP", "Postgres", "Push", "CLI", "Dashboard", "Watch",
                 .trait(name: "Images", condition: .when(traits: ["Images"])),
             ]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The dashboard suite's servers log nothing (a no-op handler), so that standard output stays the report's.
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // The watch suite's paths (`FilePath`, the type FileWatcher takes; the version the library resolves).
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // Anchors of the `streams` suite: the CSV parsers Switchyard's CSVRecords is measured against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
@@ -60,6 +62,9 @@ let package = Package(
                 // The push suite: the mock APNs both clients send to, and its certificates.
                 .product(name: "SwitchyardPush", package: "Switchyard"),
                 .product(name: "SwitchyardPushTesting", package: "Switchyard"),
+                // The watch suite: the file watcher, and the paths it takes.
+                .product(name: "SwitchyardWatch", package: "Switchyard"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -71,7 +76,7 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
                 // The images suite's generated corpus (photos with EXIF orientations, PNGs with alpha).
                 .target(name: "CVipsFixtures", condition: .when(traits: ["Images"])),
-                // Commands the http, images and push suites run as child processes: built beside the bench.
+                // Commands the http, images, push and watch suites run as child processes: built beside the bench.
                 .product(name: "switchyard", package: "Switchyard"),
                 "SwitchyardPushLoad",
             ]

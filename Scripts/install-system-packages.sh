@@ -14,10 +14,12 @@
 #                   durable benchmarks (Scripts/install-aioapns.sh, Scripts/install-durable-anchors.sh)
 #   time            GNU time, which reports the anchors' and `switchyard fetch`'s peak memory
 #   postgresql      the server and `psql`, for a throwaway local server (Scripts/postgres-dev.sh, which CI starts)
+#   inotify-tools, entr
+#                   the anchors of `switchyard-bench watch` (`inotifywait`, `entr`)
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql)
+packages=(libsqlite3-dev zlib1g-dev libvips-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql inotify-tools entr)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -55,6 +55,8 @@ struct BenchCommand: ParsableCommand {
                 ImportSuite.postgresProbe(String(probe.dropFirst("import-postgres:".count)))
             } else if probe.hasPrefix("import:") {
                 ImportSuite.probe(zip: String(probe.dropFirst("import:".count)))
+            } else if probe.hasPrefix("watch-burst:") {
+                WatchBurstProbe.run(String(probe.dropFirst("watch-burst:".count)))
             } else if let colon = probe.firstIndex(of: ":"), StreamsSuite.probeKinds.contains(String(probe[..<colon])) {
                 StreamsSuite.probe(kind: String(probe[..<colon]), path: String(probe[probe.index(after: colon)...]))
             } else {

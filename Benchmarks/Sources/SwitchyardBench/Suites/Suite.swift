@@ -27,7 +27,7 @@ extension BenchmarkSuite {
 let allSuites: [any BenchmarkSuite] = {
     var suites: [any BenchmarkSuite] = [
         IsolationSuite(), EngineSuite(), CacheSuite(), StreamsSuite(), ImportSuite(), HTTPSuite(), PushSuite(),
-        DurableSuite(), DashboardSuite(),
+        DurableSuite(), DashboardSuite(), WatchSuite(),
     ]
     #if Images
         suites.append(ImagesSuite())  // with the Images trait (libvips)
