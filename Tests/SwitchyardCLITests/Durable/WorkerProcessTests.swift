@@ -14,10 +14,12 @@
         func killNine() async throws {
             let queue = QueueUnderTest(try await PostgresServer.server(), "kill")
             defer { Task { await queue.drop() } }
-            let jobs = 300
+            // Jobs long enough that the victim is still running some when its kill comes, however late a loaded
+            // machine notices that it started.
+            let jobs = 150
             let enqueued = try await SwitchyardProcess.run([
                 "enqueue", "test-record", "--database", queue.url, "--table", "results", "--count", "\(jobs)",
-                "--sleep-ms", "30",
+                "--sleep-ms", "200",
             ])
             try #require(enqueued.status == 0, "\(enqueued.standardError)")
             _ = try await queue.sql(
