@@ -114,6 +114,21 @@
             #expect(batch.drain() == [.rescanNeeded("/w"), .modified("/w/a")])
         }
 
+        @Test("a file moved away and back is not reported; removed afterwards, it is")
+        func movedBack() {
+            var batch = ChangeCoalescer()
+            batch.moved(
+                from: bytes("/w/a"), to: bytes("/w/b"), isDirectory: false, fromExistedBefore: true,
+                toExistedBefore: false, at: start)
+            batch.moved(
+                from: bytes("/w/b"), to: bytes("/w/a"), isDirectory: false, fromExistedBefore: true,
+                toExistedBefore: false, at: start)
+            var copy = batch
+            #expect(copy.drain() == [])
+            batch.removed(bytes("/w/a"), isDirectory: false, existedBefore: true, at: start)
+            #expect(batch.drain() == [.removed("/w/a")])
+        }
+
         @Test("the deadline is the quiet window after the latest change, capped by the maximum delay")
         func deadline() {
             var batch = ChangeCoalescer()

@@ -1,4 +1,5 @@
 #if Watch && os(Linux) && SWITCHYARD_TEST_HOOKS
+    import Glibc
     import SystemPackage
     import Testing
 
@@ -57,6 +58,23 @@
             watcher.pauseReadsForTesting(false)
             let events = await log.collect(from: watcher) { $0.contains(.created(tree.path("final"))) }
             #expect(events == [.created(tree.path("final"))])
+        }
+
+        @Test("a file moved out of the tree and a new one made at its path: a change of that path")
+        func rotatedOut() async throws {
+            tree.write("app.log", "1")
+            let elsewhere = TemporaryTree()
+            let watcher = try await FileWatcher(tree.root, options: .init(quietWindow: .milliseconds(20)))
+            defer { watcher.stop() }
+            watcher.pauseReadsForTesting(true)
+            let moved = tree.path("app.log").withPlatformString { source in
+                elsewhere.path("app.log").withPlatformString { rename(source, $0) }
+            }
+            #expect(moved == 0)
+            tree.write("app.log", "2")
+            watcher.pauseReadsForTesting(false)
+            let events = await log.collect(from: watcher) { $0.contains { $0.path == tree.path("app.log") } }
+            #expect(events == [.modified(tree.path("app.log"))])
         }
 
         @Test("a watch limit reached is reported with the count of unwatched directories and the setting")

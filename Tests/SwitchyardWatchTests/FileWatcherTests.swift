@@ -190,6 +190,73 @@
             await delivered.fulfillment(within: .seconds(20))
         }
 
+        @Test("the polling backend reports what its rescans find: created, modified, removed")
+        func polling() async throws {
+            tree.write("a", "1")
+            let options = FileWatcher.Options(
+                quietWindow: .milliseconds(10), backend: .polling(interval: .milliseconds(50)))
+            let watcher = try await watcher(options)
+            defer { watcher.stop() }
+            #expect(watcher.watchedDirectories == 0)
+            tree.write("b")
+            await log.collect(from: watcher) { $0.contains(.created(tree.path("b"))) }
+            tree.write("a", "longer contents")
+            await log.collect(from: watcher) { $0.contains(.modified(tree.path("a"))) }
+            tree.unlink("b")
+            await log.collect(from: watcher) { $0.contains(.removed(tree.path("b"))) }
+        }
+
+        @Test("a chmod or touch of a watched directory itself neither stops the watch nor invents a change")
+        func directoryAttributes() async throws {
+            tree.mkdir("sub")
+            let options = FileWatcher.Options(quietWindow: .milliseconds(20), ignore: IgnoreRules(globs: ["*.o"]))
+            let watcher = try await watcher(options)
+            defer { watcher.stop() }
+            _ = tree.root.withPlatformString { chmod($0, 0o750) }
+            _ = tree.path("sub").withPlatformString { chmod($0, 0o750) }
+            tree.write("sub/after")
+            let events = await log.collect(from: watcher) { $0.contains(.created(tree.path("sub/after"))) }
+            #expect(!events.contains(.created(tree.path("sub"))))
+            #expect(events.allSatisfy { $0 == .created(tree.path("sub/after")) || $0 == .modified(tree.path("sub")) })
+        }
+
+        @Test("a root given as a symbolic link to a directory is followed")
+        func symbolicLinkRoot() async throws {
+            tree.mkdir("real")
+            let link = tree.path("link")
+            _ = tree.path("real").withPlatformString { target in link.withPlatformString { symlink(target, $0) } }
+            let watcher = try await FileWatcher(link, options: .init(quietWindow: .milliseconds(20)))
+            defer { watcher.stop() }
+            #expect(watcher.watchedDirectories == 1)
+            tree.write("real/file")
+            await log.collect(from: watcher) { $0.contains(.created(link.appending("file"))) }
+        }
+
+        @Test("two files of one directory are both watched")
+        func twoFiles() async throws {
+            tree.write("a.txt")
+            tree.write("b.txt")
+            let watcher = try await FileWatcher(
+                [tree.path("a.txt"), tree.path("b.txt")], options: .init(quietWindow: .milliseconds(20)))
+            defer { watcher.stop() }
+            #expect(watcher.watchedDirectories == 1)
+            tree.write("c.txt", "not watched")
+            tree.write("b.txt", "changed")
+            tree.write("a.txt", "changed")
+            let events = await log.collect(from: watcher) {
+                $0.contains(.modified(tree.path("a.txt"))) && $0.contains(.modified(tree.path("b.txt")))
+            }
+            #expect(!events.contains { $0.path == tree.path("c.txt") })
+        }
+
+        @Test("an iterator keeps its watcher alive")
+        func iteratorKeepsWatcher() async throws {
+            var iterator = try await FileWatcher(tree.root, options: .init(quietWindow: .milliseconds(20)))
+                .makeAsyncIterator()
+            tree.write("kept")
+            #expect(try await iterator.next() == [.created(tree.path("kept"))])
+        }
+
         @Test("a missing path is an error")
         func missingPath() async {
             await #expect(throws: FileWatcherError.self) {

@@ -4,7 +4,8 @@
     /// A settled change under a watched path, as a ``FileWatcher`` reports it.
     ///
     /// Paths are absolute and are bytes (`FilePath`): a name with `#`, spaces, a newline or invalid UTF-8 is reported
-    /// as it is on disk. Within one batch a path has at most one event (see ``FileWatcher``).
+    /// as it is on disk. Within one batch a path has one event, but for a file renamed and then written, which is
+    /// `renamed` followed by `modified` (see ``FileWatcher``).
     public enum FileEvent: Sendable, Hashable, CustomStringConvertible {
         /// A file, directory or link appeared: created, moved in from outside the watched tree, or found by a
         /// rescan. The files of a new directory (`mkdir -p`, a `git clone`, a directory moved in) are reported
@@ -18,12 +19,13 @@
         /// Moved within the watched tree. For a directory, later events carry the new paths, and its contents are
         /// not reported again.
         case renamed(from: FilePath, to: FilePath)
-        /// Changes under `root` may have been missed (the kernel's event queue overflowed, or a watch could not be
-        /// kept): the watcher rescans `root` at once and reports what the rescan finds changed, as `created`,
-        /// `modified` and `removed` events in the batches that follow.
+        /// Changes under `root` may have been missed (the kernel's event queue overflowed): the watcher rescans
+        /// `root` at once and reports what the rescan finds changed, as `created`, `modified` and `removed` events in
+        /// this batch and the ones that follow.
         case rescanNeeded(FilePath)
-        /// Some directories are not watched because a system limit was reached: changes in them are not reported
-        /// until a rescan. See ``WatchLimitReport``.
+        /// Some directories are not watched because a system limit was reached: changes directly in them are not
+        /// reported, until a rescan (after an overflow) finds them and retries their watches. See
+        /// ``WatchLimitReport``.
         case watchLimitReached(WatchLimitReport)
 
         /// The path the event is about (for a rename, its new path; for a limit report, the first unwatched

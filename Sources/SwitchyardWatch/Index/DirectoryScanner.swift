@@ -35,6 +35,13 @@
             return result == 0 ? EntryStamp(status) : nil
         }
 
+        /// The stamp of what an absolute path leads to, symbolic links followed (`stat`), or nil if it is gone.
+        static func stamp(followingLinks path: [UInt8]) -> EntryStamp? {
+            var status = stat()
+            let result = WatchPaths.withCString(path) { stat($0, &status) }
+            return result == 0 ? EntryStamp(status) : nil
+        }
+
         /// The stamp of an absolute path, or nil if it is gone.
         static func stamp(_ path: [UInt8]) -> EntryStamp? {
             var status = stat()

@@ -58,8 +58,11 @@
 
         /// Watches the directory at `path`: its watch descriptor, or the `errno` (`ENOSPC`: the per-user watch
         /// limit; `ENOENT`/`ENOTDIR`: gone or replaced meanwhile).
-        func addWatch(_ path: [UInt8]) -> Result<Int32, ScanError> {
-            let watch = WatchPaths.withCString(path) { inotify_add_watch(descriptor, $0, Self.directoryMask) }
+        /// `followingLinks`: for a root given as a symbolic link to a directory (below a root, links are entries,
+        /// never followed).
+        func addWatch(_ path: [UInt8], followingLinks: Bool = false) -> Result<Int32, ScanError> {
+            let mask = followingLinks ? Self.directoryMask & ~Self.dontFollow : Self.directoryMask
+            let watch = WatchPaths.withCString(path) { inotify_add_watch(descriptor, $0, mask) }
             return watch >= 0 ? .success(watch) : .failure(ScanError(errno: errno))
         }
 

@@ -101,10 +101,12 @@
                 change.written = false
             }
             if isDirectory { rekey(below: from, to: to) }
+            if identity == .moved(origin: to) { identity = .original }  // moved back where it was
             update(to, isDirectory: isDirectory, existedBefore: toExistedBefore, at: now) { change, coalescer in
                 coalescer.forgetMove(ofIdentityAt: change)
                 change.current = identity
                 change.written = written
+                if identity == .original { change.originalMovedTo = nil }
             }
             if case .moved(let origin) = identity { changes[origin]?.originalMovedTo = to }
         }
@@ -175,13 +177,21 @@
             if case .moved(let origin) = change.current { changes[origin]?.originalMovedTo = nil }
         }
 
-        /// A directory moved: the changes recorded below it follow it.
+        /// A directory moved: the changes recorded below it follow it, and so do the paths they refer to.
         private mutating func rekey(below from: [UInt8], to: [UInt8]) {
             let prefix = from + [UInt8(ascii: "/")]
+            func moved(_ path: [UInt8]) -> [UInt8] {
+                path.starts(with: prefix) ? to + path.dropFirst(from.count) : path
+            }
             let below = changes.keys.filter { $0.starts(with: prefix) }
             for key in below {
                 guard let change = changes.removeValue(forKey: key) else { continue }
-                changes[to + key.dropFirst(from.count)] = change
+                changes[moved(key)] = change
+            }
+            for key in Array(changes.keys) {
+                guard var change = changes[key] else { continue }
+                if let target = change.originalMovedTo { change.originalMovedTo = moved(target) }
+                changes[key] = change
             }
         }
 

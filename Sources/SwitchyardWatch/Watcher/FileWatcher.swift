@@ -160,13 +160,14 @@
             }
         #endif
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(outbox: session.outbox) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(watcher: self) }
 
-        /// Iterates the watcher's batches; see ``FileWatcher``.
+        /// Iterates the watcher's batches; see ``FileWatcher``. An iterator keeps its watcher (and so the watch)
+        /// alive.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            let outbox: WatchOutbox
+            let watcher: FileWatcher
 
-            public mutating func next() async throws -> [FileEvent]? { try await outbox.next() }
+            public mutating func next() async throws -> [FileEvent]? { try await watcher.session.outbox.next() }
         }
     }
 

@@ -11,26 +11,47 @@
     extension WatchLoop {
         // MARK: Roots
 
-        /// Adds a watched path: a directory is walked; a file is watched through its directory.
+        /// Adds a watched path: a directory is walked; a file is watched through its directory. A path that a
+        /// recursive root already covers (the same directory, or inside it) adds nothing; files of one directory
+        /// share one root. A symbolic link given as a path is followed.
         func addRoot(_ path: FilePath) throws {
             let bytes = WatchPaths.bytes(path)
-            guard let stamp = DirectoryScanner.stamp(bytes) else {
+            guard let stamp = DirectoryScanner.stamp(followingLinks: bytes) else {
                 throw FileWatcherError(path: path, errno: errno, reason: "no such file or directory")
             }
-            let matcher = options.ignore.matcher()
+            let directoryPath = stamp.isDirectory ? path : path.removingLastComponent()
+            if isCovered(directoryPath) { return }
             if stamp.isDirectory {
                 let node = DirectoryNode(name: bytes, parent: nil)
-                roots.append(Root(path: path, node: node, fileName: nil, matcher: matcher))
+                roots.append(Root(path: path, node: node, fileNames: nil, matcher: options.ignore.matcher()))
                 walk(node, rootIndex: roots.count - 1, report: false, at: .now)
+                return
+            }
+            guard let name = path.lastComponent else {
+                throw FileWatcherError(path: path, errno: nil, reason: "not a file or directory")
+            }
+            let fileName = WatchPaths.bytes(FilePath(root: nil, [name]))
+            let index: Int
+            if let shared = roots.firstIndex(where: { $0.fileNames != nil && $0.path == directoryPath }) {
+                index = shared
+                roots[index].fileNames?.insert(fileName)
             } else {
-                guard let name = path.lastComponent else {
-                    throw FileWatcherError(path: path, errno: nil, reason: "not a file or directory")
-                }
-                let node = DirectoryNode(name: WatchPaths.bytes(path.removingLastComponent()), parent: nil)
-                let fileName = WatchPaths.bytes(FilePath(root: nil, [name]))
-                roots.append(Root(path: path, node: node, fileName: fileName, matcher: matcher))
-                node.entries[fileName] = DirectoryNode.Entry(stamp: stamp, directory: nil)
-                watch(node, rootIndex: roots.count - 1)
+                let node = DirectoryNode(name: WatchPaths.bytes(directoryPath), parent: nil)
+                roots.append(
+                    Root(path: directoryPath, node: node, fileNames: [fileName], matcher: IgnoreRules().matcher()))
+                index = roots.count - 1
+                watch(node, rootIndex: index)
+            }
+            roots[index].node.entries[fileName] = DirectoryNode.Entry(stamp: stamp, directory: nil)
+        }
+
+        /// Whether a directory root already reports what is directly in `directory`: it is that root, or inside a
+        /// recursive one.
+        private func isCovered(_ directory: FilePath) -> Bool {
+            roots.contains { root in
+                guard root.fileNames == nil else { return false }
+                if root.path == directory { return true }
+                return options.recursive && directory.starts(with: root.path)
             }
         }
 
@@ -44,7 +65,7 @@
         /// Whether `name` in `directory` is left out: another entry than a watched file's, or ignored.
         func isExcluded(_ name: [UInt8], in directory: DirectoryNode, rootIndex: Int, isDirectory: Bool) -> Bool {
             let root = roots[rootIndex]
-            if let fileName = root.fileName { return name != fileName }
+            if let fileNames = root.fileNames { return !fileNames.contains(name) }
             guard !root.matcher.isEmpty else { return false }
             return root.matcher.isIgnored(relativePath: directory.relativePath(of: name), isDirectory: isDirectory)
         }
@@ -92,15 +113,19 @@
                     unwatchedDirectory(directory)
                     return
                 }
-                switch inotify.addWatch(directory.path) {
+                switch inotify.addWatch(directory.path, followingLinks: directory.parent == nil) {
                 case .success(let watch):
-                    if let other = nodesByWatch[watch], other !== directory {
-                        // The same directory reached twice (a bind mount, or overlapping roots): one node reports.
-                        return
+                    if let other = nodesByWatch[watch] {
+                        guard other !== directory else { return }
+                        // The kernel's watch of this directory is still held by a node the tree no longer uses
+                        // there (renamed during an overflow, or moved out and back within the pairing window):
+                        // it passes to the node that now stands for the directory.
+                        other.watch = -1
+                    } else {
+                        session.watchesChanged(by: 1)
                     }
                     directory.watch = watch
                     nodesByWatch[watch] = directory
-                    session.watchesChanged(by: 1)
                 case .failure(let error) where error.errno == ENOSPC:
                     unwatchedDirectory(directory)
                 case .failure:
@@ -141,7 +166,10 @@
             while let directory = stack.popLast() {
                 if directory.watch < 0 { watch(directory, rootIndex: rootIndex) }
                 let path = directory.path
-                guard case .success(let listing) = DirectoryScanner.list(path) else { continue }
+                guard case .success(let listing) = DirectoryScanner.list(path) else {
+                    if directory === root.node { rootVanished(rootIndex, at: now) }
+                    continue
+                }
                 var seen = Set<[UInt8]>(minimumCapacity: listing.count)
                 for (name, stamp) in listing {
                     if isExcluded(name, in: directory, rootIndex: rootIndex, isDirectory: stamp.isDirectory) {
@@ -161,7 +189,7 @@
                     let existed = directory.entries[name] != nil
                     if let old = directory.entries[name]?.directory { forgetWatches(below: old) }
                     var entry = DirectoryNode.Entry(stamp: stamp, directory: nil)
-                    if stamp.isDirectory && root.fileName == nil && options.recursive {
+                    if stamp.isDirectory && root.fileNames == nil && options.recursive {
                         entry.directory = DirectoryNode(name: name, parent: directory)
                     }
                     directory.entries[name] = entry

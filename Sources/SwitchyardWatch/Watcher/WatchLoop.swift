@@ -12,14 +12,15 @@
     /// that waits in `poll` for kernel events, wake-ups and deadlines. Not thread-safe: created and used by the
     /// watcher's thread only.
     final class WatchLoop {
-        /// One watched path: a directory, or a file watched through its directory.
+        /// One watched directory: a path given, or the directory of files given (files of one directory share
+        /// one root).
         struct Root {
-            /// The path as given (absolute).
+            /// The directory's path (absolute).
             var path: FilePath
-            /// The directory watched: the path, or a file's directory.
+            /// The directory watched.
             var node: DirectoryNode
-            /// For a file: its name in `node`, the only entry reported.
-            var fileName: [UInt8]?
+            /// For files watched through their directory: their names in `node`, the only entries reported.
+            var fileNames: Set<[UInt8]>?
             var matcher: IgnoreMatcher
         }
 
@@ -42,8 +43,8 @@
         #endif
         var nodesByWatch: [Int32: DirectoryNode] = [:]
         var pendingMoves: [UInt32: PendingMove] = [:]
-        /// Entries whose stamps are refreshed when the batch is delivered.
-        var dirty: [(DirectoryNode, [UInt8])] = []
+        /// Entries whose stamps are refreshed when the batch is delivered, once each.
+        var dirty: [DirtyEntry: DirectoryNode] = [:]
         /// Directories left unwatched by a limit, and the report not yet delivered.
         var unwatched = 0
         var limitReport: WatchLimitReport?
@@ -201,11 +202,21 @@
             refreshStamps()  // after the delivery: off the path from a change to its event
         }
 
+        /// An entry whose stamp is refreshed at delivery: a directory node and a name in it.
+        struct DirtyEntry: Hashable {
+            let directory: ObjectIdentifier
+            let name: [UInt8]
+        }
+
+        func markDirty(_ name: [UInt8], in directory: DirectoryNode) {
+            dirty[DirtyEntry(directory: ObjectIdentifier(directory), name: name)] = directory
+        }
+
         private func refreshStamps() {
-            for (directory, name) in dirty {
-                guard directory.entries[name] != nil else { continue }
-                if let stamp = DirectoryScanner.stamp(WatchPaths.join(directory.path, name)) {
-                    directory.entries[name]?.stamp = stamp
+            for (key, directory) in dirty {
+                guard directory.entries[key.name] != nil else { continue }
+                if let stamp = DirectoryScanner.stamp(WatchPaths.join(directory.path, key.name)) {
+                    directory.entries[key.name]?.stamp = stamp
                 }
             }
             dirty.removeAll(keepingCapacity: true)
