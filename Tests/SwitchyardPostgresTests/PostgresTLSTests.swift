@@ -1,5 +1,8 @@
 #if Postgres
     import Foundation
+    #if canImport(Glibc)
+        import Glibc
+    #endif
     import NIOCore
     import NIOPosix
     import PostgresTestServer
@@ -149,10 +152,30 @@
 
         @Test("a refused connection reads as one, with balanced parentheses and no NIO dump")
         func refused() async throws {
-            let group = MultiThreadedEventLoopGroup.singleton
-            let channel = try await ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).get()
-            let port = try #require(channel.localAddress?.port)
-            try await channel.close()
+            #if canImport(Glibc)
+                // A port bound but not listening: connections to it are refused, and no other socket can take it
+                // meanwhile (a port merely closed again may become another connection's source port, which answers
+                // with a reset).
+                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                try #require(socket >= 0)
+                defer { close(socket) }
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+                    }
+                }
+                try #require(bound)
+                let port = Int(UInt16(bigEndian: address.sin_port))
+            #else
+                let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .bind(host: "127.0.0.1", port: 0).get()
+                let port = try #require(channel.localAddress?.port)
+                try await channel.close()
+            #endif
             let error = await failure("postgres://me@127.0.0.1:\(port)/db")
             #expect(error.contains("connection refused by 127.0.0.1:\(port)"), "\(error)")
             #expect(
