@@ -296,10 +296,19 @@ let watchTargets: [Target] = {
             ],
             swiftSettings: testHooks
         ),
+        // Waits for a folder's changes and a process's exit, for the watch and command-line tests.
+        .target(
+            name: "WatchTestSupport",
+            dependencies: [
+                "Switchyard", "SwitchyardTesting", "SwitchyardWatch",
+                product("SystemPackage", "swift-system", when: ["Watch"]),
+            ],
+            path: "Tests/WatchTestSupport"),
         .testTarget(
             name: "SwitchyardWatchTests",
             dependencies: [
-                "SwitchyardWatch", "SwitchyardTesting", product("SystemPackage", "swift-system", when: ["Watch"]),
+                "SwitchyardWatch", "SwitchyardTesting", "WatchTestSupport",
+                product("SystemPackage", "swift-system", when: ["Watch"]),
             ],
             swiftSettings: testHooks),
     ]
@@ -432,7 +441,8 @@ let commandTargets: [Target] = {
             dependencies: [
                 "SwitchyardCLI", "SwitchyardHTTPTesting", "SwitchyardImages", "SwitchyardPostgres",
                 "SwitchyardPushTesting", "SwitchyardTransit", "SwitchyardSampleFeeds", "SwitchyardTesting",
-                "SwitchyardWatch", "PostgresTestServer", product("Crypto", "swift-crypto", when: ["CLI"]),
+                "SwitchyardWatch", "WatchTestSupport", "PostgresTestServer",
+                product("Crypto", "swift-crypto", when: ["CLI"]),
                 // `switchyard watch`'s tests wait for the files and processes its commands make.
                 product("SystemPackage", "swift-system", when: ["CLI"]),
                 // The durable queue's tests enqueue with the library and check with its client.

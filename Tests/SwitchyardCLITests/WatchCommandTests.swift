@@ -1,5 +1,7 @@
 #if CLI
     import Foundation
+    import WatchTestSupport
+    import SwitchyardWatch
     import Testing
 
     /// `switchyard watch` run as a user would, against a temporary folder: `--json`, the busy policies, and Ctrl-C.
@@ -29,7 +31,7 @@
             folder.touch("change.txt")
             let second = try #require(await untilFolderChanges(folder.path, "a second run") { folder.pid(1) })
             await untilProcessExits(first, "the first run's sleep is gone")
-            #expect(Self.isAlive(second))
+            #expect(try await ProcessExit.wait(for: second, timeout: .zero) == false)  // still running
             #expect(await watch.stop(with: SIGINT) == 130)
             await untilProcessExits(second, "the second run's sleep is gone")
             #expect(folder.lines(folder.runs).count == 2)
@@ -81,24 +83,6 @@
                     continuation.resume()
                 }
             }
-        }
-
-        /// Whether process `pid` runs: it exists and is not a zombie waiting for its parent.
-        private static func isAlive(_ pid: Int32) -> Bool {
-            #if os(Linux)
-                let descriptor = open("/proc/\(pid)/stat", O_RDONLY)
-                guard descriptor >= 0 else { return false }
-                defer { close(descriptor) }
-                var buffer = [UInt8](repeating: 0, count: 1024)
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { return false }
-                let stat = String(decoding: buffer[..<count], as: UTF8.self)
-                guard let parenthesis = stat.lastIndex(of: ")") else { return false }
-                let state = stat[stat.index(after: parenthesis)...].first { $0 != " " }
-                return state != "Z" && state != "X"
-            #else
-                return kill(pid, 0) == 0
-            #endif
         }
     }
 

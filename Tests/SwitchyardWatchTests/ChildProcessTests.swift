@@ -5,6 +5,7 @@
         import Darwin
     #endif
     import Foundation
+    import WatchTestSupport
     import SwitchyardWatch
     import SystemPackage
     import Testing
@@ -72,7 +73,7 @@
                 await untilFolderChanges(folder.path, "the background sleep's pid is written") {
                     Int32(folder.contents("pid").trimmingCharacters(in: .whitespacesAndNewlines))
                 })
-            #expect(Self.isAlive(sleeper))
+            #expect(try await ProcessExit.wait(for: sleeper, timeout: .zero) == false)  // still running
             #expect(await child.terminate(grace: .seconds(2)) == .signalled(SIGTERM))
             await untilProcessExits(sleeper, "the background sleep is gone")
         }
@@ -84,27 +85,6 @@
             #expect(await child.exit() == .signalled(SIGTERM))
             #expect(kill(-child.processID, 0) != 0)  // its only member, collected: the group is empty
             child.signalGroup(0)  // ESRCH: ignored
-        }
-
-        /// Whether process `pid` runs: it exists and is not a zombie waiting for its parent (a process whose parent
-        /// died is collected by init, or by nobody in some containers).
-        static func isAlive(_ pid: Int32) -> Bool {
-            #if os(Linux)
-                let descriptor = open("/proc/\(pid)/stat", O_RDONLY)
-                guard descriptor >= 0 else { return false }
-                defer { close(descriptor) }
-                var buffer = [UInt8](repeating: 0, count: 1024)
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { return false }
-                let stat = String(decoding: buffer[..<count], as: UTF8.self)
-                // "PID (COMMAND) STATE …": the command may hold spaces and parentheses, so the state follows the
-                // last ")".
-                guard let parenthesis = stat.lastIndex(of: ")") else { return false }
-                let state = stat[stat.index(after: parenthesis)...].first { $0 != " " }
-                return state != "Z" && state != "X"
-            #else
-                return kill(pid, 0) == 0
-            #endif
         }
     }
 

@@ -41,9 +41,9 @@
     /// of Swift's cooperative pool). Elsewhere, or with ``Backend/polling(interval:)``: the same thread rescans at
     /// the interval. One consumer at a time: the sequence's iterators share one stream of batches. Cancelling the
     /// iterating task ends the iteration (`nil`); ``stop()`` (or releasing the watcher) ends the watch. A batch
-    /// reaches an iterating task through Swift's global executor; ``init(_:options:delivery:onBatch:)`` hands it to
-    /// a handler instead, on the watcher's thread (the shortest path from a change to your code) or on a
-    /// `Delivery` you choose.
+    /// reaches an iterating task through Swift's global executor;
+    /// ``init(_:options:delivery:onBatch:)-([FilePath],_,_,_)`` hands it to a handler instead, on the watcher's
+    /// thread (the shortest path from a change to your code) or on a `Delivery` you choose.
     public final class FileWatcher: AsyncSequence, Sendable {
         public typealias Element = [FileEvent]
         public typealias Failure = any Error
@@ -117,7 +117,7 @@
         /// With a `delivery` (`.main`, `.queue(q)`, `.task()`…), batches are handed to it one at a time: the next is
         /// handed over once the handler returned, and changes made meanwhile are merged into it. Iterating a watcher
         /// made this way ends at once.
-        /// - Throws: as ``init(_:options:)``.
+        /// - Throws: as ``init(_:options:)-([FilePath],_)``.
         public init(
             _ paths: [FilePath], options: Options = Options(), delivery: Delivery? = nil,
             onBatch: @escaping @Sendable ([FileEvent]) -> Void
@@ -130,12 +130,13 @@
                 paths: absolute, options: options, handler: .init(delivery: delivery, body: onBatch))
         }
 
-        /// Starts watching one path (see ``init(_:options:)``).
+        /// Starts watching one path (see ``init(_:options:)-([FilePath],_)``).
         public convenience init(_ path: FilePath, options: Options = Options()) async throws {
             try await self.init([path], options: options)
         }
 
-        /// Starts watching one path, with a handler (see ``init(_:options:delivery:onBatch:)``).
+        /// Starts watching one path, with a handler (see
+        /// ``init(_:options:delivery:onBatch:)-([FilePath],_,_,_)``).
         public convenience init(
             _ path: FilePath, options: Options = Options(), delivery: Delivery? = nil,
             onBatch: @escaping @Sendable ([FileEvent]) -> Void

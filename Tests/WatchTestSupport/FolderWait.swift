@@ -1,4 +1,5 @@
 #if Watch
+    // What the file-watching tests and `switchyard watch`'s tests share: waits for what child processes do.
     import Switchyard
     import SwitchyardTesting
     import SwitchyardWatch
@@ -8,7 +9,7 @@
     /// Waits for what a child process writes into `folder`: `probe` is checked once a `FileWatcher` of the folder
     /// (its direct entries) is watching, then after each change, until it returns a value. Records an issue and
     /// returns `nil` after `timeout`. No polling: the checks follow the folder's changes.
-    func untilFolderChanges<Value: Sendable>(
+    public func untilFolderChanges<Value: Sendable>(
         _ folder: String, _ what: String, within timeout: Duration = .seconds(30),
         _ probe: @escaping @Sendable () -> Value?
     ) async -> Value? {
@@ -38,7 +39,7 @@
     }
 
     /// Waits until process `processID` has exited (a zombie counts); records an issue if it has not after `timeout`.
-    func untilProcessExits(_ processID: Int32, _ what: String, within timeout: Duration = .seconds(30)) async {
+    public func untilProcessExits(_ processID: Int32, _ what: String, within timeout: Duration = .seconds(30)) async {
         do {
             if try await ProcessExit.wait(for: processID, timeout: timeout) { return }
             Issue.record("timed out after \(timeout) waiting until \(what)")
