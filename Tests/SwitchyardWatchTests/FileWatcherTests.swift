@@ -105,7 +105,11 @@
             defer { watcher.stop() }
             tree.write(".main.swift.tmp", "new")
             tree.rename(".main.swift.tmp", "main.swift")
-            let events = await log.collect(from: watcher) { $0.contains(.modified(tree.path("main.swift"))) }
+            let saved: Set<FileEvent> = [
+                .modified(tree.path("main.swift")),
+                .renamed(from: tree.path(".main.swift.tmp"), to: tree.path("main.swift")),
+            ]
+            let events = await log.collect(from: watcher) { !saved.isDisjoint(with: $0) }
             // A busy machine may deliver the temporary file's creation before the rename: then its rename is
             // reported too, and nothing claims that it still exists.
             if events.count > 1 {
