@@ -96,8 +96,6 @@
     }
 
     extension Array where Element == FileEvent {
-        func contains(created path: FilePath) -> Bool { contains(.created(path)) }
-
         /// The paths reported created (directly, or found by a rescan).
         var createdPaths: Set<FilePath> {
             Set(compactMap { if case .created(let path) = $0 { path } else { nil } })

@@ -80,8 +80,5 @@
             }
             return nodes
         }
-
-        /// How many entries this subtree holds. - Complexity: O(directories of the subtree).
-        var entryCount: Int { subtree().reduce(0) { $0 + $1.entries.count } }
     }
 #endif

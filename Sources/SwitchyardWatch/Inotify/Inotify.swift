@@ -20,7 +20,6 @@
     /// thread.
     final class Inotify {
         // The kernel's ABI (<sys/inotify.h>), spelled out so that their types are UInt32 everywhere.
-        static let access: UInt32 = 0x0000_0001
         static let modify: UInt32 = 0x0000_0002
         static let attributes: UInt32 = 0x0000_0004
         static let closeWrite: UInt32 = 0x0000_0008
@@ -30,7 +29,6 @@
         static let delete: UInt32 = 0x0000_0200
         static let deleteSelf: UInt32 = 0x0000_0400
         static let moveSelf: UInt32 = 0x0000_0800
-        static let unmount: UInt32 = 0x0000_2000
         static let queueOverflow: UInt32 = 0x0000_4000
         static let ignored: UInt32 = 0x0000_8000
         static let onlyDirectory: UInt32 = 0x0100_0000

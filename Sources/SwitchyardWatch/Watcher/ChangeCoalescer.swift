@@ -130,10 +130,6 @@
             return events
         }
 
-        /// The paths whose current identity exists and is reported created, modified or renamed to: the watcher
-        /// refreshes their stamps.
-        var existingPaths: [[UInt8]] { changes.compactMap { $0.value.current == nil ? nil : $0.key } }
-
         private func append(_ path: [UInt8], _ change: Change, to events: inout [FileEvent]) {
             let target = WatchPaths.filePath(path)
             switch change.current {

@@ -15,6 +15,16 @@
             var waiterID = 0
             var finished = false
             var failure: (any Error)?
+
+            /// Takes the waiting batch, or the end (nil, or the failure) once finished; nil if neither is there.
+            mutating func takeReady() -> Result<[FileEvent]?, any Error>? {
+                if let taken = batch {
+                    batch = nil
+                    return .success(taken)
+                }
+                if finished { return failure.map { .failure($0) } ?? .success(nil) }
+                return nil
+            }
         }
 
         private let state = Isolated(State(), label: "a file watcher's outbox")
@@ -60,7 +70,6 @@
 
         /// The next batch; nil after ``finish(throwing:)`` or when the calling task is cancelled.
         func next() async throws -> [FileEvent]? {
-            if let taken = takeReady() { return try taken.get() }
             let id = state.withValueBlocking { state -> Int in
                 state.waiterID += 1
                 return state.waiterID
@@ -68,11 +77,7 @@
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let ready: Result<[FileEvent]?, any Error>? = state.withValueBlocking { state in
-                        if let batch = state.batch {
-                            state.batch = nil
-                            return .success(batch)
-                        }
-                        if state.finished { return state.failure.map { .failure($0) } ?? .success(nil) }
+                        if let ready = state.takeReady() { return ready }
                         if Task.isCancelled { return .success(nil) }
                         precondition(state.waiter == nil, "FileWatcher: two tasks iterate at once")
                         state.waiter = continuation
@@ -92,19 +97,6 @@
                 }
                 waiter?.resume(returning: nil)
             }
-        }
-
-        private func takeReady() -> Result<[FileEvent]?, any Error>? {
-            let ready: Result<[FileEvent]?, any Error>? = state.withValueBlocking { state in
-                if let batch = state.batch {
-                    state.batch = nil
-                    return .success(batch)
-                }
-                if state.finished { return state.failure.map { .failure($0) } ?? .success(nil) }
-                return nil
-            }
-            if case .success(.some) = ready { onTaken() }
-            return ready
         }
     }
 #endif
