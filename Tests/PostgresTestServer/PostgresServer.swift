@@ -42,7 +42,7 @@
         private static let shared = Task<Server, any Error> {
             let environment = ProcessInfo.processInfo.environment
             if let url = environment["SWITCHYARD_POSTGRES_URL"] {
-                return Server(url: url, folder: environment["SWITCHYARD_POSTGRES_DIR"])
+                return Server(url: patient(url), folder: environment["SWITCHYARD_POSTGRES_DIR"])
             }
             guard serverInstalled else {
                 throw PostgresServerError(description: "no PostgreSQL server: \(skipReason)")
@@ -70,7 +70,13 @@
             guard let url = output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
                 throw PostgresServerError(description: "Scripts/postgres-dev.sh start printed no URL: \(output)")
             }
-            return Server(url: url, folder: folder)
+            return Server(url: patient(url), folder: folder)
+        }
+
+        /// `url` with `connect_timeout=60` unless it names one. The whole test run shares two cores with the
+        /// server; the default 10 s is for deployments, and a test that times out connecting tests nothing.
+        private static func patient(_ url: String) -> String {
+            url.contains("connect_timeout=") ? url : url + (url.contains("?") ? "&" : "?") + "connect_timeout=60"
         }
 
         /// Where this process starts its own cluster when it has to (stopped and removed at exit; claimed with
