@@ -3,7 +3,7 @@
     import Testing
 
     /// Runs the built `switchyard` binary end to end, as a user would.
-    @Suite("switchyard command line", .timeLimit(.minutes(1)))
+    @Suite("switchyard command line", .timeLimit(.minutes(3)))
     struct SwitchyardCommandTests {
         @Test("--version prints the version")
         func version() async throws {

@@ -10,7 +10,7 @@
     /// The durable queue as a dashboard source, against the test server, in a schema of its own.
     @Suite(
         .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))
     struct DurableQueueSourceTests {
         static let kind = DurableJobKind<Int, Int>("dashboard.test")
 

@@ -6,7 +6,7 @@
 
     /// The README's two HTTP examples, as written there but for the URLs and paths: the stub server stands in for the
     /// internet, and files go to a temporary folder. Sessions and servers are shut down on every path.
-    @Suite("README: the HTTP and stub-server examples", .timeLimit(.minutes(1)))
+    @Suite("README: the HTTP and stub-server examples", .timeLimit(.minutes(3)))
     struct HTTPReadmeExampleTests {
         @Test("a streamed CSV body counted in fixed memory; a checksummed download")
         func sessionExample() async throws {
