@@ -3,7 +3,7 @@
     import Testing
 
     /// `switchyard lines` and `switchyard csv`, run as child processes on generated files.
-    @Suite("switchyard lines and csv", .timeLimit(.minutes(1)))
+    @Suite("switchyard lines and csv", .timeLimit(.minutes(3)))
     struct StreamCommandsTests {
         /// Files with every line-ending case, written to a fresh folder.
         private static func lineFiles() throws -> (directory: URL, paths: [String]) {
@@ -36,7 +36,7 @@
             return (directory, paths)
         }
 
-        @Test("switchyard lines agrees with wc -l on every test file, in both tiers and at small chunk sizes")
+        @Test("switchyard lines agrees with wc -l on every test file: counting, in both tiers, at small chunk sizes")
         func linesAgreesWithWc() async throws {
             let (directory, paths) = try Self.lineFiles()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,7 +44,9 @@
             #expect(wc.status == 0)
             let expected = Self.counts(wc.standardOutput)
             #expect(expected.count == paths.count + 1)
-            for arguments in [[], ["--strings", "--chunk-size", "7"], ["--chunk-size", "1"]] {
+            for arguments in [
+                [], ["--chunk-size", "1"], ["--strings", "--chunk-size", "7"], ["--each-line", "--chunk-size", "1"],
+            ] {
                 // binary.txt is not UTF-8: the String tier rejects it, so compare it in the byte tier only.
                 let files = arguments.contains("--strings") ? paths.filter { !$0.hasSuffix("binary.txt") } : paths
                 let ours = try await SwitchyardProcess.run(["lines"] + arguments + files)

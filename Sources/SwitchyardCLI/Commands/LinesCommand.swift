@@ -5,10 +5,11 @@
 
     /// `switchyard lines FILE…`: counts lines like `wc -l`, through Switchyard's line streams.
     ///
-    /// Each file is read in fixed memory on `BlockingExecutor.shared` (the zero-copy tier by default, the `String`
-    /// tier, validated `Substring`s, with `--strings`). The count is `wc -l`'s: lines ending in `\n`; a final line without one is not counted
-    /// (`--stats` shows it). A file that cannot be read is reported on standard error and the others are still
-    /// counted; the exit status is then 1.
+    /// Each file is read in fixed memory on `BlockingExecutor.shared`. By default only newlines are counted
+    /// (`Lines.countLinesBlocking()`: no line is framed, no length limit); `--each-line` hands every line out
+    /// zero-copy, and `--strings` as validated `Substring`s, to time those tiers. The count is `wc -l`'s: lines
+    /// ending in `\n`; a final line without one is not counted (`--stats` shows it). A file that cannot be read is
+    /// reported on standard error and the others are still counted; the exit status is then 1.
     struct LinesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lines",
@@ -17,10 +18,10 @@
         @Argument(help: "The files to count.")
         var files: [String]
 
-        @Flag(
-            help:
-                "Hand out every line as UTF-8-validated text (the String tier, as Substrings) instead of borrowing its bytes."
-        )
+        @Flag(help: "Hand out every line, borrowing its bytes (the zero-copy tier), instead of only counting newlines.")
+        var eachLine = false
+
+        @Flag(help: "Hand out every line as UTF-8-validated text (the String tier, as Substrings).")
         var strings = false
 
         @Option(help: "Bytes per read.")
@@ -31,6 +32,7 @@
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file") }
+            guard !(strings && eachLine) else { throw ValidationError("choose --each-line or --strings, not both") }
             guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
         }
 
@@ -43,14 +45,15 @@
                 let clock = ContinuousClock()
                 let started = clock.now
                 do {
-                    let summary = try await BlockingExecutor.shared.run { [strings] in
+                    let summary = try await BlockingExecutor.shared.run { [strings, eachLine] in
                         if strings {
                             var bytes = 0
                             let summary = try lines.forEachSubstringBlocking { bytes &+= $0.utf8.count }
                             _ = bytes
                             return summary
                         }
-                        return try lines.forEachLineBlocking { _ in }
+                        if eachLine { return try lines.forEachLineBlocking { _ in } }
+                        return try lines.countLinesBlocking()
                     }
                     rows.append((summary.terminatedLines, path))
                     total += summary.terminatedLines

@@ -8,6 +8,19 @@ enum LineAnchors {
         ChildProcess.output("/usr/bin/wc", arguments: ["-l", path])?.split(separator: " ").first.flatMap { Int($0) }
     }
 
+    /// `switchyard lines PATH` (the command beside this benchmark's executable), run as a child process; returns
+    /// its count.
+    static func switchyardLines(_ executable: String, _ path: String) -> Int? {
+        ChildProcess.output(executable, arguments: ["lines", path])?.split(separator: " ").first.flatMap { Int($0) }
+    }
+
+    /// The `switchyard` executable built beside this benchmark, or nil.
+    static let switchyardExecutable: String? = {
+        let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
+        let path = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
     /// `readLine()` until nil in a child process of this executable whose standard input is the file (so the
     /// anchor, like `wc -l`, includes starting a process: a few milliseconds).
     static func readLines(_ path: String) -> Int {
