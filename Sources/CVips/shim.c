@@ -142,6 +142,23 @@ int sy_vips_thumbnail_reader(
     return status;
 }
 
+int sy_vips_thumbnail_flattened_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop,
+    int fail_on, double red, double green, double blue, double grey) {
+    VipsSource *source = sy__source_new(reader);
+    if (!source) return -1;
+    VipsImage *image =
+        vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+    g_object_unref(source);  // the image holds its own reference while it needs it
+    if (!image) return -1;
+    VipsImage *flat = NULL;
+    int status = sy_vips_flatten(image, &flat, red, green, blue, grey);
+    g_object_unref(image);
+    if (status != 0) return status;
+    status = vips_thumbnail_image(flat, out, width, "height", height, "size", size, "crop", crop, NULL);
+    g_object_unref(flat);
+    return status;
+}
+
 int sy_vips_width(VipsImage *image) { return vips_image_get_width(image); }
 int sy_vips_height(VipsImage *image) { return vips_image_get_height(image); }
 VipsInterpretation sy_vips_interpretation(VipsImage *image) { return vips_image_get_interpretation(image); }

@@ -14,6 +14,7 @@
     X(vips_operation_get_type) X(g_type_is_a) X(g_type_class_ref) X(g_type_class_unref) X(vips_source_custom_new) \
     X(g_signal_connect_data) X(vips_foreign_find_load_source) X(vips_foreign_find_load) \
     X(vips_foreign_find_load_buffer) X(g_object_unref) X(vips_image_new_from_source) X(vips_thumbnail_source) \
+    X(vips_thumbnail_image) \
     X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_interpretation) X(vips_image_hasalpha) \
     X(vips_image_get_typeof) X(vips_colourspace) X(vips_image_get_bands) X(vips_image_get_format) \
     X(vips_array_double_new) X(vips_flatten) X(vips_area_unref) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
@@ -59,6 +60,7 @@ SY_SYMBOLS(SY_POINTER)
 #define g_object_unref (*sy_p_g_object_unref)
 #define vips_image_new_from_source (*sy_p_vips_image_new_from_source)
 #define vips_thumbnail_source (*sy_p_vips_thumbnail_source)
+#define vips_thumbnail_image (*sy_p_vips_thumbnail_image)
 #define vips_image_get_width (*sy_p_vips_image_get_width)
 #define vips_image_get_height (*sy_p_vips_image_get_height)
 #define vips_image_get_interpretation (*sy_p_vips_image_get_interpretation)

@@ -58,6 +58,25 @@
             encoded("a transparent PNG") { syf_transparent(Int32(width), Int32(height), &$0, &$1) }
         }
 
+        /// A photo-like PNG (as ``photo(width:height:)``) whose alpha varies from pixel to pixel like its colours.
+        static func photoWithAlpha(width: Int, height: Int) -> [UInt8] {
+            encoded("a photo with alpha") { syf_photo(Int32(width), Int32(height), 2, 1, 1, ".png", &$0, &$1) }
+        }
+
+        /// The first three bands at (x, y) of encoded bytes, unrounded (0–255 for 8-bit images).
+        static func colour(_ bytes: [UInt8], x: Int, y: Int) -> [Double]? {
+            _ = ready
+            var rgb = [Double](repeating: 0, count: 3)
+            var width: Int32 = 0
+            var height: Int32 = 0
+            let status = bytes.withUnsafeBytes { buffer in
+                rgb.withUnsafeMutableBufferPointer {
+                    syf_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), $0.baseAddress, &width, &height)
+                }
+            }
+            return status == 0 ? rgb : nil
+        }
+
         /// The alpha at (x, y) of encoded bytes; nil if the image has none.
         static func alpha(_ bytes: [UInt8], x: Int, y: Int) -> Double? {
             _ = ready

@@ -159,6 +159,37 @@
             #expect(Fixtures.alpha(png.bytes, x: 2, y: 2) == 0)
         }
 
+        @Test("a PNG with varying alpha made into a JPEG: the PNG thumbnail laid on the background, within rounding")
+        func flattenedBeforeResizing() async throws {
+            let pipeline = ImagePipeline(configuration: .init(name: "flatten", memoryCacheCost: 0))
+            let source = ImageSource.bytes(Fixtures.photoWithAlpha(width: 640, height: 480), identity: "alpha.png")
+            let background = ThumbnailOptions.Color(red: 30, green: 140, blue: 220)
+            let jpeg = try await pipeline.thumbnail(
+                of: source, ThumbnailOptions(width: 80, format: .jpeg, quality: 100, background: background))
+            let png = try await pipeline.thumbnail(of: source, ThumbnailOptions(width: 80, format: .png))
+            #expect(jpeg.width == png.width && jpeg.height == png.height)
+            let backdrop = [Double(background.red), Double(background.green), Double(background.blue)]
+            var worst = 0.0
+            var total = 0.0
+            var samples = 0
+            for y in stride(from: 2, to: png.height - 2, by: 7) {
+                for x in stride(from: 2, to: png.width - 2, by: 7) {
+                    let colour = try #require(Fixtures.colour(png.bytes, x: x, y: y))
+                    let alpha = try #require(Fixtures.alpha(png.bytes, x: x, y: y)) / 255
+                    let made = try #require(Fixtures.colour(jpeg.bytes, x: x, y: y))
+                    for band in 0..<3 {
+                        let expected = alpha * colour[band] + (1 - alpha) * backdrop[band]
+                        worst = max(worst, abs(made[band] - expected))
+                        total += abs(made[band] - expected)
+                        samples += 1
+                    }
+                }
+            }
+            #expect(samples >= 200)
+            #expect(total / Double(samples) <= 2.5, "mean difference \(total / Double(samples))")
+            #expect(worst <= 12, "largest difference \(worst)")
+        }
+
         @Test("BMP and SVG, which libvips reads only through loaders it marks untrusted, are named as such")
         func untrustedFormats() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "untrusted", memoryCacheCost: 0))

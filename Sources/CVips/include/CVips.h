@@ -101,6 +101,13 @@ VipsImage *sy_vips_header_reader(SYReader *reader);
 int sy_vips_thumbnail_reader(
     SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb);
 
+/// As `sy_vips_thumbnail_reader` without colour management, for an image with alpha and a loader without
+/// shrink-on-load (PNG): the whole image is laid on the background first (as `sy_vips_flatten`), then resized with
+/// three bands instead of four premultiplied ones. Resizing is linear, so the result is the flattened thumbnail's
+/// (within rounding). 0 on success.
+int sy_vips_thumbnail_flattened_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop,
+    int fail_on, double red, double green, double blue, double grey);
+
 /// The image's width, height and interpretation, and whether it has an alpha band.
 int sy_vips_width(VipsImage *image);
 int sy_vips_height(VipsImage *image);
