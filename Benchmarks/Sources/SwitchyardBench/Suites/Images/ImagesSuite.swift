@@ -103,12 +103,26 @@
                 }
                 report.record(measurement)
             }
-            decodingFloor(corpus, imageMagickSeconds: Clockwork.median(results[1].map(\.seconds)), report: report)
+            let decoding = decodingFloor(
+                corpus, imageMagickSeconds: Clockwork.median(results[1].map(\.seconds)), report: report)
+            let fastest = perSecond[0..<3].indices.max { perSecond[$0] < perSecond[$1] }!
+            var peers = Measurement(
+                suite: name, name: "thumbnails/switchyard thumbnails vs the fastest peer and decoding alone",
+                nanosecondsPerOperation: 1e9 / perSecond[3])
+            peers.anchor = (tools[fastest].name, 1e9 / perSecond[fastest])
+            peers.extra = [("decoding_ceiling_ratio", decoding.map { perSecond[3] / $0 } ?? 0)]
+            peers.goal = (
+                ">= 1.0x the fastest peer's images/s and >= 0.85x decoding alone",
+                perSecond[3] >= perSecond[fastest] && decoding.map { perSecond[3] >= 0.85 * $0 } == true
+            )
+            report.record(peers)
         }
 
         /// How fast the decoders alone go, 2 images at a time in this process, and so the highest ImageMagick ratio
         /// any thumbnailer built on them (libjpeg with shrink-on-load, libpng's zlib) can reach on this corpus.
-        private func decodingFloor(_ corpus: ImageCorpus, imageMagickSeconds: Double, report: Report) {
+        /// Returns the images/s of decoding alone, or nil if it failed.
+        @discardableResult
+        private func decodingFloor(_ corpus: ImageCorpus, imageMagickSeconds: Double, report: Report) -> Double? {
             let rounds = (0..<2).map { _ in
                 let started = Clockwork.now()
                 let failures = Isolated(0)
@@ -120,7 +134,10 @@
                 return failures.withValueBlocking { $0 } == 0 ? Double(Clockwork.now() - started) / 1e9 : nil
             }
             let seconds = rounds.compactMap { $0 }
-            guard seconds.count == rounds.count else { return report.note("images: the decoding floor failed") }
+            guard seconds.count == rounds.count else {
+                report.note("images: the decoding floor failed")
+                return nil
+            }
             let floor = Clockwork.median(seconds)
             let count = Double(corpus.files.count)
             var measurement = Measurement(
@@ -135,6 +152,7 @@
                     format:
                         "images: decoding alone is %.2fx ImageMagick's images/s, the ceiling of any thumbnailer on these decoders",
                     imageMagickSeconds / floor))
+            return count / floor
         }
 
         static let pillowScript = """
