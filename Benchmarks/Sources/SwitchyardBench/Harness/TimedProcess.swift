@@ -1,6 +1,9 @@
 import Foundation
+import Synchronization
 
-/// A child process timed by GNU time (`/usr/bin/time`, Debian's `time` package): wall seconds and peak resident set.
+/// A child process run under GNU time (`/usr/bin/time`, Debian's `time` package) for its peak resident set, and
+/// timed by this process's monotonic clock from its start to its exit (GNU time prints wall time in hundredths of a
+/// second, too coarse for runs of a tenth of a second; its own start, about a millisecond, is timed for every tool).
 enum TimedProcess {
     /// Runs `arguments` under GNU time, with `environment` added to this process's; its wall seconds and peak
     /// resident set in KiB, nil if it failed.
@@ -22,22 +25,37 @@ enum TimedProcess {
         defer { try? FileManager.default.removeItem(atPath: report) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%e %M", "-o", report] + arguments
+        process.arguments = ["-f", "%M", "-o", report] + arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
+        // The exit is timed in the termination handler: `waitUntilExit()` notices it only at its next poll, every
+        // 50 ms in swift-corelibs-foundation.
+        let ended = ExitTime()
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in
+            ended.nanoseconds.store(Clockwork.now(), ordering: .relaxed)
+            exited.signal()
+        }
+        let started = Clockwork.now()
         do { try process.run() } catch { return nil }
+        exited.wait()
         process.waitUntilExit()
+        let seconds = Double(ended.nanoseconds.load(ordering: .relaxed) - started) / 1e9
         try? handle.close()
         guard process.terminationStatus == 0, let text = try? String(contentsOfFile: report, encoding: .utf8) else {
             return nil
         }
         let fields = text.split(whereSeparator: \.isWhitespace)
-        guard fields.count >= 2, let seconds = Double(fields[fields.count - 2]), let kilobytes = Int(fields.last!)
-        else { return nil }
+        guard !fields.isEmpty, let kilobytes = Int(fields.last!) else { return nil }
         let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         return (seconds, kilobytes, printed)
     }
+}
+
+/// When a child process exited, written by its termination handler before the semaphore that orders the read.
+private final class ExitTime: Sendable {
+    let nanoseconds = Atomic<UInt64>(0)
 }
