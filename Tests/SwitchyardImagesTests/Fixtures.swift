@@ -65,6 +65,11 @@
 
         /// The first three bands at (x, y) of encoded bytes, unrounded (0–255 for 8-bit images).
         static func colour(_ bytes: [UInt8], x: Int, y: Int) -> [Double]? {
+            point(bytes, x: x, y: y)?.rgb
+        }
+
+        /// The first three bands at (x, y), unrounded, and the image's size.
+        private static func point(_ bytes: [UInt8], x: Int, y: Int) -> (rgb: [Double], width: Int, height: Int)? {
             _ = ready
             var rgb = [Double](repeating: 0, count: 3)
             var width: Int32 = 0
@@ -74,7 +79,7 @@
                     syf_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), $0.baseAddress, &width, &height)
                 }
             }
-            return status == 0 ? rgb : nil
+            return status == 0 ? (rgb, Int(width), Int(height)) : nil
         }
 
         /// The alpha at (x, y) of encoded bytes; nil if the image has none.
@@ -92,17 +97,8 @@
 
         /// The colour at (x, y) of encoded bytes, each band rounded to 0 or 255, and the image's size.
         static func pixel(_ bytes: [UInt8], x: Int, y: Int) -> (rgb: [Int], width: Int, height: Int)? {
-            _ = ready
-            var rgb = [Double](repeating: 0, count: 3)
-            var width: Int32 = 0
-            var height: Int32 = 0
-            let status = bytes.withUnsafeBytes { buffer in
-                rgb.withUnsafeMutableBufferPointer {
-                    syf_pixel(buffer.baseAddress, buffer.count, Int32(x), Int32(y), $0.baseAddress, &width, &height)
-                }
-            }
-            guard status == 0 else { return nil }
-            return (rgb.map { $0 > 127 ? 255 : 0 }, Int(width), Int(height))
+            guard let point = point(bytes, x: x, y: y) else { return nil }
+            return (point.rgb.map { $0 > 127 ? 255 : 0 }, point.width, point.height)
         }
 
         /// The colours of the four quadrants' centres, top left, top right, bottom left, bottom right: an upright
