@@ -22,6 +22,7 @@
                 let count = 100_000
                 #expect(Self.writeEntries(count, in: folder) == count)
                 let scan = ScanGate(holdingAt: .listed(count / 2))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 64 << 20)
@@ -58,6 +59,7 @@
                 let size = Self.entrySize(key: newest)
                 #expect(Self.entrySize(key: Self.key(0)) == size && Self.entrySize(key: fresh) == size)
                 let scan = ScanGate(holdingAt: .mergedSlices(1))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 // Room for the first slice and one entry more.
@@ -98,6 +100,7 @@
                 let size = Self.entrySize(key: "k0")
                 #expect(keys.allSatisfy { Self.entrySize(key: $0) == size } && Self.entrySize(key: "kn") == size)
                 let scan = ScanGate(holdingAt: .listed(5))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 // Room for ten entries: the eleventh (a write during the scan) evicts the oldest one found.
@@ -119,6 +122,7 @@
             await withFolder { folder in
                 for index in 0..<6 { Self.writeEntry(Self.thumbnail, key: "k\(index)", in: folder) }
                 let scan = ScanGate(holdingAt: .listed(3))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
@@ -140,6 +144,7 @@
                 let count = DiskCacheIndex.mergeSliceLength + 5
                 #expect(Self.writeEntries(count, in: folder) == count)
                 let scan = ScanGate(holdingAt: .mergedSlices(1))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
@@ -160,6 +165,7 @@
             await withFolder { folder in
                 for index in 0..<10 { Self.writeEntry(Self.thumbnail, key: "k\(index)", in: folder) }
                 let scan = ScanGate(holdingAt: .listed(5))
+                defer { scan.release() }  // also when the test ends early
                 ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = scan.observe }
                 defer { ThumbnailDiskCache.scanObservers.withLockedValue { $0[folder] = nil } }
                 let cache = ThumbnailDiskCache(folder: folder, byteLimit: 1 << 20)
@@ -254,8 +260,11 @@
             { [self] event in
                 guard event == holdAt else { return }
                 held.fulfill()
-                // On the scan's thread, outside the cache's lock; bounded, so that a failed test does not hang the run.
-                if released.lock(whenValue: true, timeoutSeconds: 60) { released.unlock() }
+                // On the scan's thread, outside the cache's lock. Each test also releases it when it ends; the
+                // bound is a last resort, and generous, because under Thread Sanitizer beside the other
+                // suites a test's task can resume tens of seconds after what it awaited happened, and a hold that
+                // ends early lets the scan finish before the test looks.
+                if released.lock(whenValue: true, timeoutSeconds: 600) { released.unlock() }
             }
         }
 
