@@ -15,6 +15,13 @@ enum ChildProcess {
         #endif
     }
 
+    /// The executable `name` in this benchmark's build folder (`switchyard`, built with it), found through the
+    /// real file's folder, not `/proc/self/exe`'s; it may not exist.
+    static func builtBeside(_ name: String) -> String {
+        URL(fileURLWithPath: ownExecutable).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent(name).path
+    }
+
     static func output(
         _ executable: String = ChildProcess.ownExecutable, arguments: [String] = [],
         environment: [String: String]? = nil,

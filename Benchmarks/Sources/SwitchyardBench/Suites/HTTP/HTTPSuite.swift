@@ -129,7 +129,7 @@ struct HTTPSuite: BenchmarkSuite {
         ]
         // Resolved: `/proc/self/exe` handed to GNU time would name GNU time.
         let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
-        let fetch = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
+        let fetch = ChildProcess.builtBeside("switchyard")
         guard FileManager.default.isExecutableFile(atPath: fetch) else {
             report.note("http: \(fetch) not built (swift build -c release --package-path Benchmarks); no fetch cases")
             return

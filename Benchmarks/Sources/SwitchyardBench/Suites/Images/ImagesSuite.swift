@@ -32,8 +32,7 @@
         // MARK: against the anchors
 
         private func compareTools(_ corpus: ImageCorpus, root: String, runner: Runner, report: Report) {
-            let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
-            let switchyard = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
+            let switchyard = ChildProcess.builtBeside("switchyard")
             let list = root + "/files.txt"
             try? corpus.files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
             let pillow = root + "/pillow.py"

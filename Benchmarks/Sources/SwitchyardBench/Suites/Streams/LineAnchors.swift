@@ -16,8 +16,7 @@ enum LineAnchors {
 
     /// The `switchyard` executable built beside this benchmark, or nil.
     static let switchyardExecutable: String? = {
-        let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
-        let path = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
+        let path = ChildProcess.builtBeside("switchyard")
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()
 

@@ -69,9 +69,7 @@ struct WatchTools {
     var switchyard: String?
 
     static func find() -> WatchTools {
-        // Resolved: the folder of the real file, not of `/proc/self/exe`.
-        let bench = URL(fileURLWithPath: ChildProcess.ownExecutable).resolvingSymlinksInPath()
-        let switchyard = bench.deletingLastPathComponent().appendingPathComponent("switchyard").path
+        let switchyard = ChildProcess.builtBeside("switchyard")
         return WatchTools(
             inotifywait: executable(named: "inotifywait"), entr: executable(named: "entr"),
             switchyard: FileManager.default.isExecutableFile(atPath: switchyard) ? switchyard : nil)
