@@ -55,22 +55,36 @@
         }
 
         /// Writes `bytes` to a temporary file beside `path`, then renames it: `path` holds the old file or the
-        /// whole new one, never a part.
+        /// whole new one, never a part, and its data reaches the disk (`fsync`) before the rename. Blocking: call it
+        /// on a `BlockingExecutor`.
         static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let temporary = folder + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            } catch {
-                unlink(temporary)
-                throw ImageError(source: path, reason: .unwritable(error.localizedDescription))
-            }
-            guard rename(temporary, path) == 0 else {
+            func failure() -> ImageError {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
-                throw ImageError(source: path, reason: .unwritable(reason))
+                return ImageError(source: path, reason: .unwritable(reason))
             }
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else { throw failure() }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    let error = failure()
+                    close(descriptor)
+                    throw error
+                }
+                written += count
+            }
+            guard fsync(descriptor) == 0 else {
+                let error = failure()
+                close(descriptor)
+                throw error
+            }
+            guard close(descriptor) == 0, rename(temporary, path) == 0 else { throw failure() }
         }
     }
 

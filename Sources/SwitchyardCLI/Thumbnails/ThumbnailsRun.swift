@@ -86,8 +86,11 @@
                     manifest.versions?[job.output] = version
                 }
             }
-            try? manifest.save(to: out)
-            if command.html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
+            let (saved, html) = (manifest, command.html)
+            _ = try? await BlockingExecutor.shared.run {
+                try? saved.save(to: out)
+                if html { try? ThumbnailGallery.write(jobs, outcomes, to: out) }
+            }
             try report(
                 jobs, outcomes, ignored: expansion.ignored, seconds: (ContinuousClock.now - started) / .seconds(1),
                 interrupted: work.isCancelled)
@@ -135,7 +138,13 @@
                     thumbnail = try await pipeline.thumbnail(of: job.source, options)
                 }
                 if Task.isCancelled { return .stopped }
-                try ThumbnailManifest.writeAtomically(thumbnail.bytes, to: path)
+                // Off the cooperative pool: the write waits for the disk.
+                let bytes = thumbnail.bytes
+                let written = try? await BlockingExecutor.shared.run {
+                    Result { () throws(ImageError) in try ThumbnailManifest.writeAtomically(bytes, to: path) }
+                }
+                guard let written else { return .stopped }  // cancelled before it was written
+                try written.get()
                 return .made(key: key, version: thumbnail.sourceVersion)
             } catch {
                 return error.reason == .cancelled ? .stopped : .failed(error.description)
