@@ -181,6 +181,19 @@ static gint64 sy_reader_read_once(SYReader *reader, void *buffer, gint64 length)
     return count;
 }
 
+gint64 sy__reader_read(SYReader *reader, void *buffer, gint64 length) {
+    SY_ACQUIRE(reader);
+    gint64 count = sy_reader_read_once(reader, buffer, length);
+    SY_RELEASE(reader);
+    return count;
+}
+
+void sy__reader_rewind(SYReader *reader) {
+    SY_ACQUIRE(reader);
+    reader->offset = 0;
+    SY_RELEASE(reader);
+}
+
 static gint64 sy_reader_read(VipsSourceCustom *source, void *buffer, gint64 length, SYReader *reader) {
     SY_ACQUIRE(reader);
     gint64 count = sy_reader_read_once(reader, buffer, length);

@@ -74,6 +74,9 @@ static void sy_vips_discard_log(const gchar *domain, GLogLevelFlags level, const
 /// `sy_vips_start`, before it returns.
 static int sy_renders_killable;
 
+/// Whether libjpeg was loaded for the direct JPEG path: written once by `sy_vips_start`, before it returns.
+static int sy_jpeg_direct;
+
 int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
     if (sy_load() != 0) return -1;
     if (vips_init(program) != 0) return -1;
@@ -84,10 +87,13 @@ int sy_vips_start(const char *program, int concurrency, int allow_untrusted) {
     vips_cache_set_max_files(0);
     vips_block_untrusted_set(allow_untrusted ? FALSE : TRUE);
     sy_renders_killable = sy__install_render_hook();
+    sy_jpeg_direct = sy__jpeg_load();
     return 0;
 }
 
 int sy_vips_renders_killable(void) { return sy_renders_killable; }
+
+int sy_jpeg_available(void) { return sy_jpeg_direct; }
 
 // MARK: loaders and headers
 
@@ -129,11 +135,24 @@ VipsImage *sy_vips_header_reader(SYReader *reader) {
 
 // MARK: thumbnails
 
-int sy_vips_thumbnail_reader(
-    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb) {
+int sy_vips_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on,
+    int to_srgb, int jpeg_shrink) {
     VipsSource *source = sy__source_new(reader);
     if (!source) return -1;
-    int status = to_srgb
+    int status;
+    if (jpeg_shrink > 1) {
+        VipsImage *image = vips_image_new_from_source(
+            source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, "shrink", jpeg_shrink, NULL);
+        g_object_unref(source);  // the image holds its own reference while it needs it
+        if (!image) return -1;
+        status = to_srgb
+            ? vips_thumbnail_image(image, out, width, "height", height, "size", size, "crop", crop,
+                  "export_profile", "srgb", NULL)
+            : vips_thumbnail_image(image, out, width, "height", height, "size", size, "crop", crop, NULL);
+        g_object_unref(image);
+        return status;
+    }
+    status = to_srgb
         ? vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
               "fail_on", fail_on, "export_profile", "srgb", NULL)
         : vips_thumbnail_source(source, out, width, "height", height, "size", size, "crop", crop,
@@ -161,6 +180,7 @@ int sy_vips_thumbnail_flattened_reader(SYReader *reader, VipsImage **out, int wi
 
 int sy_vips_width(VipsImage *image) { return vips_image_get_width(image); }
 int sy_vips_height(VipsImage *image) { return vips_image_get_height(image); }
+int sy_vips_orientation(VipsImage *image) { return vips_image_get_orientation(image); }
 VipsInterpretation sy_vips_interpretation(VipsImage *image) { return vips_image_get_interpretation(image); }
 int sy_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
 

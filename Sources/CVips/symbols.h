@@ -15,7 +15,10 @@
     X(g_signal_connect_data) X(vips_foreign_find_load_source) X(vips_foreign_find_load) \
     X(vips_foreign_find_load_buffer) X(g_object_unref) X(vips_image_new_from_source) X(vips_thumbnail_source) \
     X(vips_thumbnail_image) \
-    X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_interpretation) X(vips_image_hasalpha) \
+    X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_orientation) X(vips_region_new) \
+    X(vips_region_prepare) X(vips_image_new_memory) X(vips_image_init_fields) X(vips_image_write_prepare) \
+    X(vips_image_set_int) X(vips_error) X(vips_autorot) \
+    X(vips_image_get_interpretation) X(vips_image_hasalpha) \
     X(vips_image_get_typeof) X(vips_colourspace) X(vips_image_get_bands) X(vips_image_get_format) \
     X(vips_array_double_new) X(vips_flatten) X(vips_area_unref) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
     X(vips_webpsave_buffer) X(vips_heifsave_buffer) X(vips_error_buffer_copy) X(vips_black) \
@@ -63,6 +66,15 @@ SY_SYMBOLS(SY_POINTER)
 #define vips_thumbnail_image (*sy_p_vips_thumbnail_image)
 #define vips_image_get_width (*sy_p_vips_image_get_width)
 #define vips_image_get_height (*sy_p_vips_image_get_height)
+#define vips_image_get_orientation (*sy_p_vips_image_get_orientation)
+#define vips_region_new (*sy_p_vips_region_new)
+#define vips_region_prepare (*sy_p_vips_region_prepare)
+#define vips_image_new_memory (*sy_p_vips_image_new_memory)
+#define vips_image_init_fields (*sy_p_vips_image_init_fields)
+#define vips_image_write_prepare (*sy_p_vips_image_write_prepare)
+#define vips_image_set_int (*sy_p_vips_image_set_int)
+#define vips_error (*sy_p_vips_error)
+#define vips_autorot (*sy_p_vips_autorot)
 #define vips_image_get_interpretation (*sy_p_vips_image_get_interpretation)
 #define vips_image_hasalpha (*sy_p_vips_image_hasalpha)
 #define vips_image_get_typeof (*sy_p_vips_image_get_typeof)
@@ -95,5 +107,16 @@ __attribute__((visibility("hidden"))) VipsSource *sy__source_new(SYReader *reade
 /// Installs the hook that keeps the images each render builds (see `sy_render_begin`); whether glib accepted it.
 /// Called once, by `sy_vips_start`. (cancellation.c)
 __attribute__((visibility("hidden"))) int sy__install_render_hook(void);
+
+/// Reads up to `length` bytes through `reader` at its offset, as a libvips source would (refused once its render
+/// is cancelled): the count, 0 at the end, -1 on failure. (cancellation.c)
+__attribute__((visibility("hidden"))) gint64 sy__reader_read(SYReader *reader, void *buffer, gint64 length);
+
+/// Moves `reader` back to its start, for the next decode to read it from there. (cancellation.c)
+__attribute__((visibility("hidden"))) void sy__reader_rewind(SYReader *reader);
+
+/// Loads libjpeg for the direct JPEG path (the library libvips decodes JPEG with): whether it is usable. Called
+/// once, by `sy_vips_start`, after libvips is loaded. (jpeg.c)
+__attribute__((visibility("hidden"))) int sy__jpeg_load(void);
 
 #endif

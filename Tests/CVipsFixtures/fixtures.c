@@ -85,6 +85,20 @@ int syf_plain_image(int width, int height, const char *suffix, void **out, size_
     return status;
 }
 
+int syf_grey_picture(int width, int height, void **out, size_t *length) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *xyz = NULL, *x = NULL, *right = NULL, *grey = NULL;
+    int status = vips_xyz(&xyz, width, height, NULL) || vips_extract_band(xyz, &x, 0, NULL)
+        || vips_more_const1(x, &right, width / 2, NULL) || vips_linear1(right, &grey, 0.5, 64.0, "uchar", TRUE, NULL);
+    if (status == 0) {
+        grey->Type = VIPS_INTERPRETATION_B_W;
+        status = vips_image_write_to_buffer(grey, ".jpg[Q=95]", out, length, NULL);
+    }
+    VipsImage *all[] = {xyz, x, right, grey};
+    for (int i = 0; i < 4; i++) if (all[i]) g_object_unref(all[i]);
+    return status;
+}
+
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);

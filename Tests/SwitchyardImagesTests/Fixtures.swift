@@ -27,9 +27,12 @@
             encoded("a CMYK test picture") { syf_cmyk_picture(Int32(width), Int32(height), &$0, &$1) }
         }
 
-        /// A photo-like JPEG (smooth colour fields with fine grain, Q 90): costly to decode, like a camera's.
-        static func photo(width: Int, height: Int) -> [UInt8] {
-            encoded("a photo") { syf_photo(Int32(width), Int32(height), 1, 1, 0, ".jpg[Q=90]", &$0, &$1) }
+        /// A photo-like JPEG (smooth colour fields with fine grain, Q 90): costly to decode, like a camera's. Tagged
+        /// with EXIF `orientation`, its pixels stored as a camera turned that way stores them.
+        static func photo(width: Int, height: Int, orientation: Int = 1) -> [UInt8] {
+            encoded("a photo") {
+                syf_photo(Int32(width), Int32(height), 1, Int32(orientation), 0, ".jpg[Q=90]", &$0, &$1)
+            }
         }
 
         /// The test picture at 16 bits a channel, encoded as `suffix`.

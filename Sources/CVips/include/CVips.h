@@ -18,6 +18,7 @@
 #define SWITCHYARD_CVIPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <vips/vips.h>
 
 /// Loads libvips, then `vips_init` and the settings for many images processed in parallel, each by one thread:
@@ -96,10 +97,11 @@ VipsImage *sy_vips_header_reader(SYReader *reader);
 
 /// A thumbnail `width` × `height` (shrink-on-load, EXIF orientation applied) of the image `reader` reads; with
 /// `to_srgb`, colour managed from the embedded profile to sRGB. `size` is a VipsSize, `crop` a VipsInteresting,
-/// `fail_on` a VipsFailOn. The image is lazy and reads from `reader` until it is unreferenced: `reader` must
-/// outlive it. 0 on success.
-int sy_vips_thumbnail_reader(
-    SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on, int to_srgb);
+/// `fail_on` a VipsFailOn. A `jpeg_shrink` of 2, 4 or 8 (a JPEG only) decodes at that fraction of the size and
+/// resizes the rest of the way; 0 or 1 leaves shrink-on-load to libvips. The image is lazy and reads from `reader`
+/// until it is unreferenced: `reader` must outlive it. 0 on success.
+int sy_vips_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop, int fail_on,
+    int to_srgb, int jpeg_shrink);
 
 /// As `sy_vips_thumbnail_reader` without colour management, for an image with alpha and a loader without
 /// shrink-on-load (PNG): the whole image is laid on the background first (as `sy_vips_flatten`), then resized with
@@ -108,9 +110,32 @@ int sy_vips_thumbnail_reader(
 int sy_vips_thumbnail_flattened_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop,
     int fail_on, double red, double green, double blue, double grey);
 
+/// Whether the direct JPEG path is available: libjpeg, the library libvips decodes JPEG with, was loaded with the
+/// structure layout CVips was compiled for. Valid once `sy_vips_start` returned 0.
+int sy_jpeg_available(void);
+
+/// The direct path's thumbnail of a JPEG: `reader`'s image decoded by libjpeg at 1/`shrink` (1, 2, 4 or 8) into
+/// memory on the calling thread, given EXIF `orientation` (1–8), then resized as `sy_vips_thumbnail_reader` does,
+/// without colour management (for an image without an ICC profile). Reads `reader` from its start, and leaves it
+/// at its start. A premature end of the data or a libjpeg error fails it; libjpeg's warnings do not. 0 on success;
+/// 1 when the path does not take the image (CMYK, YCCK or another colour space than grey, YCbCr and RGB; decoded
+/// pixels over `max_bytes`; or libjpeg unavailable):
+/// nothing is made, and `sy_vips_thumbnail_reader` is to be used; -1 on failure.
+int sy_jpeg_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int height, int size, int crop,
+    int shrink, int orientation, int64_t max_bytes);
+
+/// `image` encoded as a JPEG of `quality` (1–100) by libjpeg on the calling thread, its pixels computed strip by
+/// strip on this thread too, as `sy_vips_jpeg` encodes it with metadata stripped (optimised Huffman tables, 4:2:0
+/// chroma below quality 90). Stops with a failure once `cancelled` (a render's flag) is set. The bytes are freed
+/// with `sy_free`. 0 on success; 1 when the path does not take the image (not 8-bit, not 1 or 3 bands, or libjpeg
+/// unavailable): `sy_vips_jpeg` is to be used; -1 on failure (libvips' error buffer says why).
+int sy_jpeg_encode_image(VipsImage *image, int quality, const int *cancelled, void **out, size_t *length);
+
 /// The image's width, height and interpretation, and whether it has an alpha band.
 int sy_vips_width(VipsImage *image);
 int sy_vips_height(VipsImage *image);
+/// The image's EXIF orientation, 1–8 (1 when it has none).
+int sy_vips_orientation(VipsImage *image);
 VipsInterpretation sy_vips_interpretation(VipsImage *image);
 int sy_vips_has_alpha(VipsImage *image);
 

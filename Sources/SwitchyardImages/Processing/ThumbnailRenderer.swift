@@ -10,6 +10,12 @@
     /// Makes one thumbnail with libvips. Blocking (it decodes and encodes on the calling thread): the pipeline
     /// calls it on its `BlockingExecutor`, never on the cooperative pool. Thread-safe: any number of
     /// renders run at once, each on its own thread.
+    ///
+    /// A JPEG source without an ICC profile is decoded by libjpeg into memory at the shrink ``JPEGShrink``
+    /// chooses, and a JPEG thumbnail without metadata is computed and encoded by libjpeg, both on the calling
+    /// thread (the libjpeg that libvips' own loader and saver use, which would run on libvips' worker threads and
+    /// hand each strip of pixels across). Other sources and formats, CMYK JPEGs, those with a profile, kept
+    /// metadata, and JPEGs whose decoded pixels would take over 32 MiB go through libvips' loaders and savers.
     enum ThumbnailRenderer {
         /// The steps, each refusing what is wrong before the next costs more: the byte limit (size only), the
         /// format (the first bytes), the pixel limit (the header), then decoding with shrink-on-load, EXIF
@@ -115,8 +121,22 @@
                     let image = try make(fail, options) { out, size, crop in
                         let (width, height) = (Int32(options.pixelWidth), Int32(options.pixelHeight))
                         guard flattensFirst else {
+                            guard header.isJPEG else {
+                                return sy_vips_thumbnail_reader(
+                                    state, &out, width, height, size, crop, failOn, header.hasProfile ? 1 : 0, 1)
+                            }
+                            let shrink = Int32(
+                                JPEGShrink.factor(
+                                    width: header.width, height: header.height,
+                                    swapsSides: (5...8).contains(header.orientation), options))
+                            if !header.hasProfile && !options.keepsMetadata {
+                                let direct = sy_jpeg_thumbnail_reader(
+                                    state, &out, width, height, size, crop, shrink, header.orientation,
+                                    Int64(directDecodeByteLimit))
+                                if direct != 1 { return direct }  // 1: not taken, libvips decodes it
+                            }
                             return sy_vips_thumbnail_reader(
-                                state, &out, width, height, size, crop, failOn, header.hasProfile ? 1 : 0)
+                                state, &out, width, height, size, crop, failOn, header.hasProfile ? 1 : 0, shrink)
                         }
                         let background = Background(options.background)
                         return sy_vips_thumbnail_flattened_reader(
@@ -125,11 +145,11 @@
                     }
                     defer { sy_vips_unref(image) }
                     guard options.format == .jpeg, sy_vips_has_alpha(image) != 0 else {
-                        return try encode(image, options, fail)
+                        return try encode(image, options, cancellation, fail)
                     }
                     let flat = try flattened(image, on: options.background, fail)
                     defer { sy_vips_unref(flat) }
-                    return try encode(flat, options, fail)
+                    return try encode(flat, options, cancellation, fail)
                 }
                 // A loader may take the refused read for the end of the data and finish with a partial image: once
                 // cancelled, nothing made is returned (nor cached).
@@ -191,7 +211,17 @@
             var hasAlpha: Bool
             /// Loaded by libvips' PNG loader, which has no shrink-on-load.
             var isPNG: Bool
+            /// Loaded by libvips' JPEG loader, whose shrink-on-load the renderer chooses (``JPEGShrink``).
+            var isJPEG: Bool
+            /// The size as stored, and the EXIF orientation it is displayed with (1–8).
+            var width: Int
+            var height: Int
+            var orientation: Int32
         }
+
+        /// The most memory a JPEG decoded by the direct path (`sy_jpeg_thumbnail_reader`) may take, at its shrink:
+        /// a larger one is decoded by libvips, which streams it. About 11 megapixels in colour.
+        private static let directDecodeByteLimit = 32 << 20
 
         /// Checks the header against the pixel limit, and reads what ``Header`` holds.
         private static func checkHeader(
@@ -201,9 +231,11 @@
             guard let header else { throw fail(.undecodable(Vips.takeError())) }
             let width = Int(sy_vips_width(header))
             let height = Int(sy_vips_height(header))
+            let loaderName = String(cString: loader)
             let read = Header(
                 hasProfile: sy_vips_has_profile(header) != 0, hasAlpha: sy_vips_has_alpha(header) != 0,
-                isPNG: String(cString: loader).hasPrefix("VipsForeignLoadPng"))
+                isPNG: loaderName.hasPrefix("VipsForeignLoadPng"), isJPEG: loaderName.hasPrefix("VipsForeignLoadJpeg"),
+                width: width, height: height, orientation: sy_vips_orientation(header))
             sy_vips_unref(header)
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, pixels <= limits.maximumPixels else {
@@ -263,18 +295,24 @@
             }
         }
 
-        /// Encodes `image`: this is when its pixels are decoded, so a truncated source fails here.
+        /// Encodes `image`: this is when its pixels are decoded, so a truncated source fails here. A JPEG without
+        /// metadata is computed and encoded on this thread (`sy_jpeg_encode_image`), stopping once `cancellation`
+        /// is cancelled; other formats by libvips' savers.
         private static func encode(
             _ image: UnsafeMutablePointer<VipsImage>, _ options: ThumbnailOptions,
-            _ fail: (ImageError.Reason) -> ImageError
+            _ cancellation: RenderCancellation, _ fail: (ImageError.Reason) -> ImageError
         ) throws(ImageError) -> Thumbnail {
             var output: UnsafeMutableRawPointer?
             var length = 0
             let strip: Int32 = options.keepsMetadata ? 0 : 1
             let quality = Int32(options.quality)
-            let status: Int32
+            var status: Int32 = 1
             switch options.format {
-            case .jpeg: status = sy_vips_jpeg(image, &output, &length, quality, strip)
+            case .jpeg:
+                if !options.keepsMetadata {
+                    status = sy_jpeg_encode_image(image, quality, cancellation.flag, &output, &length)
+                }
+                if status == 1 { status = sy_vips_jpeg(image, &output, &length, quality, strip) }
             case .png: status = sy_vips_png(image, &output, &length, strip)
             case .webp: status = sy_vips_webp(image, &output, &length, quality, strip)
             case .avif: status = sy_vips_avif(image, &output, &length, quality, strip)

@@ -17,6 +17,10 @@ int syf_cmyk_picture(int width, int height, void **out, size_t *length);
 /// fixed memory, whatever the size).
 int syf_plain_image(int width, int height, const char *suffix, void **out, size_t *length);
 
+/// A one-band (grey) JPEG of `width` × `height`: 64 on the left half, 191 on the right. 0 on success; `*out` is
+/// freed with `syf_free`.
+int syf_grey_picture(int width, int height, void **out, size_t *length);
+
 /// The pixel at (x, y) of the encoded image, its first three bands (or the first one thrice), and its size.
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height);
 
