@@ -99,10 +99,11 @@
             let progress = TransferProgress()
             let folder = out
             let known = manifest
-            let resumes = resume
+            let (resumes, perHost) = (resume, perHost)
             let work = Task {
                 await Self.download(
-                    list, to: folder, session: session, manifest: known, progress: progress, resumes: resumes)
+                    list, to: folder, session: session, manifest: known, progress: progress, resumes: resumes,
+                    window: 2 * perHost)
             }
             let interrupts = InterruptHandler(notice: InterruptNotice(), stopping: "stopping the downloads") {
                 work.cancel()
@@ -125,17 +126,22 @@
                         url: item.url, validators: result.validators, sha256: checked)
                 }
             }
-            try? manifest.save(to: out)
+            let (saved, folderName) = (manifest, out)
+            _ = try? await BlockingExecutor.shared.run { try saved.save(to: folderName) }
             try report(list, outcomes, interrupted: work.isCancelled)
         }
 
-        /// Downloads every item, at most `parallel` at once (the session's limits), results in the list's order.
+        /// Downloads every item, at most `parallel` at once and `perHost` per host (the session's limits), results
+        /// in the list's order. Calls are started through ``FetchWindows`` (`window` per host); once the task is
+        /// cancelled, no more start, and those never started end as cancelled.
         private static func download(
             _ list: FetchList, to folder: String, session: HTTPSession, manifest: FetchManifest,
-            progress: TransferProgress, resumes: Bool
+            progress: TransferProgress, resumes: Bool, window: Int
         ) async -> [Result<DownloadResult, HTTPError>] {
-            await withTaskGroup(of: (Int, Result<DownloadResult, HTTPError>).self) { group in
-                for (index, item) in list.items.enumerated() {
+            var windows = FetchWindows(list.items.map(\.url), window: window)
+            return await withTaskGroup(of: (Int, Result<DownloadResult, HTTPError>).self) { group in
+                func start(_ index: Int) {
+                    let item = list.items[index]
                     let validators = manifest.validators(for: item, in: folder)
                     group.addTask {
                         do throws(HTTPError) {
@@ -149,8 +155,15 @@
                         }
                     }
                 }
+                for index in windows.start() { start(index) }
                 var results = [Result<DownloadResult, HTTPError>?](repeating: nil, count: list.items.count)
-                for await (index, result) in group { results[index] = result }
+                while let (index, result) = await group.next() {
+                    results[index] = result
+                    if !Task.isCancelled, let next = windows.finished(index) { start(next) }
+                }
+                for index in windows.neverStarted {
+                    results[index] = .failure(HTTPError(request: list.items[index].url, reason: .cancelled))
+                }
                 return results.map { $0! }
             }
         }
