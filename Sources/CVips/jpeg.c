@@ -7,6 +7,9 @@
 // library, already in the process. Its pointers are written once, before `sy_vips_start` returns, and only read
 // afterwards. Every libjpeg failure is reported through libvips' error buffer, as libvips' own loader would.
 #ifdef SWITCHYARD_IMAGES
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // RTLD_DEFAULT
+#endif
 #include "symbols.h"
 
 #include <dlfcn.h>
@@ -22,7 +25,8 @@
     X(jpeg_std_error) X(jpeg_CreateDecompress) X(jpeg_read_header) X(jpeg_calc_output_dimensions) \
     X(jpeg_start_decompress) X(jpeg_read_scanlines) X(jpeg_finish_decompress) X(jpeg_destroy_decompress) \
     X(jpeg_resync_to_restart) X(jpeg_CreateCompress) X(jpeg_set_defaults) X(jpeg_set_quality) \
-    X(jpeg_start_compress) X(jpeg_write_scanlines) X(jpeg_finish_compress) X(jpeg_destroy_compress)
+    X(jpeg_start_compress) X(jpeg_write_scanlines) X(jpeg_finish_compress) X(jpeg_destroy_compress) \
+    X(jpeg_has_multiple_scans)
 
 #define SY_JPEG_POINTER(name) static __typeof__(name) *sy_j_##name;
 SY_JPEG_SYMBOLS(SY_JPEG_POINTER)
@@ -35,21 +39,11 @@ SY_JPEG_SYMBOLS(SY_JPEG_POINTER)
 #define SY_JPEG_LIBRARY (JPEG_LIB_VERSION >= 80 ? "libjpeg.so.8" : "libjpeg.so.62")
 #endif
 
-int sy__jpeg_load(void) {
-    void *library = dlopen(SY_JPEG_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) return 0;
-#define SY_JPEG_RESOLVE(name) \
-    if (!(sy_j_##name = (__typeof__(sy_j_##name))dlsym(library, #name))) return 0;
-    SY_JPEG_SYMBOLS(SY_JPEG_RESOLVE)
-#undef SY_JPEG_RESOLVE
-    return 1;
-}
-
 // MARK: errors
 
 /// libjpeg's error manager: an error jumps back to the call that set `exit`, with libjpeg's message kept;
-/// warnings (data libjpeg recovers from) are counted, not printed and not fatal, as libvips' loader treats them
-/// when it fails on errors only.
+/// warnings (data libjpeg recovers from) are counted, not printed, and not fatal below
+/// `SY_JPEG_MAXIMUM_WARNINGS`, as libvips' loader treats them when it fails on errors only.
 typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf exit;
@@ -62,8 +56,18 @@ static void sy_jpeg_error_exit(j_common_ptr info) {
     longjmp(error->exit, 1);
 }
 
+/// Corrupt data that libjpeg recovers from warns; past this many warnings it is an error (as in libvips' loader: a
+/// crafted file can warn at every block and take the decoder's time without end).
+enum { SY_JPEG_MAXIMUM_WARNINGS = 100 };
+
 static void sy_jpeg_emit_message(j_common_ptr info, int level) {
-    if (level < 0) info->err->num_warnings++;
+    if (level >= 0) return;
+    if (++info->err->num_warnings >= SY_JPEG_MAXIMUM_WARNINGS) {
+        SYJpegError *error = (SYJpegError *)info->err;
+        snprintf(error->message, sizeof error->message, "the JPEG data is corrupt (%d warnings)",
+            SY_JPEG_MAXIMUM_WARNINGS);
+        longjmp(error->exit, 1);
+    }
 }
 
 static void sy_jpeg_output_message(j_common_ptr info) {}
@@ -74,6 +78,39 @@ static void sy_jpeg_error_init(SYJpegError *error) {
     error->manager.emit_message = sy_jpeg_emit_message;
     error->manager.output_message = sy_jpeg_output_message;
     error->message[0] = 0;
+}
+
+/// Whether libjpeg's structures, as these headers lay them out, are the loaded library's: libjpeg checks the version
+/// and structure size it is given, and fails the creation otherwise.
+static int sy_jpeg_layout_matches(void) {
+    struct jpeg_decompress_struct decompress;
+    struct jpeg_compress_struct compress;
+    SYJpegError error;
+    volatile int created = 0;
+    decompress.err = &error.manager;
+    compress.err = &error.manager;
+    sy_jpeg_error_init(&error);
+    if (setjmp(error.exit)) {
+        if (created) sy_j_jpeg_destroy_decompress(&decompress);
+        return 0;
+    }
+    sy_j_jpeg_CreateDecompress(&decompress, JPEG_LIB_VERSION, sizeof decompress);
+    created = 1;
+    sy_j_jpeg_CreateCompress(&compress, JPEG_LIB_VERSION, sizeof compress);
+    sy_j_jpeg_destroy_compress(&compress);
+    sy_j_jpeg_destroy_decompress(&decompress);
+    return 1;
+}
+
+int sy__jpeg_load(void) {
+    // The library of these headers' version by name; else the libjpeg libvips brought into the process.
+    void *library = dlopen(SY_JPEG_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = RTLD_DEFAULT;
+#define SY_JPEG_RESOLVE(name) \
+    if (!(sy_j_##name = (__typeof__(sy_j_##name))dlsym(library, #name))) return 0;
+    SY_JPEG_SYMBOLS(SY_JPEG_RESOLVE)
+#undef SY_JPEG_RESOLVE
+    return sy_jpeg_layout_matches();
 }
 
 // MARK: decoding
@@ -146,10 +183,16 @@ static int sy_jpeg_decode(SYJpegDecode *decode, int shrink, int64_t max_bytes) {
     int grey = space == JCS_GRAYSCALE;
     info->out_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
     info->scale_num = 1;
-    info->scale_denom = (unsigned)shrink;
+    info->scale_denom = (unsigned)(shrink == 2 || shrink == 4 || shrink == 8 ? shrink : 1);
     sy_j_jpeg_calc_output_dimensions(info);
     int width = (int)info->output_width, height = (int)info->output_height, bands = grey ? 1 : 3;
     if ((int64_t)width * height * bands > max_bytes) return 1;
+    // A progressive JPEG keeps every coefficient of the whole image, whatever the scale: 2 bytes each, up to 3 per
+    // pixel. libvips' loader is left the large ones, as before this path.
+    if (sy_j_jpeg_has_multiple_scans(info)
+        && (int64_t)info->image_width * info->image_height * info->num_components * 2 > max_bytes) {
+        return 1;
+    }
     if (!(decode->image = vips_image_new_memory())) return -1;
     vips_image_init_fields(decode->image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
         grey ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
@@ -194,9 +237,14 @@ int sy_jpeg_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int h
         *out = thumbnail;
         return status;
     }
-    vips_image_set_int(thumbnail, VIPS_META_ORIENTATION, orientation);
-    status = vips_autorot(thumbnail, out, NULL);
+    // On a copy: an operation's output is not this caller's to change (libvips' cache could share it).
+    VipsImage *tagged = NULL;
+    status = vips_copy(thumbnail, &tagged, NULL);
     g_object_unref(thumbnail);
+    if (status != 0) return status;
+    vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+    status = vips_autorot(tagged, out, NULL);
+    g_object_unref(tagged);
     return status;
 }
 
@@ -247,7 +295,10 @@ static int sy_jpeg_encode(SYJpegEncode *encode, VipsImage *image, int quality, c
     }
     sy_j_jpeg_CreateCompress(info, JPEG_LIB_VERSION, sizeof *info);
     encode->destination.capacity = 16384;
-    if (!(encode->destination.bytes = malloc(encode->destination.capacity))) return -1;
+    if (!(encode->destination.bytes = malloc(encode->destination.capacity))) {
+        vips_error("jpegsave", "%s", "out of memory");
+        return -1;
+    }
     encode->destination.manager = (struct jpeg_destination_mgr){
         .init_destination = sy_jpeg_destination_init,
         .empty_output_buffer = sy_jpeg_destination_empty,

@@ -55,6 +55,13 @@
             }
         }
 
+        @Test("libjpeg is loaded beside libvips, its structures laid out as CVips was compiled for")
+        func available() async throws {
+            _ = try await pipeline.thumbnail(
+                of: .bytes(Fixtures.picture(), identity: "start.jpg"), ThumbnailOptions(width: 8))
+            #expect(Vips.decodesJPEGDirectly)
+        }
+
         @Test("a grey JPEG stays grey, its halves their shade")
         func grey() async throws {
             var output: UnsafeMutableRawPointer?

@@ -28,6 +28,12 @@
             isStarted.load(ordering: .acquiring) && failure == nil && sy_vips_renders_killable() != 0
         }
 
+        /// Whether JPEGs go through the direct path (`sy_jpeg_available`: libjpeg loaded, its layout the headers'),
+        /// or libvips' loader and saver only; false before libvips runs. - Complexity: O(1).
+        static var decodesJPEGDirectly: Bool {
+            isStarted.load(ordering: .acquiring) && failure == nil && sy_jpeg_available() != 0
+        }
+
         /// Set once ``failure`` is known.
         private static let isStarted = Atomic<Bool>(false)
 
