@@ -99,6 +99,19 @@ int syf_grey_picture(int width, int height, void **out, size_t *length) {
     return status;
 }
 
+int syf_difference(const void *one, size_t one_length, const void *other, size_t other_length, double *mean,
+    double *largest) {
+    if (VIPS_INIT("switchyard-fixtures")) return -1;
+    VipsImage *a = vips_image_new_from_buffer(one, one_length, "", NULL);
+    VipsImage *b = vips_image_new_from_buffer(other, other_length, "", NULL);
+    VipsImage *difference = NULL, *absolute = NULL;
+    int status = !a || !b || vips_subtract(a, b, &difference, NULL) || vips_abs(difference, &absolute, NULL)
+        || vips_avg(absolute, mean, NULL) || vips_max(absolute, largest, NULL);
+    VipsImage *all[] = {a, b, difference, absolute};
+    for (int i = 0; i < 4; i++) if (all[i]) g_object_unref(all[i]);
+    return status ? -1 : 0;
+}
+
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height) {
     if (VIPS_INIT("switchyard-fixtures")) return -1;
     VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);

@@ -21,6 +21,11 @@ int syf_plain_image(int width, int height, const char *suffix, void **out, size_
 /// freed with `syf_free`.
 int syf_grey_picture(int width, int height, void **out, size_t *length);
 
+/// The mean and the largest absolute difference of two encoded images of one size and band count, over every
+/// pixel and band. 0 on success.
+int syf_difference(const void *one, size_t one_length, const void *other, size_t other_length, double *mean,
+    double *largest);
+
 /// The pixel at (x, y) of the encoded image, its first three bands (or the first one thrice), and its size.
 int syf_pixel(const void *bytes, size_t length, int x, int y, double rgb[3], int *width, int *height);
 
