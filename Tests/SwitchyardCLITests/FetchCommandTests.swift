@@ -89,8 +89,12 @@
                 request.header("range") == nil ? full.dropping(afterBytes: 2 << 20, when: stall) : full
             }
             let partial = folder + "/stopped.bin.partial"
-            let child = try SwitchyardProcess.start(["fetch", server.url("/stopped.bin"), "--out", folder])
-            await SwitchyardProcess.waitUntil("the partial file is resumable") {
+            // The stall must outlast this test's wait however slowly it runs (Thread Sanitizer, a loaded machine):
+            // the child's idle timeout, which would end it with a retry, is far longer than the wait.
+            let child = try SwitchyardProcess.start([
+                "fetch", server.url("/stopped.bin"), "--out", folder, "--idle-timeout", "3600",
+            ])
+            await SwitchyardProcess.waitUntil("the partial file is resumable", within: .seconds(600)) {
                 SwitchyardProcess.fileSize(partial) >= 1 << 20
                     && FileManager.default.fileExists(atPath: partial + ".validators")
             }
@@ -110,6 +114,32 @@
             #expect(server.requests(to: "/stopped.bin").last?.header("range") == "bytes=\(kept)-")
             #expect(!FileManager.default.fileExists(atPath: partial))
             #expect(!FileManager.default.fileExists(atPath: partial + ".validators"))
+            try await server.shutdown()
+        }
+
+        @Test("a download silent for --idle-timeout fails its attempt, and the retry resumes where the bytes stopped")
+        func idleTimeout() async throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let server = try await StubServer.start()
+            let bytes = Self.body(3 << 20, 7)
+            let full = StubResponse(body: bytes).header("etag", "\"i\"").chunked(by: 65_536)
+            // The first response stops after 2 MiB (past the 1 MiB from which a partial file is resumed) and stays
+            // open until the end of the test.
+            let stall = StubGate()
+            defer { stall.open() }
+            server.route("/silent.bin") { request in
+                request.header("range") == nil ? full.dropping(afterBytes: 2 << 20, when: stall) : full
+            }
+            let result = try await SwitchyardProcess.run([
+                "fetch", server.url("/silent.bin"), "--out", folder, "--idle-timeout", "1",
+            ])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/silent.bin")) == Data(bytes))
+            let ranges = server.requests(to: "/silent.bin").map { $0.header("range") }
+            #expect(ranges.count == 2 && ranges[0] == nil && ranges[1]?.hasPrefix("bytes=") == true, "\(ranges)")
+            let invalid = try await SwitchyardProcess.run(["fetch", server.url("/silent.bin"), "--idle-timeout", "0"])
+            #expect(invalid.status == 64 && invalid.standardError.contains("--idle-timeout must be at least 1"))
             try await server.shutdown()
         }
 

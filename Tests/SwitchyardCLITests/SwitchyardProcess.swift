@@ -82,9 +82,9 @@
         }
 
         /// Waits until `condition` holds (checked between yields: it watches another process, whose progress no
-        /// clock of this one controls); fails the test and returns after a minute.
-        static func waitUntil(_ what: String, _ condition: () -> Bool) async {
-            let deadline = ContinuousClock.now + .seconds(60)
+        /// clock of this one controls); fails the test and returns after `limit`.
+        static func waitUntil(_ what: String, within limit: Duration = .seconds(60), _ condition: () -> Bool) async {
+            let deadline = ContinuousClock.now + limit
             while !condition() {
                 if ContinuousClock.now > deadline {
                     Issue.record("timed out waiting until \(what)")

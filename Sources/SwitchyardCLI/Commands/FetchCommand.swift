@@ -64,9 +64,15 @@
         @Flag(help: "Continue the partial files of an interrupted run instead of starting them over.")
         var resume = false
 
+        @Option(help: "Seconds without a byte after which a download's attempt fails (it is then retried).")
+        var idleTimeout = 60
+
         func validate() throws {
             guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1, got \(parallel)") }
             guard perHost >= 1 else { throw ValidationError("--per-host must be at least 1, got \(perHost)") }
+            guard idleTimeout >= 1 else {
+                throw ValidationError("--idle-timeout must be at least 1 second, got \(idleTimeout)")
+            }
             guard !urls.isEmpty || input != nil else { throw ValidationError("name URLs to fetch, or a list with -i") }
         }
 
@@ -91,7 +97,8 @@
             let network = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
             let session = HTTPSession(
                 configuration: HTTPSession.Configuration(
-                    name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost),
+                    name: "fetch", maximumConcurrentRequests: parallel, maximumRequestsPerHost: perHost,
+                    timeouts: HTTPTimeouts(idle: .seconds(idleTimeout))),
                 eventLoopGroup: network)
             if let url = try await dashboard.start([WorkQueuesSource(id: "fetch", queues: { session.hostQueues() })]) {
                 FileHandle.standardError.write(Data("Dashboard: \(url)\n".utf8))
