@@ -72,15 +72,11 @@
             while written < bytes.count {
                 let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    let error = failure()
-                    close(descriptor)
-                    throw error
-                }
+                guard count > 0 else { break }
                 written += count
             }
-            guard fsync(descriptor) == 0 else {
-                let error = failure()
+            if written < bytes.count || fsync(descriptor) != 0 {
+                let error = failure()  // before close, which may change errno
                 close(descriptor)
                 throw error
             }

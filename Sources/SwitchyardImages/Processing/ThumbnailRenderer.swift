@@ -121,15 +121,13 @@
                     let image = try make(fail, options) { out, size, crop in
                         let (width, height) = (Int32(options.pixelWidth), Int32(options.pixelHeight))
                         guard flattensFirst else {
-                            guard header.isJPEG else {
-                                return sy_vips_thumbnail_reader(
-                                    state, &out, width, height, size, crop, failOn, header.hasProfile ? 1 : 0, 1)
-                            }
-                            let shrink = Int32(
-                                JPEGShrink.factor(
-                                    width: header.width, height: header.height,
-                                    swapsSides: (5...8).contains(header.orientation), options))
-                            if !header.hasProfile && !options.keepsMetadata {
+                            let shrink =
+                                header.isJPEG
+                                ? Int32(
+                                    JPEGShrink.factor(
+                                        width: header.width, height: header.height,
+                                        swapsSides: (5...8).contains(header.orientation), options)) : 1
+                            if header.isJPEG && !header.hasProfile && !options.keepsMetadata {
                                 let direct = sy_jpeg_thumbnail_reader(
                                     state, &out, width, height, size, crop, shrink, header.orientation,
                                     Int64(directDecodeByteLimit))
