@@ -164,7 +164,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         for key: Key, priority: JobPriority? = nil,
         load: @escaping @Sendable (Key) async throws -> Value
     ) async throws(JobError<any Error>) -> Value {
-        try await value(for: key, priority: priority, makeNode: Self.loadingNode(key, load))
+        try await value(for: key, describedAs: nil, priority: priority, makeNode: Self.loadingNode(key, load))
     }
 
     /// Makes the node of a job whose body is `load(key)`, given the queue, the job's name and priority.
@@ -197,7 +197,17 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         for key: Key, priority: JobPriority? = nil,
         start: @escaping @Sendable (Key, JobCompletion<Value, any Error>) -> Void
     ) async throws(JobError<any Error>) -> Value {
-        try await value(for: key, priority: priority) { queue, name, priority in
+        try await value(for: key, describedAs: nil, priority: priority, start: start)
+    }
+
+    /// ``value(for:priority:start:)`` whose job, when this call submits one, is named `"<name> <description>"`
+    /// instead of by printing the key: for a caller that has the key's text at hand (printing a generic key goes
+    /// through the runtime's dynamic casts, on every new job).
+    package func value(
+        for key: Key, describedAs description: String?, priority: JobPriority? = nil,
+        start: @escaping @Sendable (Key, JobCompletion<Value, any Error>) -> Void
+    ) async throws(JobError<any Error>) -> Value {
+        try await value(for: key, describedAs: description, priority: priority) { queue, name, priority in
             let node = queue.makeNode(name, priority, isBlocking: false, isBarrier: false, JobOptions()) {
                 () async throws(any Error) -> Value in throw CancellationError()  // never run: the job has a starter
             }
@@ -210,7 +220,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     }
 
     private func value(
-        for key: Key, priority: JobPriority?,
+        for key: Key, describedAs description: String?, priority: JobPriority?,
         makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
     ) async throws(JobError<any Error>) -> Value {
         let level = (priority ?? JobPriority(Task.currentPriority)).level
@@ -218,7 +228,7 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
         let node: TypedJobNode<Value, any Error>
         let created: Bool
         do {
-            (node, created) = try join(hashed, level: level, makeNode: makeNode)
+            (node, created) = try join(hashed, describedAs: description, level: level, makeNode: makeNode)
         } catch {
             throw .failed(error)
         }
@@ -261,18 +271,21 @@ public final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: @unchec
     func join(
         _ key: Key, level: Int, load: @escaping @Sendable (Key) async throws -> Value
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
-        try join(HashedKey(key), level: level, makeNode: Self.loadingNode(key, load))
+        try join(HashedKey(key), describedAs: nil, level: level, makeNode: Self.loadingNode(key, load))
     }
 
-    /// ``join(_:level:load:)`` with the node made by `makeNode` (given the queue, the job's name and priority).
+    /// ``join(_:level:load:)`` with the node made by `makeNode` (given the queue, the job's name and priority); a
+    /// new job's name ends with `description`, or with the printed key when it is nil.
     private func join(
-        _ key: HashedKey, level: Int, makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
+        _ key: HashedKey, describedAs description: String?, level: Int,
+        makeNode: (WorkQueue, String, JobPriority) -> TypedJobNode<Value, any Error>
     ) throws(SubmissionError) -> (node: TypedJobNode<Value, any Error>, created: Bool) {
         if let node = entries.withLock({ joinExisting(key, &$0) }) {
             noteJoin()
             return (node, false)
         }
-        let node = makeNode(queue, "\(name) \(key.key)", JobPriority(level: level))
+        let node = makeNode(
+            queue, description.map { name + " " + $0 } ?? "\(name) \(key.key)", JobPriority(level: level))
         var removed: (key: HashedKey, value: Entry)?
         defer { _ = removed }  // a replaced key and its job are released here, after the lock
         var held: Transaction?  // a bounded queue's admission, carried out after this coalescer's lock

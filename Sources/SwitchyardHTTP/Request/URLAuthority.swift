@@ -26,7 +26,7 @@
                 return .failure(
                     Problem(text, "is not a URL (it holds a space or a control character)"))
             }
-            guard let separator = schemeSeparator(in: bytes) else {
+            guard let separator = schemeSeparator(in: text[...].utf8) else {
                 if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(bytes[..<colon]) {
                     return .failure(unsupported(text[..<colon]))
                 }
@@ -81,8 +81,8 @@
             return .success(HostKey(scheme: isHTTPS ? "https" : "http", host: lowered, port: port))
         }
 
-        /// The index of the first `://`.
-        private static func schemeSeparator(in bytes: String.UTF8View) -> String.Index? {
+        /// The index of the first `://`. - Complexity: O(length).
+        static func schemeSeparator(in bytes: Substring.UTF8View) -> String.Index? {
             var index = bytes.startIndex
             while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
                 let after = bytes[bytes.index(after: colon)...]

@@ -131,15 +131,23 @@
             return shown
         }
 
-        /// ``loggableURL(_:)`` of a part of a text.
+        /// ``loggableURL(_:)`` of a part of a text. Works on the UTF-8 bytes (every delimiter is ASCII): a URL without
+        /// user information costs one pass up to its first `?` or `#` and one copy.
         private static func loggablePart(_ url: Substring) -> String {
-            var rest = url.prefix { $0 != "?" && $0 != "#" }
+            let end = url.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? url.endIndex
+            var rest = url[..<end]
+            guard rest.utf8.contains(UInt8(ascii: "@")) else { return String(rest) }
             var shown = ""
-            while let separator = rest.firstRange(of: "://") {
-                let authority = rest[separator.upperBound...].prefix { $0 != "/" }
-                shown += rest[..<separator.upperBound]
-                shown += authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-                rest = rest[authority.endIndex...]
+            while let separator = URLAuthority.schemeSeparator(in: rest.utf8) {
+                let start = rest.utf8.index(separator, offsetBy: 3)
+                let stop = rest.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+                let authority = rest[start..<stop]
+                shown += rest[..<start]
+                shown +=
+                    authority.utf8.lastIndex(of: UInt8(ascii: "@")).map {
+                        authority[authority.utf8.index(after: $0)...]
+                    } ?? authority
+                rest = rest[stop...]
             }
             shown += rest
             return shown
