@@ -64,7 +64,10 @@
         @Flag(help: "Continue the partial files of an interrupted run instead of starting them over.")
         var resume = false
 
-        @Option(help: "Seconds without a byte after which a download's attempt fails (it is then retried).")
+        @Option(
+            help:
+                "Seconds a download's attempt may wait for the server without a byte arriving (writing to disk does not count); it then fails, and is retried."
+        )
         var idleTimeout = 60
 
         func validate() throws {

@@ -49,6 +49,10 @@
         private let priority: TaskPriority
         /// The session's `switchyard_http_bytes_received_total`: each body part written counts as it arrives.
         private let bytesReceived: Counter
+        /// The session's idle timeout, and this attempt's waits for the server: a write of the partial file does not
+        /// count (the socket is not read meanwhile).
+        private let sweeper: IdleSweeper
+        private let idle: IdleWatch
 
         /// The head's decision, once received; read by the download after the end.
         private(set) var decision: DownloadHeadDecision?
@@ -67,9 +71,11 @@
 
         init(
             file: PartialFile, limit: Int, sync: Bool, checksum: DownloadChecksum?, progress: (TransferProgress, Int)?,
-            priority: TaskPriority, bytesReceived: Counter,
+            priority: TaskPriority, bytesReceived: Counter, idle sweeper: IdleSweeper,
             decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> DownloadHeadDecision
         ) {
+            self.sweeper = sweeper
+            idle = IdleWatch(sweeper)
             self.file = file
             self.limit = Int64(limit)
             self.sync = sync
@@ -87,13 +93,18 @@
             if isCancelled { return onEnd(.failed(HTTPClientError.cancelled)) }
             let loop = client.eventLoopGroup.any()  // this thread's loop, if it is one
             self.onEnd = onEnd  // before the request exists: its callbacks read it
+            idle.waiting()  // from the attempt's start
             let task = client.execute(request: request, delegate: self, eventLoop: .delegate(on: loop))
             let cancelled = handle.withLockedValue { state in
                 state.task = task
                 return state.cancelled
             }
             if cancelled { task.cancel() }
+            // An expiry fails the request as its own read timeout would: not a cancellation, so what arrived is kept
+            // and the download goes on with a retry.
+            let watched = sweeper.watch(idle) { task.fail(reason: HTTPClientError.readTimeout) }
             task.futureResult.hop(to: loop).whenComplete { result in
+                self.sweeper.unwatch(watched)
                 self.requestEnd = result
                 self.endIfSettled()
             }
@@ -114,6 +125,7 @@
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: NIOHTTP1.HTTPResponseHead) -> EventLoopFuture<Void> {
+            idle.waiting()
             let decision = decide(head)
             self.decision = decision
             status = Int(head.status.code)
@@ -145,14 +157,19 @@
             let due = file.gather(buffer)
             bytesReceived.increment(by: buffer.readableBytes)
             if let (progress, transfer) = progress { progress.add(transfer, bytes: Int64(buffer.readableBytes)) }
-            guard due else { return task.eventLoop.makeSucceededVoidFuture() }
+            guard due else {
+                idle.waiting()
+                return task.eventLoop.makeSucceededVoidFuture()
+            }
             writing = true
+            idle.holding()
             let promise = task.eventLoop.makePromise(of: Void.self)
             let file = file
             PartialFile.executor.execute(priority: priority) {
                 let written = Result { () throws(HTTPError) in try file.writeGathered() }
                 task.eventLoop.execute {
                     self.writing = false
+                    self.idle.waiting()
                     switch written {
                     case .success:
                         promise.succeed()

@@ -24,9 +24,16 @@
         private let limit: Int
         private let decide: @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?
         private let state = NIOLockedValueBox(BufferedResponse?.none)
+        /// Told when the request waits for the server: from its start (see ``HTTPSession/startExchange(_:on:_:)``),
+        /// again at its head and after each part received.
+        let idle: IdleWatch
 
-        init(limit: Int, decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?) {
+        init(
+            limit: Int, idle: IdleWatch,
+            decide: @escaping @Sendable (NIOHTTP1.HTTPResponseHead) -> AttemptOutcome<Never>?
+        ) {
             self.limit = limit
+            self.idle = idle
             self.decide = decide
         }
 
@@ -39,6 +46,7 @@
                 return task.eventLoop.makeFailedFuture(Verdict(outcome: outcome, status: Int(head.status.code)))
             }
             state.withLockedValue { $0 = BufferedResponse(head: head, body: ByteBuffer()) }
+            idle.waiting()
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
@@ -53,7 +61,10 @@
                 response?.body.writeBuffer(&buffer)
                 return nil
             }
-            guard let status = overflow else { return task.eventLoop.makeSucceededVoidFuture() }
+            guard let status = overflow else {
+                idle.waiting()
+                return task.eventLoop.makeSucceededVoidFuture()
+            }
             return task.eventLoop.makeFailedFuture(
                 Verdict(outcome: .fail(.responseTooLarge(limit: limit)), status: status))
         }

@@ -8,7 +8,15 @@
     public struct HTTPTimeouts: Sendable, Hashable {
         /// Establishing a connection (TCP, and TLS when used).
         public var connect: Duration
-        /// The longest silence while a response is awaited or read (no byte received).
+        /// The longest time an attempt waits for the server with nothing moving: from the attempt's start to its
+        /// response's head, and between two parts of its response (or of a request body larger than 64 KiB, sent in
+        /// parts of that size). Time the caller's side holds the body back does not count: a stream's consumer
+        /// between two reads, a download's write of its file.
+        ///
+        /// One sweep per session checks every request every eighth of this (at least every 10 ms), on an event loop:
+        /// an attempt fails after a silence of at least `idle` and at most about 1.25 × `idle` (more if the event loop
+        /// is late). The failure is ``HTTPError/Reason/timedOut(_:)``, a failed attempt that may be retried; once a
+        /// stream's consumer was called, it is final.
         public var idle: Duration
         /// The whole call; `nil` for no bound.
         public var total: Duration?

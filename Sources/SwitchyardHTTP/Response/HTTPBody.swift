@@ -31,6 +31,9 @@
         let host: HostKey
         /// The session's `switchyard_http_bytes_received_total`, counting each buffer as it is read.
         let bytesReceived: Counter
+        /// The attempt's idle timeout: only the time spent waiting for the next buffer counts, not the time the
+        /// consumer takes between two.
+        let idle: IdleWatch
 
         /// What the body is, without reading it: `the body of GET http://127.0.0.1:8080/stops.txt, at most 67108864
         /// bytes`.
@@ -41,8 +44,8 @@
 
         public func makeAsyncIterator() -> Iterator {
             Iterator(
-                base: base.makeAsyncIterator(), limit: limit, request: request, host: host, bytesReceived: bytesReceived
-            )
+                base: base.makeAsyncIterator(), limit: limit, request: request, host: host,
+                bytesReceived: bytesReceived, idle: idle)
         }
 
         /// Reads the body's buffers in order, counting them against the limit.
@@ -52,15 +55,20 @@
             let request: String
             let host: HostKey
             let bytesReceived: Counter
+            let idle: IdleWatch
             var received = 0
 
             public mutating func next() async throws -> ByteBuffer? {
                 let buffer: ByteBuffer?
+                idle.waiting()
                 do {
                     buffer = try await base.next()
                 } catch {
-                    throw HTTPError(request: request, reason: TransportErrors.reason(for: error, at: host))
+                    // An expiry of the idle timeout cancels the attempt's task: it ends the read as a timeout.
+                    let cause = idle.hasExpired ? HTTPClientError.readTimeout : error
+                    throw HTTPError(request: request, reason: TransportErrors.reason(for: cause, at: host))
                 }
+                idle.holding()
                 guard let buffer else { return nil }
                 received += buffer.readableBytes
                 bytesReceived.increment(by: buffer.readableBytes)

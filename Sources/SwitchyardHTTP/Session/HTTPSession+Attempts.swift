@@ -30,37 +30,85 @@
         /// Runs attempts of `prepared` until one succeeds or redirects, fails for good, or the retry policy gives up.
         ///
         /// `makeRequest` builds each attempt's request; `handle` reads the response and decides (`isLastAttempt` tells
-        /// it whether a retryable status can still be retried). See ``attempts(_:after:perform:)``.
+        /// it whether a retryable status can still be retried), told by the attempt's ``IdleWatch`` when it waits for
+        /// the server (``HTTPBody`` does that). Each attempt runs in a task of its own, which the idle timeout cancels
+        /// (see ``watchingIdle(_:)``). See ``attempts(_:after:perform:)``.
         func attempts<Value: Sendable>(
             _ prepared: PreparedRequest,
             after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil,
             makeRequest: () async throws(HTTPError) -> HTTPClientRequest,
-            handle: (HTTPClientResponse, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
+            handle:
+                @escaping @Sendable (HTTPClientResponse, IdleWatch, _ isLastAttempt: Bool) async throws ->
+                AttemptOutcome<Value>
         ) async throws(HTTPError) -> HopEnd<Value> {
             try await attempts(prepared, after: firstFailure) { isLast, attempt in
                 let request = try await makeRequest()
-                let start = ContinuousClock.now
-                let response: HTTPClientResponse
-                do {
-                    response = try await self.client.execute(request, deadline: .distantFuture)
-                } catch {
-                    self.recordNoResponse(prepared, TransportErrors.reason(for: error, at: prepared.host), since: start)
-                    throw error
+                return try await self.watchingIdle { idle in
+                    try await self.attempt(prepared, request, number: attempt, isLast: isLast, idle: idle, handle)
                 }
-                // Recorded once `handle` is done with the response (its body read, or its stream consumed), unless
-                // the attempt was cancelled meanwhile.
-                let status = Int(response.status.code)
-                do {
-                    let outcome = try await handle(response, isLast)
-                    self.recordResponse(prepared, attempt: attempt, status: status, since: start)
-                    return outcome
-                } catch {
-                    let reason = TransportErrors.reason(for: error, at: prepared.host)
-                    if reason != .cancelled, reason != .sessionShutDown, !Task.isCancelled {
-                        self.recordResponse(prepared, attempt: attempt, status: status, since: start)
-                    }
-                    throw error
+            }
+        }
+
+        /// One attempt of ``attempts(_:after:makeRequest:handle:)``: sends `request`, hands the response to `handle`,
+        /// and records the attempt (see "Metrics").
+        private func attempt<Value: Sendable>(
+            _ prepared: PreparedRequest, _ request: HTTPClientRequest, number: Int, isLast: Bool, idle: IdleWatch,
+            _ handle: (HTTPClientResponse, IdleWatch, _ isLastAttempt: Bool) async throws -> AttemptOutcome<Value>
+        ) async throws -> AttemptOutcome<Value> {
+            let start = ContinuousClock.now
+            let response: HTTPClientResponse
+            var request = request
+            if let body = prepared.request.body, body.count > UploadParts.size {
+                request.body = .stream(UploadParts(bytes: body, idle: idle), length: .known(Int64(body.count)))
+            }
+            idle.waiting()
+            do {
+                response = try await client.execute(request, deadline: .distantFuture)
+            } catch {
+                let error = idle.hasExpired ? HTTPClientError.readTimeout : error
+                recordNoResponse(prepared, TransportErrors.reason(for: error, at: prepared.host), since: start)
+                throw error
+            }
+            idle.holding()  // until the body is read
+            // Recorded once `handle` is done with the response (its body read, or its stream consumed), unless the
+            // attempt was cancelled meanwhile.
+            let status = Int(response.status.code)
+            do {
+                let outcome = try await handle(response, idle, isLast)
+                recordResponse(prepared, attempt: number, status: status, since: start)
+                return outcome
+            } catch {
+                let reason = TransportErrors.reason(for: error, at: prepared.host)
+                if reason != .cancelled, reason != .sessionShutDown, idle.hasExpired || !Task.isCancelled {
+                    recordResponse(prepared, attempt: number, status: status, since: start)
                 }
+                throw error
+            }
+        }
+
+        /// Runs `body`, one attempt on the client's async API (which gives no handle to fail a request by), in a task of
+        /// its own with an ``IdleWatch`` registered: once the watch expires, the sweep cancels that task, and a
+        /// cancellation it ends with is thrown as the client's read timeout (a failed attempt, worth a retry). The
+        /// caller's cancellation cancels the task too, and is thrown as it is. The task inherits the caller's priority
+        /// and task-locals.
+        func watchingIdle<Value: Sendable>(
+            _ body: @escaping @Sendable (IdleWatch) async throws -> Value
+        ) async throws -> Value {
+            let idle = IdleWatch(idleSweeper)
+            let task = Task { try await body(idle) }
+            let watched = idleSweeper.watch(idle) { task.cancel() }
+            defer { idleSweeper.unwatch(watched) }
+            do {
+                return try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch {
+                if idle.hasExpired, !Task.isCancelled, TransportErrors.reason(for: error) == .cancelled {
+                    throw HTTPClientError.readTimeout
+                }
+                throw error
             }
         }
 

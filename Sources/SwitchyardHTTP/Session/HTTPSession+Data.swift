@@ -70,20 +70,24 @@
         ) async throws(HTTPError) -> HopEnd<Value> {
             let request = hop.request
             let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
-            return try await attempts(hop, makeRequest: { clientRequest(hop) }) { response, isLast in
-                if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+            return try await attempts(hop, makeRequest: { clientRequest(hop) }) { response, idle, isLast in
+                if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
                     return verdict.widened()
                 }
                 let status = Int(response.status.code)
                 let head = HTTPResponseHead(url: hop.requestedURL, status: status, headers: response.headers)
                 let body = HTTPBody(
                     base: response.body, limit: limit, request: hop.label, host: hop.host,
-                    bytesReceived: metrics.bytesReceived)
+                    bytesReceived: self.metrics.bytesReceived, idle: idle)
                 do {
                     return .done(try await consume(head, body))
                 } catch let error as HTTPError {
                     return .fail(error.reason)
                 } catch is CancellationError {
+                    // The idle timeout cancelled the attempt while `consume` ran: final, as any error of `consume`.
+                    if idle.hasExpired, !Task.isCancelled {
+                        return .fail(TransportErrors.reason(for: HTTPClientError.readTimeout, at: hop.host))
+                    }
                     throw CancellationError()
                 } catch {
                     return .fail(.transport(String(describing: error)))
@@ -94,35 +98,25 @@
         /// One hop of a buffered request: attempts until a final response, read whole within the limit, or a
         /// redirect (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
         ///
-        /// The body is gathered by AsyncHTTPClient's `collect(upTo:)` into one `ByteBuffer`, which holds at most
-        /// 4 GiB: a request whose limit is larger reads it through ``HTTPBody`` into the array instead.
+        /// The body is read through ``HTTPBody``: a body over the limit fails for good, a connection that breaks or
+        /// falls silent mid-body is a failed attempt.
         func exchange(
             _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
         ) async throws(HTTPError) -> HopEnd<HTTPResponse> {
             let request = prepared.request
             let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
             return try await attempts(prepared, after: firstFailure, makeRequest: { clientRequest(prepared) }) {
-                response, isLast in
-                if let verdict = headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
+                response, idle, isLast in
+                if let verdict = self.headVerdict(response, request, limit: limit, isLastAttempt: isLast) {
                     return verdict.widened()
                 }
                 let status = Int(response.status.code)
                 var body: [UInt8] = []
-                if (0...Int(UInt32.max)).contains(limit) {
-                    do {
-                        body = Array(try await response.body.collect(upTo: limit).readableBytesView)
-                    } catch is NIOTooManyBytesError {
-                        return .fail(.responseTooLarge(limit: limit))
-                    }
-                    metrics.recordBytes(body.count)
-                } else {
-                    let base = response.body
-                    for try await buffer in HTTPBody(
-                        base: base, limit: limit, request: prepared.label, host: prepared.host,
-                        bytesReceived: metrics.bytesReceived)
-                    {
-                        body += buffer.readableBytesView
-                    }
+                for try await buffer in HTTPBody(
+                    base: response.body, limit: limit, request: prepared.label, host: prepared.host,
+                    bytesReceived: self.metrics.bytesReceived, idle: idle)
+                {
+                    body += buffer.readableBytesView
                 }
                 return .done(
                     HTTPResponse(url: prepared.requestedURL, status: status, headers: response.headers, body: body))

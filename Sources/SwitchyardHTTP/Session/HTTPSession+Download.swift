@@ -245,7 +245,8 @@
             return DownloadAttempt(
                 file: file, limit: limit, sync: syncs, checksum: checksum,
                 progress: entry.flatMap { entry in transfer.map { (entry.progress, $0) } },
-                priority: prepared.request.priority.taskPriority, bytesReceived: session.metrics.bytesReceived
+                priority: prepared.request.priority.taskPriority, bytesReceived: session.metrics.bytesReceived,
+                idle: session.idleSweeper
             ) { head in
                 let status = Int(head.status.code)
                 return DownloadHeadDecision.decide(

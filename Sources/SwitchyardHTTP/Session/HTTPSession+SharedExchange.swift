@@ -13,7 +13,9 @@
         ) async throws(HTTPError) -> HopEnd<HTTPResponse> {
             let response: HopEnd<HTTPResponse>
             do throws(JobError<any Error>) {
-                response = try await lane.coalescer.value(for: prepared.key, priority: prepared.request.priority) {
+                response = try await lane.coalescer.value(
+                    for: prepared.key, describedAs: prepared.key.description, priority: prepared.request.priority
+                ) {
                     _, completion in self.startExchange(prepared, on: lane, completion)
                 }
             } catch {
@@ -55,14 +57,17 @@
                     url: request.url, method: request.method, headers: request.headers)
             else { return continueExchange(prepared, after: nil, end) }
             let isLast = !prepared.isRetryable || configuration.retry.maximumAttempts <= 1
-            let delegate = BufferedResponseDelegate(limit: limit) { head in
+            let delegate = BufferedResponseDelegate(limit: limit, idle: IdleWatch(idleSweeper)) { head in
                 self.headVerdict(
                     status: Int(head.status.code), head.headers, request, limit: limit, isLastAttempt: isLast)
             }
             let start = ContinuousClock.now
+            delegate.idle.waiting()  // from the attempt's start: a request without a body, sent at once
             let task = client.execute(request: clientRequest, delegate: delegate)
+            let watched = idleSweeper.watch(delegate.idle) { task.fail(reason: HTTPClientError.readTimeout) }
             completion.onCancel { task.cancel() }
             task.futureResult.whenComplete { result in
+                self.idleSweeper.unwatch(watched)
                 switch self.firstOutcome(result, of: delegate, prepared, isLastAttempt: isLast, since: start) {
                 case .done(let response): end.succeed(.done(response))
                 case .redirect(let next): end.succeed(.redirect(next))

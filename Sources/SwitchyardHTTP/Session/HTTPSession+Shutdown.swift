@@ -16,6 +16,7 @@
             // in one hold of the lanes' lock: a call that holds no lane by then is refused one (see `withLane`).
             let queues = shutDownLanes()
             for queue in queues { queue.cancelAll() }
+            defer { idleSweeper.stop() }
             try await client.shutdown()
             for queue in queues { await queue.waitUntilIdle() }
             logger?.info("HTTP session shut down")

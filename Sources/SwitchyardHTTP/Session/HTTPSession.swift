@@ -171,6 +171,8 @@
         /// Where the session logs (with `http_session` set), or nil.
         let logger: Logger?
         let metrics: HTTPSessionMetrics
+        /// The idle timeout of every request (see ``IdleSweeper``): the client's own read timer is off.
+        let idleSweeper: IdleSweeper
 
         /// A session with its own AsyncHTTPClient, configured from `configuration` (and, for TLS, from
         /// `tlsConfiguration`, by default the system's trust store). Requests are traced as AsyncHTTPClient traces
@@ -206,8 +208,9 @@
             var clientConfiguration = HTTPClient.Configuration(
                 tlsConfiguration: tlsConfiguration,
                 redirectConfiguration: .disallow,  // the session follows redirects itself, hop by hop
-                timeout: .init(
-                    connect: TimeAmount(configuration.timeouts.connect), read: TimeAmount(configuration.timeouts.idle)),
+                // No read timeout: the session's idle sweep (`idleSweeper`) times out silent requests, without a timer
+                // per read.
+                timeout: .init(connect: TimeAmount(configuration.timeouts.connect), read: nil),
                 decompression: .disabled)  // bodies as sent: a download's sizes and ranges are the server's bytes
             let widest = max(configuration.maximumRequestsPerHost, configuration.hostLimits.values.max() ?? 0)
             clientConfiguration.connectionPool = HTTPClient.Configuration.ConnectionPool(
@@ -224,6 +227,8 @@
                 eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
                 configuration: clientConfiguration
             )
+            idleSweeper = IdleSweeper(idle: configuration.timeouts.idle, on: client.eventLoopGroup.next())
+            idleSweeper.start()
         }
     }
 #endif
