@@ -98,6 +98,36 @@
             }
         }
 
+        @Test("a stream whose body stalls once its consumer runs fails as timed out, for good: one call, no retry")
+        func stalledStream() async throws {
+            // A real one-second timeout, swept every 125 ms: the consumer is waiting for the stalled body by then.
+            let configuration = HTTPSession.Configuration(
+                timeouts: HTTPTimeouts(idle: .seconds(1)),
+                retry: HTTPRetryPolicy(maximumAttempts: 3, initialDelay: .zero, jitter: 0))
+            try await withServer(configuration) { server, session in
+                let gate = StubGate()
+                server.route(
+                    "/stall",
+                    StubResponse(body: patternBytes(64_000)).chunked(by: 16_000).dropping(
+                        afterBytes: 16_000, when: gate))
+                defer { gate.open() }
+                let calls = Mutex(0)
+                let error = await #expect(throws: HTTPError.self) {
+                    try await session.stream(HTTPRequest(url: server.url("/stall"))) { _, body in
+                        calls.withLock { $0 += 1 }
+                        for try await _ in body {}
+                    }
+                }
+                guard case .timedOut(let words)? = error?.reason else {
+                    Issue.record("expected a timeout, got \(String(describing: error))")
+                    return
+                }
+                #expect(words.contains("no byte within the idle timeout"))
+                #expect(calls.withLock { $0 } == 1)
+                #expect(server.requests(to: "/stall").count == 1)
+            }
+        }
+
         @Test("a stream's reader holding the body back is not timed out, however many sweeps pass")
         func holdingReader() async throws {
             try await withServer(Self.configuration) { server, session in

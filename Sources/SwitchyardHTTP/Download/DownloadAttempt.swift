@@ -148,7 +148,10 @@
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            guard case .write = decision else { return task.eventLoop.makeSucceededVoidFuture() }
+            guard case .write = decision else {
+                idle.waiting()  // a body dropped as it comes is still bytes moving
+                return task.eventLoop.makeSucceededVoidFuture()
+            }
             guard file.size + Int64(buffer.readableBytes) <= limit else {
                 let error = HTTPError(request: file.destination, reason: .responseTooLarge(limit: Int(limit)))
                 failure = error

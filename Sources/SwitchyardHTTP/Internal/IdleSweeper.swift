@@ -4,15 +4,18 @@
     import Synchronization
 
     /// A session's idle timeout (``HTTPTimeouts/idle``) for all its requests at once: every ``period`` (an eighth of
-    /// the timeout, at least 10 ms) one sweep on an event loop fails the requests that have waited for the server
-    /// longer than the timeout, instead of a timer armed and cancelled on each request's every read.
+    /// the timeout, and never more often than every 10 ms) one sweep on an event loop fails the requests that have
+    /// waited for the server longer than the timeout, instead of a timer armed and cancelled on each request's every
+    /// read.
     ///
     /// A request's attempt makes an ``IdleWatch``, tells it when it waits for the server (sent, a part read) and when
     /// it does not (its reader holds the body back, a part is being written), and registers it with
     /// ``watch(_:onExpire:)`` until it ends (``unwatch(_:)``). A watch is active at a tick (the count of sweeps so
     /// far, read without a lock): a request that waits from tick `t` on fails at the first sweep after `t` plus the
     /// timeout's ticks, so after a silence of at least the timeout and at most the timeout plus two periods (plus
-    /// the event loop's delay). `onExpire` runs then, on the sweeping thread, outside the lock; it must not block.
+    /// the event loop's delay; a timeout under 80 ms has periods of 10 ms, longer than its eighth). `onExpire` runs
+    /// then, on the sweeping thread, outside the lock; it must not block. The decision is made on the stamp read in
+    /// the sweep's hold: activity that comes after it does not undo the expiry (the request was silent long enough).
     ///
     /// Thread-safe: the wheel is behind a lock, each hold O(1); sweeps run one at a time, on one event loop.
     final class IdleSweeper: Sendable {
@@ -111,6 +114,15 @@
         /// The attempt waits for the server from now: a request sent, or a part of the response read.
         func waiting() {
             stamp.store(sweeper.ticks.load(ordering: .relaxed), ordering: .relaxed)
+        }
+
+        /// Something moved while the attempt waits (a part of its request body went out): the wait starts again from
+        /// now. Nothing while it holds: the time its reader holds the body back still does not count.
+        func activity() {
+            let current = stamp.load(ordering: .relaxed)
+            guard current >= 0 else { return }
+            _ = stamp.compareExchange(
+                expected: current, desired: sweeper.ticks.load(ordering: .relaxed), ordering: .relaxed)
         }
 
         /// The attempt does not wait for the server: the time until the next ``waiting()`` does not count.

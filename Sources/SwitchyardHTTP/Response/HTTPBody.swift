@@ -29,8 +29,9 @@
         let request: String
         /// The server the body comes from, named by the errors of its connection.
         let host: HostKey
-        /// The session's `switchyard_http_bytes_received_total`, counting each buffer as it is read.
-        let bytesReceived: Counter
+        /// The session's `switchyard_http_bytes_received_total`, counting each buffer as it is read; nil when the
+        /// caller counts the body itself (a buffered body, once read whole).
+        let bytesReceived: Counter?
         /// The attempt's idle timeout: only the time spent waiting for the next buffer counts, not the time the
         /// consumer takes between two.
         let idle: IdleWatch
@@ -54,13 +55,14 @@
             let limit: Int
             let request: String
             let host: HostKey
-            let bytesReceived: Counter
+            let bytesReceived: Counter?
             let idle: IdleWatch
             var received = 0
 
             public mutating func next() async throws -> ByteBuffer? {
                 let buffer: ByteBuffer?
                 idle.waiting()
+                defer { idle.holding() }  // the consumer's time, even after an error
                 do {
                     buffer = try await base.next()
                 } catch {
@@ -68,10 +70,9 @@
                     let cause = idle.hasExpired ? HTTPClientError.readTimeout : error
                     throw HTTPError(request: request, reason: TransportErrors.reason(for: cause, at: host))
                 }
-                idle.holding()
                 guard let buffer else { return nil }
                 received += buffer.readableBytes
-                bytesReceived.increment(by: buffer.readableBytes)
+                bytesReceived?.increment(by: buffer.readableBytes)
                 if received > limit { throw HTTPError(request: request, reason: .responseTooLarge(limit: limit)) }
                 return buffer
             }

@@ -65,8 +65,11 @@
             do {
                 response = try await client.execute(request, deadline: .distantFuture)
             } catch {
-                let error = idle.hasExpired ? HTTPClientError.readTimeout : error
-                recordNoResponse(prepared, TransportErrors.reason(for: error, at: prepared.host), since: start)
+                let expired = idle.hasExpired
+                let error = expired ? HTTPClientError.readTimeout : error
+                recordNoResponse(
+                    prepared, TransportErrors.reason(for: error, at: prepared.host), since: start, timedOutIdle: expired
+                )
                 throw error
             }
             idle.holding()  // until the body is read

@@ -84,8 +84,9 @@
                 } catch let error as HTTPError {
                     return .fail(error.reason)
                 } catch is CancellationError {
-                    // The idle timeout cancelled the attempt while `consume` ran: final, as any error of `consume`.
-                    if idle.hasExpired, !Task.isCancelled {
+                    // The idle timeout cancelled the attempt's task (this task) while `consume` ran: final, as any
+                    // error of `consume`, never a retry. A cancellation of the caller is told by the loop of attempts.
+                    if idle.hasExpired {
                         return .fail(TransportErrors.reason(for: HTTPClientError.readTimeout, at: hop.host))
                     }
                     throw CancellationError()
@@ -99,7 +100,7 @@
         /// redirect (`firstFailure`: see ``attempts(_:after:makeRequest:handle:)``).
         ///
         /// The body is read through ``HTTPBody``: a body over the limit fails for good, a connection that breaks or
-        /// falls silent mid-body is a failed attempt.
+        /// falls silent mid-body is a failed attempt; the body's bytes are counted once it is whole.
         func exchange(
             _ prepared: PreparedRequest, after firstFailure: (reason: HTTPError.Reason, retryAfter: Duration?)? = nil
         ) async throws(HTTPError) -> HopEnd<HTTPResponse> {
@@ -114,10 +115,11 @@
                 var body: [UInt8] = []
                 for try await buffer in HTTPBody(
                     base: response.body, limit: limit, request: prepared.label, host: prepared.host,
-                    bytesReceived: self.metrics.bytesReceived, idle: idle)
+                    bytesReceived: nil, idle: idle)
                 {
                     body += buffer.readableBytesView
                 }
+                self.metrics.recordBytes(body.count)  // a buffered body counts once read whole
                 return .done(
                     HTTPResponse(url: prepared.requestedURL, status: status, headers: response.headers, body: body))
             }

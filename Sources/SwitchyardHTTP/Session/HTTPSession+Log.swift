@@ -20,11 +20,13 @@
 
         /// An attempt of `prepared` that began at `start` ended without a response, with `reason`: counted as `error`
         /// and timed, unless it was cancelled (by its caller, or by the session's shutdown), which is not counted.
+        /// `timedOutIdle` says the idle timeout ended it by cancelling its task (see ``watchingIdle(_:)``): counted.
         /// Not logged: the retry it leads to is, or the call's failure.
         func recordNoResponse(
-            _ prepared: PreparedRequest, _ reason: HTTPError.Reason, since start: ContinuousClock.Instant
+            _ prepared: PreparedRequest, _ reason: HTTPError.Reason, since start: ContinuousClock.Instant,
+            timedOutIdle: Bool = false
         ) {
-            guard reason != .cancelled, reason != .sessionShutDown, !Task.isCancelled else { return }
+            guard reason != .cancelled, reason != .sessionShutDown, timedOutIdle || !Task.isCancelled else { return }
             metrics.recordAttempt(status: nil, start.duration(to: .now))
         }
 
