@@ -209,13 +209,16 @@
             }
         }
 
-        /// The client request for `prepared`, with `extra` header fields.
+        /// The client request for `prepared`, with `extra` header fields. A body larger than ``UploadParts/size`` is
+        /// left out: each attempt sends it in parts (see ``attempt(_:_:number:isLast:idle:_:)``).
         func clientRequest(_ prepared: PreparedRequest, extra: [(String, String)] = []) -> HTTPClientRequest {
             var request = HTTPClientRequest(url: prepared.request.url)
             request.method = prepared.request.method
             request.headers = prepared.request.headers
             for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
-            if let body = prepared.request.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            if let body = prepared.request.body, body.count <= UploadParts.size {
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
             return request
         }
 
