@@ -204,7 +204,7 @@
                 }
                 index += 1
             }
-            guard index > labelStart, index > hostStart else { return nil }
+            guard index > labelStart else { return nil }  // an empty host, or an empty last label
             let host = String(decoding: bytes[hostStart..<index], as: UTF8.self)
             var port: Int?
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
@@ -231,11 +231,8 @@
             }
             guard index == bytes.count else { return nil }
             let scheme = isHTTPS ? "https" : "http"
-            var identity = scheme + "://" + host
-            if let port, port != (isHTTPS ? 443 : 80) { identity += ":\(port)" }
-            identity += path.isEmpty ? "/" : path
-            if let query { identity += "?" + query }
-            return Parsed(path: path, identity: identity)
+            return Parsed(
+                path: path, identity: identity(scheme: scheme, host: host, port: port, path: path, query: query))
         }
 
         private static func isHostByte(_ byte: UInt8) -> Bool {
@@ -264,18 +261,27 @@
         /// characters (`%7E`) decoded and the others' hex digits in upper case; the fragment, which is never sent, is
         /// left out. User, password, path and query are otherwise compared as written.
         static func identity(of components: URLComponents) -> String {
-            let scheme = components.scheme?.lowercased() ?? ""
-            var text = scheme + "://"
-            if let user = components.percentEncodedUser {
-                text += normalizedEscapes(user)
-                if let password = components.percentEncodedPassword { text += ":" + normalizedEscapes(password) }
-                text += "@"
+            let userInfo = components.percentEncodedUser.map { user in
+                normalizedEscapes(user) + (components.percentEncodedPassword.map { ":" + normalizedEscapes($0) } ?? "")
             }
-            text += components.host?.lowercased() ?? ""
-            if let port = components.port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
-            let path = components.percentEncodedPath
-            text += path.isEmpty ? "/" : normalizedEscapes(path)
-            if let query = components.percentEncodedQuery { text += "?" + normalizedEscapes(query) }
+            return identity(
+                scheme: components.scheme?.lowercased() ?? "", userInfo: userInfo,
+                host: components.host?.lowercased() ?? "", port: components.port,
+                path: normalizedEscapes(components.percentEncodedPath),
+                query: components.percentEncodedQuery.map(normalizedEscapes))
+        }
+
+        /// ``identity(of:)`` from parts already normalised (escapes decoded or upper-cased, scheme and host in lower
+        /// case): the scheme's default port left out, an empty path as `/`.
+        private static func identity(
+            scheme: String, userInfo: String? = nil, host: String, port: Int?, path: String, query: String?
+        ) -> String {
+            var text = scheme + "://"
+            if let userInfo { text += userInfo + "@" }
+            text += host
+            if let port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
+            text += path.isEmpty ? "/" : path
+            if let query { text += "?" + query }
             return text
         }
 
