@@ -3,6 +3,11 @@
     import SwitchyardImages
 
     /// Test pictures (see `CVipsFixtures`): red on the left half, green on the top half, as displayed.
+    ///
+    /// Each call blocks its thread while libvips makes the image. An async test makes one of a megapixel or more
+    /// on `BlockingExecutor.shared` (`try await BlockingExecutor.shared.run { Fixtures.photo(...) }`): on a
+    /// thread of the shared pool it would hold that thread for as long, and with two processors the tests running
+    /// beside it would wait.
     enum Fixtures {
         /// libvips started by the library before any fixture runs: its start must not race with the fixtures' own
         /// (`vips_init` lets a second caller through while the first is still starting). Every test that uses

@@ -11,7 +11,8 @@
         @Test("100 requests for one source and options make one thumbnail")
         func coalescing() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "coalescing", width: 1))
-            let source = ImageSource.bytes(Fixtures.picture(width: 2000, height: 1500), identity: "shared.jpg")
+            let picture = try await BlockingExecutor.shared.run { Fixtures.picture(width: 2000, height: 1500) }
+            let source = ImageSource.bytes(picture, identity: "shared.jpg")
             let options = ThumbnailOptions(width: 128, format: .webp)
             // The one slot is held by another image while the 100 requests arrive, so they all find the job queued.
             let gate = Gate()

@@ -17,7 +17,10 @@
             defer { try? FileManager.default.removeItem(atPath: folder) }
             // A PNG has no shrink-on-load: every pixel is decoded, reading the file from start to end.
             let path = folder + "/big.png"
-            try Data(Fixtures.plain(width: 8_000, height: 8_000, suffix: ".png")).write(to: URL(fileURLWithPath: path))
+            let png = try await BlockingExecutor.shared.run {
+                Fixtures.plain(width: 8_000, height: 8_000, suffix: ".png")
+            }
+            try Data(png).write(to: URL(fileURLWithPath: path))
             let pipeline = ImagePipeline(configuration: .init(name: "interrupt", width: 1, memoryCacheCost: 0))
             let options = ThumbnailOptions(width: 64)
             let decode = DecodeProbe(holdingAt: 1, of: 4)
@@ -52,7 +55,7 @@
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/big.jpg"
-            let jpeg = Fixtures.photo(width: 8_000, height: 6_000)
+            let jpeg = try await BlockingExecutor.shared.run { Fixtures.photo(width: 8_000, height: 6_000) }
             try Data(jpeg).write(to: URL(fileURLWithPath: path))
             let options = ThumbnailOptions(width: 64, format: .png)
             let reference = try await ImagePipeline(configuration: .init(name: "reference", memoryCacheCost: 0))
@@ -83,7 +86,10 @@
             #expect(Vips.rendersKillable, "this libvips and glib keep a render's images")
             // A tiny file for 64 megapixels: each read gives the PNG decoder many rows, and a decode that is not
             // killed goes on to the last row, asking for each one's bytes (thousands of refused reads).
-            let png = ImageSource.bytes(Fixtures.plain(width: 8_000, height: 8_000, suffix: ".png"), identity: "a.png")
+            let bytes = try await BlockingExecutor.shared.run {
+                Fixtures.plain(width: 8_000, height: 8_000, suffix: ".png")
+            }
+            let png = ImageSource.bytes(bytes, identity: "a.png")
             let pipeline = ImagePipeline(configuration: .init(name: "kill", width: 1, memoryCacheCost: 0))
             let options = ThumbnailOptions(width: 64)
             let decode = DecodeProbe(holdingAt: 1, of: 4)
