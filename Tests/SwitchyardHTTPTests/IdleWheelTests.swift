@@ -1,4 +1,5 @@
 #if HTTP
+    import NIOPosix
     @testable import SwitchyardHTTP
     import Testing
 
@@ -76,6 +77,42 @@
             _ = wheel.insert(Entry(1, lastActive: 1), lastActive: 1)
             for _ in 1...14 { #expect(Self.sweep(&wheel).isEmpty) }
             #expect(Self.sweep(&wheel) == [1])  // tick 15 - 1 > 13
+        }
+
+        @Test("an expiry the entry's claim refuses (it was active since the read) files it again, from its new tick")
+        func refusedClaim() {
+            var wheel = IdleWheel<Entry>(ticksPerIdle: 2)
+            let entry = Entry(1, lastActive: 0)
+            _ = wheel.insert(entry, lastActive: 0)
+            #expect(Self.sweep(&wheel).isEmpty)  // 1
+            #expect(Self.sweep(&wheel).isEmpty)  // 2
+            wheel.advance()  // 3: silent for 3 ticks, but active at tick 2 between the read and the claim
+            let step = wheel.step(lastActive: { $0.lastActive }) { entry, last in
+                #expect(last == 0)
+                entry.lastActive = 2
+                return false
+            }
+            guard case .refiled = step else {
+                Issue.record("not refiled: \(step)")
+                return
+            }
+            #expect(wheel.count == 1)
+            #expect(Self.sweep(&wheel).isEmpty)  // 4: silent for 2 ticks since 2
+            #expect(Self.sweep(&wheel) == [1])  // 5
+        }
+
+        @Test("a watch's expiry is claimed only on the stamp the sweep read; activity after the read keeps it")
+        func watchClaim() {
+            let sweeper = IdleSweeper(idle: .seconds(3600), on: MultiThreadedEventLoopGroup.singleton.next())
+            let watch = IdleWatch(sweeper)
+            watch.waiting()
+            let read = watch.lastActive
+            sweeper.ticks.wrappingAdd(1, ordering: .relaxed)
+            watch.activity()  // between the sweep's read and its claim
+            #expect(!watch.claimExpiry(at: read))
+            #expect(!watch.hasExpired)
+            #expect(watch.claimExpiry(at: watch.lastActive))
+            #expect(watch.hasExpired)
         }
 
         @Test("randomized: each sweep expires exactly the entries silent for longer than the idle ticks")

@@ -14,8 +14,9 @@
     /// far, read without a lock): a request that waits from tick `t` on fails at the first sweep after `t` plus the
     /// timeout's ticks, so after a silence of at least the timeout and at most the timeout plus two periods (plus
     /// the event loop's delay; a timeout under 80 ms has periods of 10 ms, longer than its eighth). `onExpire` runs
-    /// then, on the sweeping thread, outside the lock; it must not block. The decision is made on the stamp read in
-    /// the sweep's hold: activity that comes after it does not undo the expiry (the request was silent long enough).
+    /// then, on the sweeping thread, outside the lock; it must not block. The sweep claims an expiry with a
+    /// compare-and-swap of the stamp it read: activity that lands between its read and the claim keeps the request
+    /// (it is filed again), and once claimed, later activity changes nothing.
     ///
     /// Thread-safe: the wheel is behind a lock, each hold O(1); sweeps run one at a time, on one event loop.
     final class IdleSweeper: Sendable {
@@ -81,12 +82,13 @@
             ticks.wrappingAdd(1, ordering: .relaxed)
             wheel.withLockedValue { $0.advance() }
             while true {
-                switch wheel.withLockedValue({ $0.step { $0.watch.lastActive } }) {
+                let step = wheel.withLockedValue {
+                    $0.step(lastActive: { $0.watch.lastActive }, claim: { $0.watch.claimExpiry(at: $1) })
+                }
+                switch step {
                 case .done: return
                 case .refiled: continue
-                case .expired(let watched):
-                    watched.watch.markExpired()
-                    watched.onExpire()
+                case .expired(let watched): watched.onExpire()
                 }
             }
         }
@@ -136,8 +138,13 @@
         /// Whether the sweeper expired this watch (before running its `onExpire`).
         var hasExpired: Bool { expired.load(ordering: .acquiring) }
 
-        fileprivate func markExpired() {
+        /// Expires the watch if it is still waiting since tick `last` (no activity, hold or new wait since the
+        /// sweeper read that stamp): ``hasExpired`` becomes true, and the watch, out of the wheel, is not looked at
+        /// again. Returns whether it expired.
+        func claimExpiry(at last: Int64) -> Bool {
+            guard stamp.compareExchange(expected: last, desired: -1, ordering: .relaxed).exchanged else { return false }
             expired.store(true, ordering: .releasing)
+            return true
         }
     }
 #endif

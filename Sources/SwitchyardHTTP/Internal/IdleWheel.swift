@@ -88,16 +88,23 @@
         mutating func advance() { tick += 1 }
 
         /// Looks at the next entry of the bucket due (see the type's discussion); `lastActive` reads an entry's tick
-        /// of last activity. - Complexity: O(1).
-        mutating func step(lastActive: (Entry) -> Int64) -> Step {
+        /// of last activity. An entry silent for too long expires only if `claim` (given the entry and the tick it
+        /// was read at) agrees; if not (it was active since that read), it is read again and filed again.
+        /// - Complexity: O(1).
+        mutating func step(
+            lastActive: (Entry) -> Int64, claim: (Entry, Int64) -> Bool = { _, _ in true }
+        ) -> Step {
             let bucket = Int(tick % Int64(Self.bucketCount))
             let slot = heads[bucket]
             guard slot >= 0, let entry = slots[Int(slot)].entry else { return .done }
             unlink(slot)
-            let last = lastActive(entry)
+            var last = lastActive(entry)
             if last >= 0, tick - last > ticksPerIdle {
-                release(slot)
-                return .expired(entry)
+                if claim(entry, last) {
+                    release(slot)
+                    return .expired(entry)
+                }
+                last = lastActive(entry)
             }
             file(slot, lastActive: last)
             return .refiled
