@@ -1,6 +1,7 @@
 #if HTTP
     import NIOPosix
     @testable import SwitchyardHTTP
+    import SwitchyardTesting
     import Testing
 
     @Suite("IdleWheel: the idle timeout's timing wheel, without threads or clocks")
@@ -117,9 +118,8 @@
 
         @Test("randomized: each sweep expires exactly the entries silent for longer than the idle ticks")
         func randomized() {
-            let seed = UInt64.random(in: 0...UInt64.max)
-            print("IdleWheelTests.randomized seed: \(seed)")
-            var random = SeededRandom(seed: seed)
+            var random = SeededRandomNumberGenerator.forTest("IdleWheelTests.randomized")
+            let seed = random.seed
             for round in 0..<40 {
                 let ticksPerIdle = Int64.random(in: 1...13, using: &random)
                 var wheel = IdleWheel<Entry>(ticksPerIdle: ticksPerIdle)
@@ -153,19 +153,6 @@
                     #expect(wheel.count == live.count)
                 }
             }
-        }
-    }
-
-    /// SplitMix64: a generator whose sequence the printed seed reproduces.
-    private struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49EB_133D_11EB
-            return z ^ (z >> 31)
         }
     }
 #endif

@@ -4,6 +4,7 @@
     import PostgresTestServer
     import Switchyard
     import SwitchyardPostgres
+    import SwitchyardTesting
     import Testing
 
     /// The input of the `switchyard.test.record` kind of `switchyard worker` (debug builds): it sleeps, then inserts
@@ -31,9 +32,8 @@
         )
         func threeWorkers() async throws {
             let count = Int(ProcessInfo.processInfo.environment["SWITCHYARD_DURABLE_PROCESS_JOBS"] ?? "") ?? 20_000
-            let seed = UInt64.random(in: 1...UInt64.max)
-            print("threeWorkers: seed \(seed), \(count) jobs")
-            var random = SplitMix(seed: seed)
+            print("threeWorkers: \(count) jobs")
+            var random = SeededRandomNumberGenerator.forTest("threeWorkers")
             let queue = QueueUnderTest(try await PostgresServer.server(), "scale")
             defer { Task { await queue.drop() } }
             let enqueueStarted = ContinuousClock.now
@@ -106,7 +106,7 @@
 
     /// Enqueues `count` jobs that only return: four fifths in bulk by queue and priority (a tenth on the queue
     /// `narrow`), the rest in groups of 50 that each depend on one or two earlier jobs.
-    func enqueueMixed(_ durable: DurableQueue, count: Int, random: inout SplitMix) async throws {
+    func enqueueMixed(_ durable: DurableQueue, count: Int, random: inout SeededRandomNumberGenerator) async throws {
         var ids: [Int64] = []
         let independent = count * 4 / 5
         for level in 0..<JobPriority.levelCount {

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTesting
 import Testing
 
 @testable import SwitchyardSampleFeeds
@@ -398,22 +399,9 @@ private func sampleContents() -> [(String, [UInt8])] {
     ]
 }
 
-/// SplitMix64: a small deterministic generator.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// GTFS-like CSV text of exactly `byteCount` bytes.
 private func csvText(byteCount: Int, seed: UInt64) -> [UInt8] {
-    var generator = SeededGenerator(state: seed)
+    var generator = SeededRandomNumberGenerator(seed: seed)
     let names = ["Main St", "Central", "Harbour", "Old Mill", "Station Rd", "Market", "Park Ave"]
     var text = Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_name\n".utf8)
     text.reserveCapacity(byteCount + 100)
@@ -430,7 +418,7 @@ private func csvText(byteCount: Int, seed: UInt64) -> [UInt8] {
 }
 
 private func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
-    var generator = SeededGenerator(state: seed)
+    var generator = SeededRandomNumberGenerator(seed: seed)
     return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
 }
 
