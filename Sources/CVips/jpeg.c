@@ -227,13 +227,17 @@ int sy_jpeg_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int h
         return status;
     }
     // Turned after resizing, by libvips' autorot on the lazy result: libvips' thumbnail would copy its result to
-    // memory first, on a worker thread of its own.
+    // memory first, on a worker thread of its own. A turned image is cropped after it is turned, as libvips'
+    // thumbnail does: resized to cover the box uncropped (`crop` ALL), turned, then cropped. Cropping first would
+    // leave an odd pixel of slack on the other side once the image is mirrored.
     int swaps = orientation >= 5 && orientation <= 8;
+    int turns = orientation > 1 && orientation <= 8;
+    int crops = crop != VIPS_INTERESTING_NONE;
     VipsImage *thumbnail = NULL;
     status = vips_thumbnail_image(image, &thumbnail, swaps ? height : width, "height", swaps ? width : height,
-        "size", size, "crop", crop, "no_rotate", TRUE, NULL);
+        "size", size, "crop", turns && crops ? VIPS_INTERESTING_ALL : crop, "no_rotate", TRUE, NULL);
     g_object_unref(image);
-    if (status != 0 || orientation <= 1) {
+    if (status != 0 || !turns) {
         *out = thumbnail;
         return status;
     }
@@ -243,8 +247,17 @@ int sy_jpeg_thumbnail_reader(SYReader *reader, VipsImage **out, int width, int h
     g_object_unref(thumbnail);
     if (status != 0) return status;
     vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
-    status = vips_autorot(tagged, out, NULL);
+    VipsImage *turned = NULL;
+    status = vips_autorot(tagged, &turned, NULL);
     g_object_unref(tagged);
+    if (status != 0 || !crops) {
+        *out = turned;
+        return status;
+    }
+    int across = vips_image_get_width(turned), down = vips_image_get_height(turned);
+    status = vips_smartcrop(turned, out, VIPS_MIN(width, across), VIPS_MIN(height, down),
+        "interesting", crop, NULL);
+    g_object_unref(turned);
     return status;
 }
 

@@ -17,7 +17,7 @@
     X(vips_thumbnail_image) \
     X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_orientation) X(vips_region_new) \
     X(vips_region_prepare) X(vips_image_new_memory) X(vips_image_init_fields) X(vips_image_write_prepare) \
-    X(vips_image_set_int) X(vips_error) X(vips_autorot) X(vips_copy) \
+    X(vips_image_set_int) X(vips_error) X(vips_autorot) X(vips_copy) X(vips_smartcrop) \
     X(vips_image_get_interpretation) X(vips_image_hasalpha) \
     X(vips_image_get_typeof) X(vips_colourspace) X(vips_image_get_bands) X(vips_image_get_format) \
     X(vips_array_double_new) X(vips_flatten) X(vips_area_unref) X(vips_jpegsave_buffer) X(vips_pngsave_buffer) \
@@ -76,6 +76,7 @@ SY_SYMBOLS(SY_POINTER)
 #define vips_error (*sy_p_vips_error)
 #define vips_autorot (*sy_p_vips_autorot)
 #define vips_copy (*sy_p_vips_copy)
+#define vips_smartcrop (*sy_p_vips_smartcrop)
 #define vips_image_get_interpretation (*sy_p_vips_image_get_interpretation)
 #define vips_image_hasalpha (*sy_p_vips_image_hasalpha)
 #define vips_image_get_typeof (*sy_p_vips_image_get_typeof)

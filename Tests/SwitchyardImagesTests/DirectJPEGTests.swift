@@ -58,6 +58,27 @@
             }
         }
 
+        @Test(
+            "cover crops a turned or mirrored JPEG where libvips does, an odd pixel of slack included",
+            arguments: 1...8)
+        func coverCropMatchesLibvips(_ orientation: Int) async throws {
+            // Red left, green top, as displayed: an edge through the middle both ways. 400 × 300 covering 100 × 50
+            // is 100 × 75 (25 rows of slack); covering 50 × 100, 133 × 100 (83 columns).
+            let source = ImageSource.bytes(
+                Fixtures.picture(width: 400, height: 300, orientation: orientation), identity: "o\(orientation).jpg")
+            for (width, height) in [(100, 50), (50, 100)] {
+                let options = ThumbnailOptions(width: width, height: height, fit: .cover, format: .png)
+                var reference = options
+                reference.keepsMetadata = true
+                let direct = try await pipeline.thumbnail(of: source, options)
+                let libvips = try await pipeline.thumbnail(of: source, reference)
+                #expect((direct.width, direct.height) == (width, height))
+                #expect((libvips.width, libvips.height) == (width, height))
+                let (mean, worst) = try Self.difference(direct.bytes, libvips.bytes)
+                #expect(worst <= 24, "\(width) × \(height): largest difference \(worst), mean \(mean)")
+            }
+        }
+
         @Test("libjpeg is loaded beside libvips, its structures laid out as CVips was compiled for")
         func available() async throws {
             _ = try await pipeline.thumbnail(
