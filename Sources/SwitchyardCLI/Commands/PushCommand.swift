@@ -161,13 +161,15 @@
                 throw ExitCode(1)
             }
             // A Ctrl-C that came after the last notification ended stopped nothing.
-            try finish(
+            try await finish(
                 summary, outcomes: outcomes, seconds: seconds,
                 interrupted: work.isCancelled && summary.notSent + summary.unconfirmed > 0)
         }
 
         /// Prints the summary, writes `--failed`, and exits with the status the type describes.
-        private func finish(_ summary: PushSummary, outcomes: PushOutcomes, seconds: Double, interrupted: Bool) throws {
+        private func finish(
+            _ summary: PushSummary, outcomes: PushOutcomes, seconds: Double, interrupted: Bool
+        ) async throws {
             print(
                 json
                     ? PushReport.json(summary, seconds: seconds, interrupted: interrupted)
@@ -175,7 +177,7 @@
             if let failed {
                 let undelivered = outcomes.all
                 do {
-                    try PushReport.writeFailed(undelivered, to: failed)
+                    try await BlockingExecutor.shared.run { try PushReport.writeFailed(undelivered, to: failed) }
                 } catch {
                     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                     throw ExitCode(1)

@@ -1,5 +1,6 @@
 #if CLI
     import Foundation
+    import Switchyard
     import SwitchyardPush
     import Synchronization
 
@@ -116,7 +117,8 @@
         /// (`stop`: unregistered, never send again; `retry`: may succeed later, or was not sent; `rejected`: the
         /// request was wrong; `check`: sent when the batch stopped, unanswered, so perhaps delivered), APNs's reason
         /// (`NotSent` when not sent, `Unconfirmed` when unanswered) and, for 410, the time APNs learned the token was
-        /// invalid (milliseconds since 1970), tab-separated. Written to a temporary file renamed into place.
+        /// invalid (milliseconds since 1970), tab-separated. Written to a temporary file renamed into place
+        /// (``FileWriting/replaceAtomically(_:with:)``). Blocking: call it on a `BlockingExecutor`.
         static func writeFailed(_ undelivered: [PushOutcomes.Undelivered], to path: String) throws {
             var text = "# token\taction\treason\ttimestamp\n"
             for entry in undelivered {
@@ -124,10 +126,10 @@
                 let timestamp = entry.failure?.timestamp.map(String.init) ?? ""
                 text += "\(entry.deviceToken)\t\(action(entry))\t\(reason)\t\(timestamp)\n"
             }
-            let temporary = path + ".partial"
-            try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-            guard rename(temporary, path) == 0 else {
-                throw PushCommandError("\(path): cannot be written (\(String(cString: strerror(errno))))")
+            do throws(FileWriteError) {
+                try FileWriting.replaceAtomically(path, with: Array(text.utf8))
+            } catch {
+                throw PushCommandError("\(path): cannot be written (\(error.reason))")
             }
         }
     }

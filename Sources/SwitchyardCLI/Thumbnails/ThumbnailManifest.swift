@@ -1,5 +1,6 @@
 #if CLI && Images
     import Foundation
+    import Switchyard
     import SwitchyardImages
 
     /// `OUT/.switchyard-thumbnails.json`: for each output made from a file, the source's size, modification time
@@ -60,27 +61,11 @@
         static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let temporary = folder + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
-            func failure() -> ImageError {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                return ImageError(source: path, reason: .unwritable(reason))
+            do throws(FileWriteError) {
+                try FileWriting.replaceAtomically(path, with: bytes)
+            } catch {
+                throw ImageError(source: path, reason: .unwritable(error.reason))
             }
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            guard descriptor >= 0 else { throw failure() }
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                written += count
-            }
-            if written < bytes.count || fsync(descriptor) != 0 {
-                let error = failure()  // before close, which may change errno
-                close(descriptor)
-                throw error
-            }
-            guard close(descriptor) == 0, rename(temporary, path) == 0 else { throw failure() }
         }
     }
 

@@ -272,19 +272,9 @@
             return try result.get()
         }
 
-        /// Writes `bytes` to `descriptor` (retrying short writes and interruptions); returns how many were written,
-        /// fewer than all when a write failed (`errno` says why).
+        /// Writes `bytes` to `descriptor` (see ``FileWriting/writeAll(_:to:)``); returns how many were written.
         private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                offset += written
-            }
-            return offset
+            bytes.withUnsafeBytes { FileWriting.writeAll($0, to: descriptor) }
         }
 
         static func error(_ what: String, _ path: String) -> HTTPError {

@@ -1,3 +1,5 @@
+import Switchyard
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -82,16 +84,7 @@ package final class ZipFileDescriptor {
 
     /// Writes all of `bytes` at the current offset.
     package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let count = systemWrite(descriptor, base + done, bytes.count - done)
-            if count >= 0 {
-                done += count
-            } else if errno != EINTR {
-                throw failure("write failed", errno)
-            }
-        }
+        if FileWriting.writeAll(bytes, to: descriptor) < bytes.count { throw failure("write failed", errno) }
     }
 
     /// Closes the descriptor and reports a failed close (which can mean lost writes). Later calls do nothing.
@@ -116,6 +109,3 @@ package final class ZipFileDescriptor {
 
 private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
-private func systemWrite(_ descriptor: Int32, _ address: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, address, count)
-}
