@@ -63,7 +63,7 @@ let coreTargets: [Target] = {
             swiftSettings: testHooks),
         // Synthetic GTFS feeds shaped like real ones (and the zip writer that packs them): fixtures for tests,
         // benchmarks and `switchyard import --sample`, kept out of the import library.
-        .target(name: "SwitchyardSampleFeeds", dependencies: ["SwitchyardTransit", "CSwitchyardZlib"]),
+        .target(name: "SwitchyardSampleFeeds", dependencies: ["Switchyard", "SwitchyardTransit", "CSwitchyardZlib"]),
         .testTarget(
             name: "SwitchyardTests", dependencies: ["Switchyard", "SwitchyardTesting"], swiftSettings: testHooks),
         .testTarget(name: "SwitchyardTestingTests", dependencies: ["SwitchyardTesting"]),

@@ -1,3 +1,4 @@
+import Switchyard
 import SwitchyardTransit
 
 #if canImport(Glibc)
@@ -64,20 +65,8 @@ struct FolderSink: SampleFeedSink {
     }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Glibc)
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #elseif canImport(Musl)
-                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #else
-                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ImportError(.unreadableFeed, "\(current): write failed (\(systemMessage(errno)))")
-            }
-            offset += written
+        guard FileWriting.writeAll(bytes, to: descriptor) == bytes.count else {
+            throw ImportError(.unreadableFeed, "\(current): write failed (\(systemMessage(errno)))")
         }
     }
 

@@ -178,7 +178,7 @@
             let folder = scratch()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
-            let picture = Self.picture(1600, 1200, ".jpg")
+            let picture = try await BlockingExecutor.shared.run { Self.picture(1600, 1200, ".jpg") }
             for index in 0..<300 { try picture.write(to: URL(fileURLWithPath: folder + "/in/p\(index).jpg")) }
             let out = folder + "/out"
             let arguments = ["thumbnails", folder + "/in", "--size", "64", "--out", out, "--parallel", "1"]

@@ -39,7 +39,7 @@
                 }
                 leaving.cancel()
                 let error = await #expect(throws: HTTPError.self) { try await leaving.value }
-                #expect(error?.isCancelled == true)
+                #expect(error?.isCancelled == true, "\(String(describing: error))")
                 #expect(session.callersWaiting(for: request) == 9)
                 gate.open()
                 for task in staying {

@@ -236,7 +236,7 @@
                     #expect(progress.snapshot().bytesReceived == Int64(chunk))
                     task.cancel()
                     let error = await #expect(throws: HTTPError.self) { try await task.value }
-                    #expect(error?.isCancelled == true)
+                    #expect(error?.isCancelled == true, "\(String(describing: error))")
                     #expect(!FileSystem.exists(path))
                     #expect(try FileSystem.read(path + ".partial") == Array(bytes.prefix(chunk)))
                     let resumed = try await session.download(HTTPRequest(url: server.url("/feed.zip")), to: path)

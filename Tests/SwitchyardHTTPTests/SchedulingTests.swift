@@ -184,7 +184,7 @@
                 #expect(queue.counts.pending == 1)
                 waiting.cancel()
                 let error = await #expect(throws: HTTPError.self) { try await waiting.value }
-                #expect(error?.isCancelled == true)
+                #expect(error?.isCancelled == true, "\(String(describing: error))")
                 gate.open()
                 _ = try await held.value
                 #expect(server.requests(to: "/never").isEmpty)

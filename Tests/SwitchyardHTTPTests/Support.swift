@@ -10,10 +10,17 @@
         (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 31) &+ seed &+ ($0 >> 8)) }
     }
 
+    extension HTTPSession.Configuration {
+        /// The tests' default: no retry, and an idle timeout of an hour. Tests hold responses behind gates for as
+        /// long as they need; on a loaded machine (Thread Sanitizer, two processors) that can pass the default
+        /// minute, and an expiry would then end a request the test meant to cancel or release itself.
+        static var heldResponses: Self { Self(timeouts: HTTPTimeouts(idle: .seconds(3600)), retry: .never) }
+    }
+
     /// Runs `body` with a started stub server and a session, shutting both down afterwards. With `tls`, the server
     /// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority.
     func withServer<Value>(
-        _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
+        _ configuration: HTTPSession.Configuration = .heldResponses,
         tls: StubCertificates? = nil, http2: Bool = true,
         _ body: (StubServer, HTTPSession) async throws -> Value
     ) async throws -> Value {

@@ -12,7 +12,7 @@
 
         /// Runs `body` with an HTTPS stub server and a session that trusts its authority.
         func withTLSServer(
-            http2: Bool = true, _ configuration: HTTPSession.Configuration = HTTPSession.Configuration(retry: .never),
+            http2: Bool = true, _ configuration: HTTPSession.Configuration = .heldResponses,
             _ body: (StubServer, HTTPSession) async throws -> Void
         ) async throws {
             try await withServer(configuration, tls: try Self.certificates.get(), http2: http2, body)
@@ -132,7 +132,7 @@
                 for task in tasks { task.cancel() }
                 for task in tasks {
                     let error = await #expect(throws: HTTPError.self) { try await task.value }
-                    #expect(error?.isCancelled == true)
+                    #expect(error?.isCancelled == true, "\(String(describing: error))")
                 }
                 await server.waitForAbandonedResponses(count: 1)
                 #expect(session.callersWaiting(for: request) == 0)

@@ -84,7 +84,7 @@
         @Test("at most `width` images are processed at once")
         func width() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "width", width: 2))
-            let picture = Fixtures.picture(width: 1200, height: 900)
+            let picture = try await BlockingExecutor.shared.run { Fixtures.picture(width: 1200, height: 900) }
             // Every start and finish, in order: the peak of running jobs is read from them, none missed.
             let events = pipeline.queue.events(bufferingPolicy: .unbounded)
             try await withThrowingTaskGroup(of: Void.self) { group in

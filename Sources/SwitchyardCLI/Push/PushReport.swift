@@ -129,7 +129,7 @@
             do throws(FileWriteError) {
                 try FileWriting.replaceAtomically(path, with: Array(text.utf8))
             } catch {
-                throw PushCommandError("\(path): cannot be written (\(error.reason))")
+                throw PushCommandError("\(path): cannot be written (\(error.step) failed: \(error.reason))")
             }
         }
     }

@@ -64,7 +64,7 @@
             do throws(FileWriteError) {
                 try FileWriting.replaceAtomically(path, with: bytes)
             } catch {
-                throw ImageError(source: path, reason: .unwritable(error.reason))
+                throw ImageError(source: path, reason: .unwritable("\(error.step) failed: \(error.reason)"))
             }
         }
     }

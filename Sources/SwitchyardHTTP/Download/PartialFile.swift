@@ -295,7 +295,7 @@
             guard descriptor >= 0 else { return false }
             defer { close(descriptor) }
             let bytes = Array(text.utf8)
-            return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+            return writeAll(bytes, to: descriptor) == bytes.count
         }
     }
 #endif

@@ -5,7 +5,7 @@
     ///
     /// An entry tells, when asked, the tick of its last activity, or a negative value while it is not waiting for
     /// anything (not yet sent, or its reader is holding the body back). Each sweep advances the tick and takes the
-    /// bucket due, one entry per ``step(lastActive:)``: an entry silent for more than ``ticksPerIdle`` ticks has
+    /// bucket due, one entry per ``step(lastActive:claim:)``: an entry silent for more than ``ticksPerIdle`` ticks has
     /// expired and leaves the wheel; any other is filed again, at the tick at which it would expire. An entry active
     /// at tick `t` thus expires at the first sweep after tick `t + ticksPerIdle`, never sooner.
     ///

@@ -1,4 +1,6 @@
 #if Images
+    import Switchyard
+
     #if canImport(Glibc)
         import Glibc
     #elseif canImport(Darwin)
@@ -65,17 +67,11 @@
         static func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return false }
-            var done = 0
-            while done < bytes.count {
-                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    let failure = errno
-                    close(descriptor)
-                    errno = failure
-                    return false
-                }
-                done += count
+            guard bytes.withUnsafeBytes({ FileWriting.writeAll($0, to: descriptor) }) == bytes.count else {
+                let failure = errno
+                close(descriptor)
+                errno = failure
+                return false
             }
             return close(descriptor) == 0
         }

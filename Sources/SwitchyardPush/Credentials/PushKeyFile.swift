@@ -1,6 +1,7 @@
 #if Push
     import Crypto
     import CryptoExtras
+    import Switchyard
 
     #if canImport(FoundationEssentials)
         import FoundationEssentials
@@ -123,10 +124,11 @@
             }
             defer { close(descriptor) }
             let bytes = Array(text.utf8)
-            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { FileWriting.writeAll($0, to: descriptor) }
             guard written == bytes.count else {
+                let reason = String(cString: strerror(errno))
                 unlink(path)
-                throw PushCredentialError.unreadable(path: path, reason: "could not be written")
+                throw PushCredentialError.unreadable(path: path, reason: "could not be written (\(reason))")
             }
         }
 
@@ -181,8 +183,4 @@
         }
     }
 
-    /// The system's `write(2)` (inside ``PushKeyFile`` the name means its own `write`).
-    private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-        write(descriptor, bytes, count)
-    }
 #endif

@@ -44,43 +44,49 @@ struct FileWritingTests {
     @Test("writeAll on a closed descriptor writes nothing and leaves errno set")
     func writeAllFailure() {
         let written = [UInt8](repeating: 1, count: 10).withUnsafeBytes { FileWriting.writeAll($0, to: -1) }
+        let code = errno
         #expect(written == 0)
-        #expect(errno == EBADF)
+        #expect(code == EBADF)
     }
 
     @Test("replaceAtomically creates, then replaces, a file, leaving no temporary file behind")
-    func replaces() throws {
+    func replaces() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/report.txt"
-        try FileWriting.replaceAtomically(path, with: Array("first\n".utf8))
+        try await Self.replace(path, "first\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "first\n")
-        try FileWriting.replaceAtomically(path, with: Array("second, longer\n".utf8))
+        try await Self.replace(path, "second, longer\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "second, longer\n")
-        try FileWriting.replaceAtomically(path, with: [])
+        try await Self.replace(path, "")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["report.txt"])
     }
 
     @Test("a failure names the path, the step and the reason, and leaves the old file and no temporary file")
-    func failures() throws {
+    func failures() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missing = folder + "/no/such/folder/file"
-        let created = #expect(throws: FileWriteError.self) {
-            try FileWriting.replaceAtomically(missing, with: Array("x".utf8))
-        }
+        let created = await #expect(throws: FileWriteError.self) { try await Self.replace(missing, "x") }
         #expect(created?.step == "create")
         #expect(created?.code == ENOENT)
         #expect(created?.description == "\(missing): create failed (No such file or directory)")
         // A folder in the way: written and flushed, then the rename fails; the folder stays, the temporary goes.
         let occupied = folder + "/occupied"
         try FileManager.default.createDirectory(atPath: occupied + "/inside", withIntermediateDirectories: true)
-        let renamed = #expect(throws: FileWriteError.self) {
-            try FileWriting.replaceAtomically(occupied, with: Array("x".utf8))
-        }
+        let renamed = await #expect(throws: FileWriteError.self) { try await Self.replace(occupied, "x") }
         #expect(renamed?.step == "rename")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["occupied"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: occupied) == ["inside"])
+    }
+
+    /// ``FileWriting/replaceAtomically(_:with:)`` on the blocking executor (it flushes to the disk), its error as
+    /// thrown.
+    private static func replace(_ path: String, _ text: String) async throws {
+        let result = try await BlockingExecutor.shared.run {
+            Result { () throws(FileWriteError) in try FileWriting.replaceAtomically(path, with: Array(text.utf8)) }
+        }
+        try result.get()
     }
 }

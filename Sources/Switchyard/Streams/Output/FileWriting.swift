@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -16,12 +18,12 @@ package enum FileWriting {
         guard let base = bytes.baseAddress else { return 0 }
         var done = 0
         while done < bytes.count {
-            #if canImport(Darwin)
-                let count = Darwin.write(descriptor, base + done, bytes.count - done)
+            #if canImport(Glibc)
+                let count = Glibc.write(descriptor, base + done, bytes.count - done)
             #elseif canImport(Musl)
                 let count = Musl.write(descriptor, base + done, bytes.count - done)
             #else
-                let count = Glibc.write(descriptor, base + done, bytes.count - done)
+                let count = Darwin.write(descriptor, base + done, bytes.count - done)
             #endif
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
@@ -33,7 +35,8 @@ package enum FileWriting {
         return done
     }
 
-    /// Writes `bytes` to a temporary file beside `path` (`.NAME.PID.partial`), flushes it to the disk (`fsync`),
+    /// Writes `bytes` to a temporary file beside `path` (`.NAME.PID-N.partial`, a name no other call of this
+    /// process uses, created exclusively and never through a symbolic link), flushes it to the disk (`fsync`),
     /// then renames it over `path`: a reader sees the old file or the whole new one, never a part. The folder must
     /// exist. On failure the temporary file is removed and `path` is left as it was.
     /// - Throws: ``FileWriteError`` naming the step and the system's reason.
@@ -41,14 +44,20 @@ package enum FileWriting {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(folder).\(name).\(getpid()).partial"
+        let number = temporaryNumbers.wrappingAdd(1, ordering: .relaxed).newValue
+        let temporary = "\(folder).\(name).\(getpid())-\(number).partial"
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var descriptor = open(temporary, flags, 0o666)
+        if descriptor < 0 && errno == EEXIST {  // left by a process that had this identifier and crashed
+            unlink(temporary)
+            descriptor = open(temporary, flags, 0o666)
+        }
+        guard descriptor >= 0 else { throw FileWriteError(path: path, step: "create", code: errno) }
         func failure(_ step: String) -> FileWriteError {
             let error = FileWriteError(path: path, step: step, code: errno)
             unlink(temporary)
             return error
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw failure("create") }
         if writeAll(bytes, to: descriptor) < bytes.count {
             let error = failure("write")  // before close, which may change errno
             close(descriptor)
@@ -70,6 +79,9 @@ package enum FileWriting {
         }.get()
     }
 }
+
+/// Numbers the temporary files of ``FileWriting/replaceAtomically(_:with:)`` within the process.
+private let temporaryNumbers = Atomic<UInt64>(0)
 
 /// A failed ``FileWriting/replaceAtomically(_:with:)``: the file, the step (`create`, `write`, `flush`, `close`,
 /// `rename`) and the system's error.
