@@ -19,6 +19,9 @@ struct BatchBuilder {
     private let headerWidth: Int
     /// What the reader's encoding decodes non-UTF-8 text as, for warnings.
     private let decodedAs: String
+    /// The first required field the header lacks and why every record is skipped (see
+    /// ``TableLayout/missingFields``); nil for a header that has them all.
+    private let lacking: (field: String, reason: String)?
 
     init(layout: TableLayout, capacity: Int, headerWidth: Int, decodedAs: String) {
         self.layout = layout
@@ -29,6 +32,7 @@ struct BatchBuilder {
         fieldIndexes = layout.columns.map(\.fieldIndex)
         types = layout.columns.map(\.type)
         required = layout.columns.map(\.isRequired)
+        lacking = layout.missingFieldsReason.map { (layout.missingFields[0], $0) }
     }
 
     /// Whether the batch holds `capacity` records, imported or skipped (so a file of nothing but malformed
@@ -39,6 +43,13 @@ struct BatchBuilder {
     /// invalid; returns the skipped record's problem, if any.
     @discardableResult
     mutating func add(_ record: CSVRecordView) -> ImportProblem? {
+        if let lacking {
+            let problem = ImportProblem(
+                file: layout.file.fileName, line: record.line, field: lacking.field, kind: .missingValue,
+                reason: lacking.reason)
+            add(problem)
+            return problem
+        }
         let firstCell = batch.cells.count
         let firstText = batch.text.count
         let clean = record.quirks.isEmpty

@@ -40,7 +40,8 @@ import Synchronization
 ///   ``ImportOptions/Mode/resume`` continues after the last committed record; the tables then hold exactly what an
 ///   uninterrupted import writes.
 /// - **Nothing is dropped silently**: a record is skipped only when a required value is missing or invalid, or
-///   its quoting cannot be delimited; every quirk a mainstream consumer tolerates is imported with a warning.
+///   its quoting cannot be delimited (every record of an optional file whose header lacks a required field; a
+///   required file's header lacking one fails the import); every quirk a mainstream consumer tolerates is imported with a warning.
 ///   Both are counted per file and kind (`_switchyard_import_counts`) and listed with line, field and severity
 ///   (`_switchyard_import_problems`: every skipped record, the first warnings of each kind), in the same
 ///   transaction as the rows.
@@ -123,7 +124,7 @@ public final class GTFSImporter: Sendable {
     ///
     /// - Throws: ``ImportError`` for a database another import is writing (`databaseBusy`: imports into one
     ///   database exclude each other through `<database>.lock`), a database that already holds an import (mode
-    ///   `.new`), a resume that does not match, a missing required field or file, a file in UTF-16, a skipped
+    ///   `.new`), a resume that does not match, a required file missing or lacking a required field, a file in UTF-16, a skipped
     ///   record with `strict`, more skipped records than ``ImportOptions/maximumSkipped``, a corrupt archive or a
     ///   database error; the import is then recorded as `failed` (if it got as far as creating its record).
     public func run() async throws -> ImportSummary {

@@ -9,7 +9,8 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case corruptArchive = "corrupt_archive"
         /// A file GTFS requires is missing or empty (0 bytes, or no header line), or neither calendar file has any.
         case missingFile = "missing_file"
-        /// A file's header lacks a required field, so none of its records can be imported.
+        /// A required file's header lacks a required field, so none of its records can be imported. (An optional
+        /// file's records are each skipped instead, listed with the reason, and the rest of the feed imported.)
         case missingField = "missing_field"
         /// A record stopped the import: with `--strict`, the first record that would be skipped; in any mode, a record
         /// over the length limit, or a header with more extra columns than are kept.

@@ -6,8 +6,12 @@ import Switchyard
 /// are **kept** as `TEXT` columns named after their header, except those whose name is empty, repeated, holds a NUL
 /// byte, starts with `_switchyard`, or equals the name of a GTFS field of the file or of an earlier column apart from ASCII case
 /// (`Stop_Desc` beside `stop_desc`: SQLite column names ignore case); those are listed in `ignoredColumns` and
-/// skipped. GTFS field names are matched exactly, as the reference says they are case-sensitive. Immutable; cheap
-/// to copy.
+/// skipped. GTFS field names are matched exactly, as the reference says they are case-sensitive.
+///
+/// A header that lacks a required field fails a required file (no consumer can use a feed whose `stops.txt` has no
+/// `stop_id`); an optional file's layout records the fields in ``missingFields`` instead, and every record of that
+/// file is skipped, as a record missing that value would be (an old-format `translations.txt`, a `feed_info.txt`
+/// without `feed_lang`: the rest of the feed imports). Immutable; cheap to copy.
 @_spi(ImportDestinations)
 public struct TableLayout: Sendable {
     /// One column of the table, filled from one field of each record.
@@ -28,10 +32,15 @@ public struct TableLayout: Sendable {
     public let columns: [Column]
     /// Header fields that are not imported, with the reason.
     public let ignoredColumns: [String]
+    /// The required GTFS fields the header lacks (an optional file only: a required file's layout fails instead),
+    /// in reference order. When not empty, every record of the file is skipped for ``missingFieldsReason``.
+    public let missingFields: [String]
+    /// Why the records of a file whose header lacks required fields are skipped; nil when it lacks none.
+    public let missingFieldsReason: String?
 
     /// Maps `header` (the file's field names, in order) onto the file's table.
-    /// - Throws: ``ImportError/Kind/missingField`` if a required field is missing from the header, or no field
-    ///   is usable; ``ImportError/Kind/malformedRecord`` for more than ``maximumExtraColumns`` extra fields.
+    /// - Throws: ``ImportError/Kind/missingField`` if a required file's header lacks a required field, or no
+    ///   field is usable; ``ImportError/Kind/malformedRecord`` for more than ``maximumExtraColumns`` extra fields.
     init(file: GTFSFile, header: [String], source: String) throws {
         self.file = file
         self.header = header
@@ -67,16 +76,18 @@ public struct TableLayout: Sendable {
             seen.insert(name)
         }
         let missing = file.fields.filter { $0.isRequired && !seen.contains($0.name) }.map(\.name)
-        guard missing.isEmpty else {
+        var missingReason: String?
+        if !missing.isEmpty {
             // UTF-16 without a byte order mark reads as names with a NUL between the letters.
             let hint =
                 header.contains { $0.utf8.contains(0) }
                 ? " (its names hold NUL bytes: is the file UTF-16? Convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
                 : ""
-            throw ImportError(
-                .missingField,
-                "the header lacks required field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))\(hint)",
-                file: source, line: 1)
+            let fields = "field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+            let lacks = "the header lacks required \(fields)\(hint)"
+            if file.isRequired { throw ImportError(.missingField, lacks, file: source, line: 1) }
+            missingReason =
+                lacks + " (\(file.fileName) is optional: its records are skipped, the rest of the feed imported)"
         }
         guard !columns.isEmpty else {
             // Possible only for a file with no required field (transfers.txt): an INSERT of no columns is no SQL.
@@ -93,6 +104,8 @@ public struct TableLayout: Sendable {
         }
         self.columns = columns
         ignoredColumns = ignored
+        missingFields = missing
+        missingFieldsReason = missingReason
     }
 
     /// The most non-GTFS columns a header may add (SQLite allows 2,000 columns per table).
