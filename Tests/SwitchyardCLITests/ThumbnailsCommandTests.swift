@@ -205,8 +205,8 @@
             let folder = scratch()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             _ = Self.ready
-            // 144 megapixels: a whole decode would take 432 MB, well over the bound, and encoding it costs a third of
-            // what 400 did, beside the suite's timed stress tests. It takes seconds: on the blocking executor.
+            // 144 megapixels: a whole decode would take 432 MB, well over the bound, while the fixture stays cheap to
+            // encode beside the suite's timed stress tests. It takes seconds: on the blocking executor.
             let made = try await BlockingExecutor.shared.run { () throws -> Bool in
                 var output: UnsafeMutableRawPointer?
                 var length = 0

@@ -77,7 +77,7 @@
             let took = ContinuousClock.now - asked
             // The worker stops the task within a second (NOTIFY, or the next renewal: every 0.67 s here). Measured
             // from this process, the time also holds the worker's write of the outcome and this test's reads, which
-            // on a loaded 2-core machine (the whole suite at once) took up to 1.4 s.
+            // a loaded 2-core machine (the whole suite at once) can stretch past a second.
             #expect(took < .seconds(2.5), "cancelled \(took) after the request")
             #expect(try await queue.sql("SELECT error FROM jobs WHERE id = \(id)").last == "cancelled while running")
             #expect(await terminate(worker) == 0)
