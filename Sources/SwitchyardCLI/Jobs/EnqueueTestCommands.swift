@@ -3,7 +3,8 @@
     import Foundation
     import SwitchyardPostgres
 
-    /// `switchyard enqueue test-record --table T --count N [--sleep-ms M] --database …` (debug builds only, hidden):
+    /// `switchyard enqueue test-record --table T --count N [--sleep-ms M] [--first-attempt-sleep-ms F] --database …`
+    /// (debug builds only, hidden):
     /// enqueues N `switchyard.test.record` jobs with the values 1…N in one bulk enqueue, and prints their ids, one per
     /// line. Exit status as `enqueue import`'s.
     struct EnqueueTestRecordCommand: AsyncParsableCommand {
@@ -22,16 +23,26 @@
         @Option(name: .customLong("sleep-ms"), help: "Milliseconds each job sleeps before inserting.")
         var sleepMilliseconds = 0
 
+        @Option(
+            name: .customLong("first-attempt-sleep-ms"),
+            help: "Milliseconds each job's first attempt sleeps instead (later attempts sleep --sleep-ms).")
+        var firstAttemptSleepMilliseconds: Int?
+
         func validate() throws {
             guard count >= 1 else { throw ValidationError("--count must be at least 1, got \(count)") }
             guard sleepMilliseconds >= 0 else { throw ValidationError("--sleep-ms must be 0 or more") }
+            guard (firstAttemptSleepMilliseconds ?? 0) >= 0 else {
+                throw ValidationError("--first-attempt-sleep-ms must be 0 or more")
+            }
         }
 
         func run() async throws {
             let database = try DurableDatabase(parsing: options.database)
             try await database.probe()
             let inputs = (1...count).map {
-                RecordInput(table: table, value: Int64($0), sleepMilliseconds: sleepMilliseconds)
+                RecordInput(
+                    table: table, value: Int64($0), sleepMilliseconds: sleepMilliseconds,
+                    firstAttemptSleepMilliseconds: firstAttemptSleepMilliseconds)
             }
             let jobOptions = options.jobOptions
             try await DurableDatabase.reporting {

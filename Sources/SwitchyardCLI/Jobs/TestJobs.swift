@@ -9,12 +9,15 @@
         var table: String
         var value: Int64
         var sleepMilliseconds: Int
+        /// What the first attempt sleeps instead of `sleepMilliseconds`, when set: a job that is certainly still
+        /// running when its worker is killed, however late a test notices that it started.
+        var firstAttemptSleepMilliseconds: Int?
     }
 
     /// Job kinds for the tests of `switchyard worker` (debug builds only): the evidence of exactly-once completion,
     /// and a job that only waits, to be cancelled.
     enum TestJobs {
-        /// Sleeps, then inserts `(job_id, value, attempt)` into the input's table in the transaction that completes
+        /// Sleeps (see ``RecordInput``), then inserts `(job_id, value, attempt)` into the input's table in the transaction that completes
         /// the job: a row exists for a job if and only if the job succeeded, once, whatever retries and rescues it
         /// went through.
         static let recordKind = DurableJobKind<RecordInput, DurableNothing>("switchyard.test.record")
@@ -22,7 +25,8 @@
         static let sleepKind = DurableJobKind<Int, Int>("switchyard.test.sleep")
 
         static func runRecord(_ input: RecordInput, context: DurableJobContext) async throws -> DurableNothing {
-            try await Task.sleep(for: .milliseconds(input.sleepMilliseconds))
+            let first = context.attempt == 1 ? input.firstAttemptSleepMilliseconds : nil
+            try await Task.sleep(for: .milliseconds(first ?? input.sleepMilliseconds))
             let logger = context.logger
             let (id, attempt) = (context.jobID, Int64(context.attempt))
             return try await context.withCompletingTransaction {
