@@ -26,10 +26,12 @@
             discussion: """
                 Every GTFS file becomes a table of the same name; times are stored as seconds (25:13:00 → 90780), dates \
                 as YYYYMMDD numbers (in PostgreSQL as date). Extra columns are kept as text; files GTFS does not define are listed and skipped. \
-                A record is skipped only when a required value is missing or invalid, or its quoting cannot be told \
-                apart (an optional file whose header lacks a required field, such as an old-format translations.txt, \
-                has every record skipped; a required file's fails the import); every quirk a mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text \
-                that is not UTF-8, an invalid optional value) is imported with a warning. Skipped records and warnings \
+                A record is skipped only when a key or a value that gives it its meaning is missing or invalid, or its \
+                quoting cannot be told apart (an optional file whose header lacks such a field, such as an old-format \
+                translations.txt, has every record skipped; a required file's fails the import); every quirk a \
+                mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text that is not UTF-8, \
+                an invalid optional value, an empty agency_name or route_type, stored as NULL) is imported with a \
+                warning. Skipped records and warnings \
                 are counted per file and listed with line and field in _switchyard_import_problems (--strict stops at \
                 the first skipped record; --max-skipped fails an import that skips more). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
                 `switchyard status DATABASE` shows the import from another terminal while it runs.

@@ -77,7 +77,8 @@
                 if let example = count.example {
                     line += " — e.g. " + (example.line > 0 ? "line \(example.line)" : "the file")
                     if let field = example.field { line += ", field \(field)" }
-                    if count.kind == .notUTF8 || count.kind == .invalidOptionalValue || count.kind == .extraFields
+                    if count.kind == .notUTF8 || count.kind == .invalidOptionalValue || count.kind == .expectedValue
+                        || count.kind == .extraFields
                         || count.kind == .fileNameCase || count.kind == .headerEncoding
                     {
                         line += ": \(example.reason)"

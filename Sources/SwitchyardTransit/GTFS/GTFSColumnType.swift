@@ -1,6 +1,7 @@
 /// How a GTFS field is stored in SQLite, and what a value must look like to be accepted.
 ///
-/// An empty field is `NULL` whatever the type (and a record whose required field is empty is skipped).
+/// An empty field is `NULL` whatever the type (and a record whose required field is empty is skipped; see
+/// ``GTFSField/isRequired``).
 public enum GTFSColumnType: String, Sendable, Hashable, CaseIterable {
     /// Stored as given (`TEXT`): IDs, names, URLs, colours, currency codes.
     case text
@@ -31,7 +32,23 @@ public struct GTFSField: Sendable, Hashable {
     public let name: String
     /// How it is stored.
     public let type: GTFSColumnType
-    /// Whether a record must have a value in it (records without are skipped and reported); a file whose header
-    /// lacks a required field cannot be imported.
+    /// Whether a record is unusable without a value in it: its key, or a value that gives it its meaning (a stop
+    /// time's `stop_sequence`, a calendar's days). Records without one, or with one not of the field's type, are
+    /// skipped and reported; a required file whose header lacks the field fails the import, an optional file's
+    /// records are all skipped.
     public let isRequired: Bool
+    /// Whether the GTFS reference requires the field although a record is usable without it: it describes the
+    /// record (`agency_name`, `agency_url`, `agency_timezone`, `route_type`, `level_index`, `feed_info.txt`'s
+    /// publisher and language, an attribution's `organization_name`) and other records may refer to it. An empty or
+    /// invalid value is stored as `NULL` with a warning, and a header without the field imports with one warning:
+    /// dropping such a record would also break every reference to it. Never true with ``isRequired``.
+    public let isExpected: Bool
+
+    init(name: String, type: GTFSColumnType, isRequired: Bool, isExpected: Bool = false) {
+        precondition(!(isRequired && isExpected), "GTFSField: \(name) is either required or expected")
+        self.name = name
+        self.type = type
+        self.isRequired = isRequired
+        self.isExpected = isExpected
+    }
 }

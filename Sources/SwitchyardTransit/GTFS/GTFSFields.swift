@@ -1,16 +1,17 @@
 // The GTFS Schedule reference's fields per file (https://gtfs.org/schedule/reference/).
 //
-// `*` in the reference's sense of Required is kept only where a record is useless without the value (keys and
-// the values that give a record its meaning); conditionally required fields are optional here, so feeds that
+// `*` in the reference's sense of Required is kept (`isRequired`) only where a record is useless without the value
+// (keys and the values that give a record its meaning). Required fields that only describe a record others may refer
+// to are `isExpected`: kept as NULL with a warning. Conditionally required fields are optional here, so feeds that
 // legitimately omit them import cleanly.
 
 extension GTFSFile {
     static let fieldTable: [GTFSFile: [GTFSField]] = [
         .agency: [
             GTFSField(name: "agency_id", type: .text, isRequired: false),
-            GTFSField(name: "agency_name", type: .text, isRequired: true),
-            GTFSField(name: "agency_url", type: .text, isRequired: true),
-            GTFSField(name: "agency_timezone", type: .text, isRequired: true),
+            GTFSField(name: "agency_name", type: .text, isRequired: false, isExpected: true),
+            GTFSField(name: "agency_url", type: .text, isRequired: false, isExpected: true),
+            GTFSField(name: "agency_timezone", type: .text, isRequired: false, isExpected: true),
             GTFSField(name: "agency_lang", type: .text, isRequired: false),
             GTFSField(name: "agency_phone", type: .text, isRequired: false),
             GTFSField(name: "agency_fare_url", type: .text, isRequired: false),
@@ -18,7 +19,7 @@ extension GTFSFile {
         ],
         .levels: [
             GTFSField(name: "level_id", type: .text, isRequired: true),
-            GTFSField(name: "level_index", type: .real, isRequired: true),
+            GTFSField(name: "level_index", type: .real, isRequired: false, isExpected: true),
             GTFSField(name: "level_name", type: .text, isRequired: false),
         ],
         .stops: [
@@ -44,7 +45,7 @@ extension GTFSFile {
             GTFSField(name: "route_short_name", type: .text, isRequired: false),
             GTFSField(name: "route_long_name", type: .text, isRequired: false),
             GTFSField(name: "route_desc", type: .text, isRequired: false),
-            GTFSField(name: "route_type", type: .integer, isRequired: true),
+            GTFSField(name: "route_type", type: .integer, isRequired: false, isExpected: true),
             GTFSField(name: "route_url", type: .text, isRequired: false),
             GTFSField(name: "route_color", type: .text, isRequired: false),
             GTFSField(name: "route_text_color", type: .text, isRequired: false),
@@ -157,9 +158,9 @@ extension GTFSFile {
             GTFSField(name: "contains_id", type: .text, isRequired: false),
         ],
         .feedInfo: [
-            GTFSField(name: "feed_publisher_name", type: .text, isRequired: true),
-            GTFSField(name: "feed_publisher_url", type: .text, isRequired: true),
-            GTFSField(name: "feed_lang", type: .text, isRequired: true),
+            GTFSField(name: "feed_publisher_name", type: .text, isRequired: false, isExpected: true),
+            GTFSField(name: "feed_publisher_url", type: .text, isRequired: false, isExpected: true),
+            GTFSField(name: "feed_lang", type: .text, isRequired: false, isExpected: true),
             GTFSField(name: "default_lang", type: .text, isRequired: false),
             GTFSField(name: "feed_start_date", type: .date, isRequired: false),
             GTFSField(name: "feed_end_date", type: .date, isRequired: false),
@@ -172,7 +173,7 @@ extension GTFSFile {
             GTFSField(name: "agency_id", type: .text, isRequired: false),
             GTFSField(name: "route_id", type: .text, isRequired: false),
             GTFSField(name: "trip_id", type: .text, isRequired: false),
-            GTFSField(name: "organization_name", type: .text, isRequired: true),
+            GTFSField(name: "organization_name", type: .text, isRequired: false, isExpected: true),
             GTFSField(name: "is_producer", type: .integer, isRequired: false),
             GTFSField(name: "is_operator", type: .integer, isRequired: false),
             GTFSField(name: "is_authority", type: .integer, isRequired: false),

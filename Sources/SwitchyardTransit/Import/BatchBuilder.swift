@@ -2,8 +2,8 @@ import Switchyard
 
 /// Converts records into a ``RowBatch``: each GTFS field checked and converted by its type. A record whose
 /// required value is missing or invalid becomes a skipped record (an ``ImportProblem`` of severity `error`);
-/// everything else is imported, with a warning for each quirk the CSV reader tolerated and each optional value that
-/// had to be stored as NULL (never dropped silently).
+/// everything else is imported, with a warning for each quirk the CSV reader tolerated and each optional or expected
+/// value (``GTFSField/isExpected``) that had to be stored as NULL (never dropped silently).
 ///
 /// Owned by one reader job. O(fields) per record, no allocation per clean record besides the batch's amortised
 /// growth; the warning paths run only for records that have something to warn about.
@@ -15,6 +15,8 @@ struct BatchBuilder {
     private let fieldIndexes: [Int]
     private let types: [GTFSColumnType]
     private let required: [Bool]
+    /// Per column: ``GTFSField/isExpected`` (an empty value is warned about, not skipped).
+    private let expected: [Bool]
     /// The header's width: fields past it are extra.
     private let headerWidth: Int
     /// What the reader's encoding decodes non-UTF-8 text as, for warnings.
@@ -32,6 +34,7 @@ struct BatchBuilder {
         fieldIndexes = layout.columns.map(\.fieldIndex)
         types = layout.columns.map(\.type)
         required = layout.columns.map(\.isRequired)
+        expected = layout.columns.map(\.isExpected)
         lacking = layout.missingFieldsReason.map { (layout.missingFields[0], $0) }
     }
 
@@ -120,13 +123,23 @@ struct BatchBuilder {
         add(ImportProblem(file: layout.file.fileName, line: line, field: field, kind: kind, reason: text))
     }
 
-    /// The warnings for an imported record: the CSV quirks it had, and its optional values stored as NULL.
+    /// The warnings for an imported record: the CSV quirks it had, and its optional and expected values stored as
+    /// NULL.
     private mutating func warn(about record: CSVRecordView, invalidOptional: [(column: Int, reason: String)]) {
         let line = record.line
         let width = headerWidth
         let decodedAs = decodedAs
         for (column, reason) in invalidOptional {
-            warn(.invalidOptionalValue, line: line, field: layout.columns[column].name) { "\(reason); stored as NULL" }
+            if expected[column] {
+                warn(.expectedValue, line: line, field: layout.columns[column].name) {
+                    (reason == Self.emptyReason ? "empty" : reason)
+                        + "; stored as NULL (GTFS requires the value; the record is usable without it)"
+                }
+            } else {
+                warn(.invalidOptionalValue, line: line, field: layout.columns[column].name) {
+                    "\(reason); stored as NULL"
+                }
+            }
         }
         let quirks = record.quirks
         if quirks.contains(.blankAfterClosingQuote) {
@@ -183,14 +196,14 @@ struct BatchBuilder {
     /// Appends the column's cell; returns why the value is rejected instead (nothing appended then).
     @inline(__always)
     private mutating func appendOrReason(_ bytes: UnsafeRawBufferPointer, column: Int) -> String? {
-        append(bytes, type: types[column], isRequired: required[column])
+        append(bytes, type: types[column], rejectsEmpty: required[column] || expected[column])
     }
 
-    /// Appends one cell; returns why the value is rejected, if it is.
+    /// Appends one cell; returns why the value is rejected, if it is (an empty one only when `rejectsEmpty`).
     @inline(__always)
-    private mutating func append(_ bytes: UnsafeRawBufferPointer, type: GTFSColumnType, isRequired: Bool) -> String? {
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, type: GTFSColumnType, rejectsEmpty: Bool) -> String? {
         if type != .text ? GTFSValueParsing.isBlank(bytes) : bytes.isEmpty {
-            if isRequired { return Self.emptyReason }
+            if rejectsEmpty { return Self.emptyReason }
             batch.cells.append(.null)
             return nil
         }

@@ -118,7 +118,7 @@ struct FileReaderJob: Sendable {
     }
 
     /// The batch builder for the file's header (the GTFS fields when the file has none), with the header's own
-    /// warnings when this run reads line 1.
+    /// warnings (its encoding, the expected fields it lacks) when this run reads line 1.
     private func makeBuilder(header: CSVHeader?, source: String) throws -> BatchBuilder {
         let names = header?.names ?? file.fields.map(\.name)
         let layout = try TableLayout(file: file, header: names, source: source)
@@ -137,6 +137,13 @@ struct FileReaderJob: Sendable {
                     ImportProblem(
                         file: file.fileName, line: 1, field: nil, kind: .headerEncoding,
                         reason: "the header holds bytes that are not UTF-8; they read as U+FFFD in its names"))
+            }
+            for field in layout.missingExpectedFields {
+                builder.add(
+                    ImportProblem(
+                        file: file.fileName, line: 1, field: field, kind: .expectedField,
+                        reason: "the header lacks \(field), which GTFS requires: NULL in every record (the records "
+                            + "are usable without it)"))
             }
         }
         return builder

@@ -39,9 +39,12 @@ import Synchronization
 ///   `interrupted`, and `run` returns its summary once no job of the import runs any more.
 ///   ``ImportOptions/Mode/resume`` continues after the last committed record; the tables then hold exactly what an
 ///   uninterrupted import writes.
-/// - **Nothing is dropped silently**: a record is skipped only when a required value is missing or invalid, or
-///   its quoting cannot be delimited (every record of an optional file whose header lacks a required field; a
-///   required file's header lacking one fails the import); every quirk a mainstream consumer tolerates is imported with a warning.
+/// - **Nothing is dropped silently**: a record is skipped only when a required value (a key, or a value that gives
+///   the record its meaning: ``GTFSField/isRequired``) is missing or invalid, or its quoting cannot be delimited
+///   (every record of an optional file whose header lacks a required field; a required file's header lacking one
+///   fails the import). Every quirk a mainstream consumer tolerates is imported with a warning, and so are the
+///   values the reference requires but a record is usable without (``GTFSField/isExpected``: an `agency_name`, a
+///   `route_type`), stored as NULL when empty, invalid or absent from the header.
 ///   Both are counted per file and kind (`_switchyard_import_counts`) and listed with line, field and severity
 ///   (`_switchyard_import_problems`: every skipped record, the first warnings of each kind), in the same
 ///   transaction as the rows.

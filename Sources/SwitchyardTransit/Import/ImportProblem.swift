@@ -39,6 +39,12 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
         case nulBytes = "nul_bytes"
         /// An optional value is not of its field's type: stored as NULL (the reason quotes it).
         case invalidOptionalValue = "invalid_optional_value"
+        /// A value the GTFS reference requires, though the record is usable without it (see
+        /// ``GTFSField/isExpected``), is empty or not of its field's type: stored as NULL.
+        case expectedValue = "expected_value"
+        /// The header lacks a field the GTFS reference requires, though records are usable without it (see
+        /// ``GTFSField/isExpected``): the column is NULL in every record. Listed once, on line 1.
+        case expectedField = "expected_field"
         /// The header's names were not UTF-8 (decoded, or repaired with U+FFFD).
         case headerEncoding = "header_encoding"
         /// The file's name differs from the GTFS name only in case (`STOPS.TXT`).
@@ -67,6 +73,8 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
             case .notUTF8: "values not UTF-8 (decoded as single-byte text)"
             case .nulBytes: "values with NUL bytes (removed)"
             case .invalidOptionalValue: "invalid optional values (stored as NULL)"
+            case .expectedValue: "values GTFS requires that are empty or invalid (stored as NULL, the record kept)"
+            case .expectedField: "fields GTFS requires missing from the header (stored as NULL, the records kept)"
             case .headerEncoding: "header names not UTF-8"
             case .fileNameCase: "file name in another case"
             case .emptyFile: "empty file (table created empty)"

@@ -10,8 +10,9 @@ import Switchyard
 ///
 /// A header that lacks a required field fails a required file (no consumer can use a feed whose `stops.txt` has no
 /// `stop_id`); an optional file's layout records the fields in ``missingFields`` instead, and every record of that
-/// file is skipped, as a record missing that value would be (an old-format `translations.txt`, a `feed_info.txt`
-/// without `feed_lang`: the rest of the feed imports). Immutable; cheap to copy.
+/// file is skipped, as a record missing that value would be (an old-format `translations.txt`: the rest of the feed
+/// imports). A header that lacks an expected field (``GTFSField/isExpected``: a `feed_info.txt` without `feed_lang`)
+/// lists it in ``missingExpectedFields``; its column is NULL and the records import. Immutable; cheap to copy.
 @_spi(ImportDestinations)
 public struct TableLayout: Sendable {
     /// One column of the table, filled from one field of each record.
@@ -19,6 +20,8 @@ public struct TableLayout: Sendable {
         public let name: String
         public let type: GTFSColumnType
         public let isRequired: Bool
+        /// An empty or invalid value is stored as NULL with a warning (see ``GTFSField/isExpected``).
+        public let isExpected: Bool
         /// A column GTFS does not define (kept as text).
         public let isExtra: Bool
         /// The field's index in each record.
@@ -37,6 +40,9 @@ public struct TableLayout: Sendable {
     public let missingFields: [String]
     /// Why the records of a file whose header lacks required fields are skipped; nil when it lacks none.
     public let missingFieldsReason: String?
+    /// The expected GTFS fields (``GTFSField/isExpected``) the header lacks, in reference order: their columns are
+    /// NULL, the records import.
+    public let missingExpectedFields: [String]
 
     /// Maps `header` (the file's field names, in order) onto the file's table.
     /// - Throws: ``ImportError/Kind/missingField`` if a required file's header lacks a required field, or no
@@ -66,11 +72,15 @@ public struct TableLayout: Sendable {
             } else if let field = known[name] {
                 columns.append(
                     Column(
-                        name: name, type: field.type, isRequired: field.isRequired, isExtra: false, fieldIndex: index))
+                        name: name, type: field.type, isRequired: field.isRequired, isExpected: field.isExpected,
+                        isExtra: false, fieldIndex: index))
             } else if let other = taken[folded] {
                 ignored.append("\(name) (same name as \(other) apart from case)")
             } else {
-                columns.append(Column(name: name, type: .text, isRequired: false, isExtra: true, fieldIndex: index))
+                columns.append(
+                    Column(
+                        name: name, type: .text, isRequired: false, isExpected: false, isExtra: true, fieldIndex: index)
+                )
                 taken[folded] = name
             }
             seen.insert(name)
@@ -106,6 +116,7 @@ public struct TableLayout: Sendable {
         ignoredColumns = ignored
         missingFields = missing
         missingFieldsReason = missingReason
+        missingExpectedFields = file.fields.filter { $0.isExpected && !seen.contains($0.name) }.map(\.name)
     }
 
     /// The most non-GTFS columns a header may add (SQLite allows 2,000 columns per table).

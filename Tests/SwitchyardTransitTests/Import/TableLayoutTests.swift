@@ -4,9 +4,9 @@ import Testing
 @testable import SwitchyardSampleFeeds
 @_spi(ImportDestinations) @testable import SwitchyardTransit
 
-/// Headers that lack a required GTFS field: an optional file's records are skipped, each listed, and the rest of the
-/// feed imports; a required file fails the import at its header.
-@Suite("A header lacking a required field: an optional file is skipped record by record, a required one fails")
+/// Headers that lack a GTFS field: a required one skips an optional file's records, each listed, while the rest of the
+/// feed imports, and fails a required file at its header; an expected one (``GTFSField/isExpected``) only warns.
+@Suite("A header lacking a field: required skips an optional file's records or fails a required file; expected warns")
 struct TableLayoutTests {
     /// `feed_info.txt` as older feeds write it (`url_lang`, no `feed_lang`), as in pygtfs' copy of the GTFS sample.
     static let oldFeedInfo = """
@@ -22,21 +22,25 @@ struct TableLayoutTests {
 
         """
 
-    @Test("the layout of an optional file records the missing fields; a required file's header throws")
+    @Test("the layouts record the missing required and expected fields; a required file lacking a required one throws")
     func layouts() throws {
         let header = ["feed_publisher_name", "feed_publisher_url", "url_lang", "feed_id"]
         let layout = try TableLayout(file: .feedInfo, header: header, source: "feed/feed_info.txt")
-        #expect(layout.missingFields == ["feed_lang"])
-        #expect(
-            layout.missingFieldsReason
-                == "the header lacks required field feed_lang (feed_info.txt is optional: its records are skipped, "
-                + "the rest of the feed imported)")
+        #expect(layout.missingFields.isEmpty && layout.missingFieldsReason == nil)
+        #expect(layout.missingExpectedFields == ["feed_lang"])
         #expect(layout.extraColumns == ["url_lang", "feed_id"])  // neither is a GTFS field
         let translations = try TableLayout(
             file: .translations, header: ["trans_id", "lang", "translation"], source: "translations.txt")
         #expect(translations.missingFields == ["table_name", "field_name", "language"])
+        #expect(
+            translations.missingFieldsReason
+                == "the header lacks required fields table_name, field_name, language (translations.txt is optional: "
+                + "its records are skipped, the rest of the feed imported)")
+        let agency = try TableLayout(file: .agency, header: ["agency_id", "agency_url"], source: "agency.txt")
+        #expect(agency.missingFields.isEmpty && agency.missingExpectedFields == ["agency_name", "agency_timezone"])
         let complete = try TableLayout(file: .stops, header: ["stop_id", "stop_name"], source: "stops.txt")
         #expect(complete.missingFields.isEmpty && complete.missingFieldsReason == nil)
+        #expect(complete.missingExpectedFields.isEmpty)
         let error = #expect(throws: ImportError.self) {
             _ = try TableLayout(file: .stops, header: ["stop_name", "stop_lat"], source: "feed/stops.txt")
         }
@@ -44,38 +48,82 @@ struct TableLayoutTests {
         #expect(error?.reason == "the header lacks required field stop_id")
     }
 
-    @Test("an old feed_info.txt and a GTFS-JP translations.txt: every other file imports, their records are listed")
+    @Test("an old feed_info.txt imports with a warning; a GTFS-JP translations.txt's records are listed as skipped")
     func optionalFilesSkipped() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
         try write(["feed_info.txt": Self.oldFeedInfo, "translations.txt": Self.oldTranslations], to: scratch)
         let database = scratch.file("db.sqlite")
         let summary = try await GTFSImporter(feed: try GTFSFeed.open(scratch.file("feed")), database: database).run()
-        #expect(summary.state == .complete && summary.skipped == 3)
+        #expect(summary.state == .complete && summary.skipped == 2)
         let stopTimes = try #require(summary.files.first { $0.name == "stop_times.txt" })
         #expect(stopTimes.imported == 4 && stopTimes.skipped == 0)
         let feedInfo = try #require(summary.files.first { $0.name == "feed_info.txt" })
-        #expect(feedInfo.records == 1 && feedInfo.imported == 0 && feedInfo.skipped == 1)
-        #expect(feedInfo.problems.map(\.line) == [2] && feedInfo.problems.map(\.field) == ["feed_lang"])
-        #expect(feedInfo.problems.allSatisfy { $0.kind == .missingValue && $0.reason.contains("lacks") })
+        #expect(feedInfo.records == 1 && feedInfo.imported == 1 && feedInfo.skipped == 0 && feedInfo.warnings == 1)
+        let warning = try #require(feedInfo.counts.first)
+        #expect(warning.kind == .expectedField && warning.count == 1)
+        #expect(warning.example?.line == 1 && warning.example?.field == "feed_lang")
         let translations = try #require(summary.files.first { $0.name == "translations.txt" })
         #expect(translations.skipped == 2 && translations.problems.map(\.line) == [2, 3])
-        #expect(translations.problems.allSatisfy { $0.field == "table_name" })
-        let listed = try SQLiteConnection(path: database, readOnly: true).rows(
-            "SELECT file, line, field FROM _switchyard_import_problems WHERE severity = 'error' ORDER BY file, line")
+        #expect(translations.problems.allSatisfy { $0.field == "table_name" && $0.kind == .missingValue })
+        let connection = try SQLiteConnection(path: database, readOnly: true)
         #expect(
-            listed == [
-                [.text("feed_info.txt"), .integer(2), .text("feed_lang")],
-                [.text("translations.txt"), .integer(2), .text("table_name")],
-                [.text("translations.txt"), .integer(3), .text("table_name")],
-            ])
+            try connection.rows(
+                """
+                SELECT file, line, field, severity FROM _switchyard_import_problems
+                WHERE file IN ('feed_info.txt', 'translations.txt') ORDER BY file, line
+                """)
+                == [
+                    [.text("feed_info.txt"), .integer(1), .text("feed_lang"), .text("warning")],
+                    [.text("translations.txt"), .integer(2), .text("table_name"), .text("error")],
+                    [.text("translations.txt"), .integer(3), .text("table_name"), .text("error")],
+                ])
+        #expect(
+            try connection.rows("SELECT feed_publisher_name, feed_lang, url_lang FROM feed_info")
+                == [[.text("the feeder"), .null, .text("en")]])
     }
 
-    @Test("with strict, the first record of such a file stops the import, naming its line and the field")
+    @Test("empty or invalid expected values are stored as NULL with a warning: the routes still find their agency")
+    func expectedValuesKept() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        try write(
+            [
+                // A required file whose header lacks agency_url, and a record with agency_name empty.
+                "agency.txt": "agency_id,agency_name,agency_timezone\nDTA,,America/Los_Angeles\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nAAMV,DTA,50,bus\n",
+            ], to: scratch)
+        let database = scratch.file("db.sqlite")
+        let summary = try await GTFSImporter(feed: try GTFSFeed.open(scratch.file("feed")), database: database).run()
+        #expect(summary.state == .complete && summary.skipped == 0)
+        let kinds = { (file: String) in
+            summary.files.first { $0.name == file }?.counts.map { "\($0.kind.rawValue) \($0.count)" }.sorted()
+        }
+        #expect(kinds("agency.txt") == ["expected_field 1", "expected_value 1"])
+        #expect(kinds("routes.txt") == ["expected_value 1"])
+        #expect(summary.checks.allSatisfy { $0.count == 0 }, "\(summary.checks)")
+        let connection = try SQLiteConnection(path: database, readOnly: true)
+        #expect(
+            try connection.rows("SELECT agency_id, agency_name, agency_url FROM agency")
+                == [[.text("DTA"), .null, .null]])
+        #expect(try connection.rows("SELECT route_id, route_type FROM routes") == [[.text("AAMV"), .null]])
+        #expect(
+            try connection.rows("SELECT line, field, reason FROM _switchyard_import_problems WHERE file = 'routes.txt'")
+                == [
+                    [
+                        .integer(2), .text("route_type"),
+                        .text(
+                            "'bus' is not an integer; stored as NULL (GTFS requires the value; the record is usable "
+                                + "without it)"),
+                    ]
+                ])
+    }
+
+    @Test("with strict, the first record of an optional file lacking a required field stops the import")
     func strictStops() async throws {
         let scratch = ScratchFolder()
         defer { scratch.remove() }
-        try write(["feed_info.txt": Self.oldFeedInfo], to: scratch)
+        try write(["feed_info.txt": Self.oldFeedInfo, "translations.txt": Self.oldTranslations], to: scratch)
         let error = await #expect(throws: ImportError.self) {
             _ = try await GTFSImporter(
                 feed: try GTFSFeed.open(scratch.file("feed")), database: scratch.file("db.sqlite"),
@@ -83,7 +131,8 @@ struct TableLayoutTests {
             ).run()
         }
         #expect(error?.kind == .malformedRecord && error?.line == 2, "\(String(describing: error))")
-        #expect(error?.reason.hasPrefix("field feed_lang: the header lacks required field feed_lang") == true)
+        #expect(error?.file?.hasSuffix("translations.txt") == true)
+        #expect(error?.reason.hasPrefix("field table_name: the header lacks required fields table_name") == true)
     }
 
     @Test("a required file whose header lacks a required field fails the import at line 1")
