@@ -131,8 +131,9 @@ struct BatchBuilder {
         let decodedAs = decodedAs
         for (column, reason) in invalidOptional {
             if expected[column] {
+                let missing = fieldIndexes[column] >= record.fieldsRead
                 warn(.expectedValue, line: line, field: layout.columns[column].name) {
-                    (reason == Self.emptyReason ? "empty" : reason)
+                    (missing ? "missing" : reason == Self.emptyReason ? "empty" : reason)
                         + "; stored as NULL (GTFS requires the value; the record is usable without it)"
                 }
             } else {

@@ -100,7 +100,8 @@ public struct TableLayout: Sendable {
                 lacks + " (\(file.fileName) is optional: its records are skipped, the rest of the feed imported)"
         }
         guard !columns.isEmpty else {
-            // Possible only for a file with no required field (transfers.txt): an INSERT of no columns is no SQL.
+            // Possible only for a file with no required field (transfers.txt, agency.txt, feed_info.txt): an INSERT of
+            // no columns is no SQL.
             throw ImportError(
                 .missingField,
                 "the header has no usable field (ignored: \(ignored.joined(separator: ", ")))", file: source, line: 1)

@@ -22,6 +22,8 @@ struct TableLayoutTests {
 
         """
 
+    static let storedAsNull = "stored as NULL (GTFS requires the value; the record is usable without it)"
+
     @Test("the layouts record the missing required and expected fields; a required file lacking a required one throws")
     func layouts() throws {
         let header = ["feed_publisher_name", "feed_publisher_url", "url_lang", "feed_id"]
@@ -91,7 +93,7 @@ struct TableLayoutTests {
             [
                 // A required file whose header lacks agency_url, and a record with agency_name empty.
                 "agency.txt": "agency_id,agency_name,agency_timezone\nDTA,,America/Los_Angeles\n",
-                "routes.txt": "route_id,agency_id,route_short_name,route_type\nAAMV,DTA,50,bus\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nAAMV,DTA,50,bus\nR2,DTA\n",
             ], to: scratch)
         let database = scratch.file("db.sqlite")
         let summary = try await GTFSImporter(feed: try GTFSFeed.open(scratch.file("feed")), database: database).run()
@@ -100,22 +102,24 @@ struct TableLayoutTests {
             summary.files.first { $0.name == file }?.counts.map { "\($0.kind.rawValue) \($0.count)" }.sorted()
         }
         #expect(kinds("agency.txt") == ["expected_field 1", "expected_value 1"])
-        #expect(kinds("routes.txt") == ["expected_value 1"])
+        #expect(kinds("routes.txt") == ["expected_value 2", "missing_fields 1"])
         #expect(summary.checks.allSatisfy { $0.count == 0 }, "\(summary.checks)")
         let connection = try SQLiteConnection(path: database, readOnly: true)
         #expect(
             try connection.rows("SELECT agency_id, agency_name, agency_url FROM agency")
                 == [[.text("DTA"), .null, .null]])
-        #expect(try connection.rows("SELECT route_id, route_type FROM routes") == [[.text("AAMV"), .null]])
         #expect(
-            try connection.rows("SELECT line, field, reason FROM _switchyard_import_problems WHERE file = 'routes.txt'")
+            try connection.rows("SELECT route_id, route_type FROM routes ORDER BY route_id")
+                == [[.text("AAMV"), .null], [.text("R2"), .null]])
+        #expect(
+            try connection.rows(
+                """
+                SELECT line, field, reason FROM _switchyard_import_problems
+                WHERE file = 'routes.txt' AND kind = 'expected_value' ORDER BY line
+                """)
                 == [
-                    [
-                        .integer(2), .text("route_type"),
-                        .text(
-                            "'bus' is not an integer; stored as NULL (GTFS requires the value; the record is usable "
-                                + "without it)"),
-                    ]
+                    [.integer(2), .text("route_type"), .text("'bus' is not an integer; " + Self.storedAsNull)],
+                    [.integer(3), .text("route_type"), .text("missing; " + Self.storedAsNull)],
                 ])
     }
 
