@@ -17,9 +17,9 @@
     /// Job kinds for the tests of `switchyard worker` (debug builds only): the evidence of exactly-once completion,
     /// and a job that only waits, to be cancelled.
     enum TestJobs {
-        /// Sleeps (see ``RecordInput``), then inserts `(job_id, value, attempt)` into the input's table in the transaction that completes
-        /// the job: a row exists for a job if and only if the job succeeded, once, whatever retries and rescues it
-        /// went through.
+        /// Sleeps (see ``RecordInput``), then inserts `(job_id, value, attempt)` into the input's table in the
+        /// transaction that completes the job: a row exists for a job if and only if the job succeeded, once, whatever
+        /// retries and rescues it went through.
         static let recordKind = DurableJobKind<RecordInput, DurableNothing>("switchyard.test.record")
         /// Sleeps the input's milliseconds (cancellably) and returns them.
         static let sleepKind = DurableJobKind<Int, Int>("switchyard.test.sleep")

@@ -24,6 +24,7 @@
                 "--first-attempt-sleep-ms", "600000",
             ])
             try #require(first.status == 0, "\(first.standardError)")
+            let stuckIDs = first.standardOutput.split(separator: "\n").joined(separator: ", ")
             _ = try await queue.sql(
                 "CREATE TABLE results (job_id bigint, value bigint, attempt bigint, at timestamptz DEFAULT clock_timestamp())"
             )
@@ -39,8 +40,8 @@
                 "the victim runs the stuck jobs and has completed another",
                 """
                 SELECT count(*) = \(stuck) AND (SELECT count(*) > 0 FROM results) FROM jobs j
-                JOIN workers w ON w.id = j.worker WHERE w.name = 'victim' AND j.state = 'running' AND j.id <= (
-                    SELECT min(id) + \(stuck - 1) FROM jobs)
+                JOIN workers w ON w.id = j.worker
+                WHERE w.name = 'victim' AND j.state = 'running' AND j.id IN (\(stuckIDs))
                 """)
             kill(victim.pid, SIGKILL)
             let killedAt = ContinuousClock.now
