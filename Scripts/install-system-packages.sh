@@ -3,8 +3,8 @@
 #   libsqlite3-dev  SQLite for `switchyard import` (the CSwitchyardSQLite system library target)
 #   zlib1g-dev      zlib for reading and writing zip archives (the CSwitchyardZlib system library target)
 #   libvips-dev     libvips for SwitchyardImages (the CVips target loads it; the default `Images` trait)
-#   libjpeg62-turbo-dev
-#                   libjpeg's headers, for CVips' direct JPEG path (it loads the libjpeg libvips decodes with)
+#   libjpeg-dev     libjpeg's headers, for CVips' direct JPEG path (it loads the libjpeg libvips decodes with);
+#                   libjpeg62-turbo-dev on Debian, libjpeg-turbo8-dev on Ubuntu
 #   openssl         the `openssl` command: SwitchyardHTTPTesting's StubCertificates makes test certificates with it,
 #                   Scripts/postgres-dev.sh its server's
 #   sqlite3         the `sqlite3` command, the anchor of `switchyard-bench import`, read by the CLI tests
@@ -21,7 +21,7 @@
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libvips-dev libjpeg62-turbo-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql inotify-tools entr)
+packages=(libsqlite3-dev zlib1g-dev libvips-dev libjpeg-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql inotify-tools entr)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
