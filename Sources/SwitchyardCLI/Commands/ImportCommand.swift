@@ -30,8 +30,8 @@
                 quoting cannot be told apart (an optional file whose header lacks such a field, such as an old-format \
                 translations.txt, has every record skipped; a required file's fails the import); every quirk a \
                 mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text that is not UTF-8, \
-                an invalid optional value, an empty agency_name or route_type, stored as NULL) is imported with a \
-                warning. Skipped records and warnings \
+                an integer written as 2.0, an invalid optional value, an empty agency_name or route_type, stored as \
+                NULL) is imported with a warning. Skipped records and warnings \
                 are counted per file and listed with line and field in _switchyard_import_problems (--strict stops at \
                 the first skipped record; --max-skipped fails an import that skips more). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
                 `switchyard status DATABASE` shows the import from another terminal while it runs.

@@ -78,7 +78,7 @@
                     line += " — e.g. " + (example.line > 0 ? "line \(example.line)" : "the file")
                     if let field = example.field { line += ", field \(field)" }
                     if count.kind == .notUTF8 || count.kind == .invalidOptionalValue || count.kind == .expectedValue
-                        || count.kind == .extraFields
+                        || count.kind == .extraFields || count.kind == .decimalInteger
                         || count.kind == .fileNameCase || count.kind == .headerEncoding
                     {
                         line += ": \(example.reason)"

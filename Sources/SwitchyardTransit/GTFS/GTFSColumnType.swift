@@ -5,7 +5,9 @@
 public enum GTFSColumnType: String, Sendable, Hashable, CaseIterable {
     /// Stored as given (`TEXT`): IDs, names, URLs, colours, currency codes.
     case text
-    /// A whole number (`INTEGER`): enumerations, sequences, seconds, counts. Surrounding spaces are ignored.
+    /// A whole number (`INTEGER`): enumerations, sequences, seconds, counts. Surrounding spaces are ignored; a
+    /// decimal whose fraction is zeros (`2.0`, as pandas writes integer columns with empty values) is read as that
+    /// integer, with a warning.
     case integer
     /// A decimal number (`REAL`): coordinates, distances, prices.
     case real

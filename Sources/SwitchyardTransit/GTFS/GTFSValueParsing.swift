@@ -71,6 +71,17 @@ enum GTFSValueParsing {
         return .success(negative ? -value : value)
     }
 
+    /// An integer written as a decimal whose fraction is zeros — `2.0`, `-1.00`, `3.` — as pandas writes an integer
+    /// column that has empty values: that integer. nil for anything else (``integer(_:)``'s reason stands).
+    static func integralDecimal(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        let field = trimmed(bytes)
+        guard let point = field.firstIndex(of: UInt8(ascii: ".")),
+            field[(point + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }),
+            case .success(let value) = integer(UnsafeRawBufferPointer(rebasing: field[..<point]))
+        else { return nil }
+        return value
+    }
+
     /// A decimal number: `-12.5`, `52.5200066`, `.5`, `1e3` — an optional sign, digits with an optional point,
     /// an optional exponent; nothing else (no hexadecimal, `inf` or `nan`, which `Double(String)` would take).
     /// Plain decimals of up to 15 significant digits take an exact fast path (the value is correctly rounded);

@@ -17,6 +17,8 @@ struct BatchBuilder {
     private let required: [Bool]
     /// Per column: ``GTFSField/isExpected`` (an empty value is warned about, not skipped).
     private let expected: [Bool]
+    /// Set by the last `append` that read an integer written as a decimal (`2.0`), for its warning.
+    private var readDecimal = false
     /// The header's width: fields past it are extra.
     private let headerWidth: Int
     /// What the reader's encoding decodes non-UTF-8 text as, for warnings.
@@ -57,6 +59,7 @@ struct BatchBuilder {
         let firstText = batch.text.count
         let clean = record.quirks.isEmpty
         var invalidOptional: [(column: Int, reason: String)] = []
+        var decimals: [Int] = []  // columns whose integer was written as a decimal (`2.0`)
         for column in 0..<fieldIndexes.count {
             let field = record[fieldIndexes[column]]
             let reason: String?
@@ -66,6 +69,10 @@ struct BatchBuilder {
                 reason = kept.withUnsafeBytes { appendOrReason($0, column: column) }
             } else {
                 reason = appendOrReason(field.bytes, column: column)
+            }
+            if readDecimal {
+                readDecimal = false
+                decimals.append(column)
             }
             guard let reason else { continue }
             if required[column] {
@@ -86,7 +93,9 @@ struct BatchBuilder {
         }
         batch.rowCount += 1
         batch.lastLine = record.line
-        if !clean || !invalidOptional.isEmpty { warn(about: record, invalidOptional: invalidOptional) }
+        if !clean || !invalidOptional.isEmpty || !decimals.isEmpty {
+            warn(about: record, invalidOptional: invalidOptional, decimals: decimals)
+        }
         return nil
     }
 
@@ -125,8 +134,16 @@ struct BatchBuilder {
 
     /// The warnings for an imported record: the CSV quirks it had, and its optional and expected values stored as
     /// NULL.
-    private mutating func warn(about record: CSVRecordView, invalidOptional: [(column: Int, reason: String)]) {
+    private mutating func warn(
+        about record: CSVRecordView, invalidOptional: [(column: Int, reason: String)], decimals: [Int]
+    ) {
         let line = record.line
+        for column in decimals {
+            let field = record[fieldIndexes[column]]
+            warn(.decimalInteger, line: line, field: layout.columns[column].name) {
+                "'\(preview(field.bytes))' read as an integer"
+            }
+        }
         let width = headerWidth
         let decodedAs = decodedAs
         for (column, reason) in invalidOptional {
@@ -217,7 +234,10 @@ struct BatchBuilder {
         case .integer:
             switch GTFSValueParsing.integer(bytes) {
             case .success(let value): batch.cells.append(.integer(value))
-            case .failure(let error): return error.description
+            case .failure(let error):
+                guard let value = GTFSValueParsing.integralDecimal(bytes) else { return error.description }
+                batch.cells.append(.integer(value))
+                readDecimal = true
             }
         case .time:
             switch GTFSValueParsing.time(bytes) {

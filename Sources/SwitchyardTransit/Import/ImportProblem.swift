@@ -37,6 +37,9 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
         case notUTF8 = "not_utf8"
         /// NUL bytes were removed from a value.
         case nulBytes = "nul_bytes"
+        /// An integer was written as a decimal whose fraction is zeros (`2.0`, as pandas writes an integer column that
+        /// has empty values): read as that integer.
+        case decimalInteger = "decimal_integer"
         /// An optional value is not of its field's type: stored as NULL (the reason quotes it).
         case invalidOptionalValue = "invalid_optional_value"
         /// A value the GTFS reference requires, though the record is usable without it (see
@@ -72,6 +75,7 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
             case .extraFields: "records with fields past the header (not imported)"
             case .notUTF8: "values not UTF-8 (decoded as single-byte text)"
             case .nulBytes: "values with NUL bytes (removed)"
+            case .decimalInteger: "integers written as decimals (2.0, read as 2)"
             case .invalidOptionalValue: "invalid optional values (stored as NULL)"
             case .expectedValue: "values GTFS requires that are empty or invalid (stored as NULL, the record kept)"
             case .expectedField: "fields GTFS requires missing from the header (stored as NULL, the records kept)"

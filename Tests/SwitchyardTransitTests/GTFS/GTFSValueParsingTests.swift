@@ -46,6 +46,11 @@ struct GTFSValueParsingTests {
         for bad in ["", "-", "1.5", "12a", "9223372036854775808"] {
             #expect(parse(bad, GTFSValueParsing.integer) == nil, "\(bad) should be rejected")
         }
+        let integral = { (text: String) in Array(text.utf8).withUnsafeBytes { GTFSValueParsing.integralDecimal($0) } }
+        #expect(integral("2.0") == 2 && integral(" -1.00 ") == -1 && integral("3.") == 3 && integral("+4.0") == 4)
+        for bad in ["2.5", "2.01", ".0", "-.0", "2", "1e3", "2.0.0", "2,0", ""] {
+            #expect(integral(bad) == nil, "\(bad) is not an integer written as a decimal")
+        }
         #expect(parse("52.5200066", GTFSValueParsing.real) == 52.5200066)
         #expect(parse("-13.4", GTFSValueParsing.real) == -13.4)
         #expect(parse(".5", GTFSValueParsing.real) == 0.5)

@@ -93,6 +93,30 @@ struct RealFeedShapesTests {
         #expect(rows.count == 4 && rows[0] == [.text("AAMV1"), .integer(1), .null])
     }
 
+    @Test("a feed re-exported by pandas (integers written as 2.0) loses no stop time; 2.5 is still no integer")
+    func pandasIntegers() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        let stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type
+            AAMV1,8:00:00,8:00:00,BEATTY_AIRPORT,1.0,
+            AAMV1,9:00:00,9:00:00,AMV,2.0,0.0
+            AAMV2,10:00:00,10:00:00,AMV, 1. ,
+            AAMV2,11:00:00,11:00:00,BEATTY_AIRPORT,2.5,1.0
+
+            """
+        try write(sample(replacing: ["stop_times.txt": Array(stopTimes.utf8)]), to: scratch.file("feed"))
+        let summary = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
+        let file = try #require(summary.files.first { $0.name == "stop_times.txt" })
+        #expect(file.imported == 3 && file.skipped == 1)
+        #expect(file.problems.map(\.reason) == ["'2.5' is not an integer"])
+        let decimals = try #require(file.counts.first { $0.kind == .decimalInteger })
+        #expect(decimals.count == 4 && decimals.example?.reason == "'1.0' read as an integer")
+        let rows = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
+            .rows("SELECT stop_sequence, pickup_type FROM stop_times ORDER BY rowid")
+        #expect(rows == [[.integer(1), .null], [.integer(2), .integer(0)], [.integer(1), .null]])
+    }
+
     @Test("a Windows-1252 feed loses no stop: values are decoded, counted once per file; --encoding decides")
     func windows1252Feed() async throws {
         let scratch = ScratchFolder()
