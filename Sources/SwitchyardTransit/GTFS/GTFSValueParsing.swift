@@ -75,7 +75,9 @@ enum GTFSValueParsing {
     /// column that has empty values: that integer. nil for anything else (``integer(_:)``'s reason stands).
     static func integralDecimal(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         let field = trimmed(bytes)
-        guard let point = field.firstIndex(of: UInt8(ascii: ".")),
+        // A digit right before the point: `2 .0` is no number, and `integer` would trim the space away.
+        guard let point = field.firstIndex(of: UInt8(ascii: ".")), point > 0,
+            field[point - 1] &- UInt8(ascii: "0") < 10,
             field[(point + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }),
             case .success(let value) = integer(UnsafeRawBufferPointer(rebasing: field[..<point]))
         else { return nil }

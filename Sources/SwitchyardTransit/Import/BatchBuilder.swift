@@ -141,7 +141,7 @@ struct BatchBuilder {
         for column in decimals {
             let field = record[fieldIndexes[column]]
             warn(.decimalInteger, line: line, field: layout.columns[column].name) {
-                "'\(preview(field.bytes))' read as an integer"
+                "'\(preview(GTFSValueParsing.trimmed(field.bytes)))' read as an integer"
             }
         }
         let width = headerWidth

@@ -48,7 +48,7 @@ struct GTFSValueParsingTests {
         }
         let integral = { (text: String) in Array(text.utf8).withUnsafeBytes { GTFSValueParsing.integralDecimal($0) } }
         #expect(integral("2.0") == 2 && integral(" -1.00 ") == -1 && integral("3.") == 3 && integral("+4.0") == 4)
-        for bad in ["2.5", "2.01", ".0", "-.0", "2", "1e3", "2.0.0", "2,0", ""] {
+        for bad in ["2.5", "2.01", ".0", "-.0", "2", "1e3", "2.0.0", "2,0", "", "2 .0", "2\t.0", "1.0e0"] {
             #expect(integral(bad) == nil, "\(bad) is not an integer written as a decimal")
         }
         #expect(parse("52.5200066", GTFSValueParsing.real) == 52.5200066)

@@ -105,7 +105,17 @@ struct RealFeedShapesTests {
             AAMV2,11:00:00,11:00:00,BEATTY_AIRPORT,2.5,1.0
 
             """
-        try write(sample(replacing: ["stop_times.txt": Array(stopTimes.utf8)]), to: scratch.file("feed"))
+        // A decimal in a column before a required value that fails: the record is skipped, the decimal not counted.
+        let trips = """
+            route_id,service_id,direction_id,trip_id
+            AAMV,WE,0.0,AAMV1
+            AAMV,WE,1.0,AAMV2
+            AAMV,WE,1.0,
+
+            """
+        try write(
+            sample(replacing: ["stop_times.txt": Array(stopTimes.utf8), "trips.txt": Array(trips.utf8)]),
+            to: scratch.file("feed"))
         let summary = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
         let file = try #require(summary.files.first { $0.name == "stop_times.txt" })
         #expect(file.imported == 3 && file.skipped == 1)
@@ -115,6 +125,9 @@ struct RealFeedShapesTests {
         let rows = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
             .rows("SELECT stop_sequence, pickup_type FROM stop_times ORDER BY rowid")
         #expect(rows == [[.integer(1), .null], [.integer(2), .integer(0)], [.integer(1), .null]])
+        let tripsFile = try #require(summary.files.first { $0.name == "trips.txt" })
+        #expect(tripsFile.imported == 2 && tripsFile.skipped == 1)
+        #expect(tripsFile.counts.first { $0.kind == .decimalInteger }?.count == 2)
     }
 
     @Test("a Windows-1252 feed loses no stop: values are decoded, counted once per file; --encoding decides")
