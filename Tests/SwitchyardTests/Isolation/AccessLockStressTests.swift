@@ -33,7 +33,7 @@ struct AccessLockStressTests {
         let seed = SeededRandomNumberGenerator.forTest("AccessLockStressTests.readWriteMix").seed
         let value = ReadWriteIsolated(0, label: "stress")
         let occupancy = Occupancy()
-        let operations = 4_000
+        let operations = 1_000
         let writes = SharedCounter()
         let enqueuedDone = CallbackExpectation("enqueued writes", expectedCount: .exactly(operations / 4))
         await withTaskGroup(of: Void.self) { group in
@@ -101,7 +101,7 @@ struct AccessLockStressTests {
         let seed = SeededRandomNumberGenerator.forTest("AccessLockStressTests.exclusiveMix").seed
         let value = Isolated(0, label: "stress")
         let occupancy = Occupancy()
-        let operations = 4_000
+        let operations = 1_000
         let enqueuedDone = CallbackExpectation("enqueued", expectedCount: .exactly(operations / 4))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
