@@ -17,6 +17,8 @@ struct BatchBuilder {
     private let required: [Bool]
     /// Per column: ``GTFSField/isExpected`` (an empty value is warned about, not skipped).
     private let expected: [Bool]
+    /// Per column: required or expected, so an empty value is reported rather than stored as NULL silently.
+    private let rejectsEmpty: [Bool]
     /// Set by the last `append` that read an integer written as a decimal (`2.0`), for its warning.
     private var readDecimal = false
     /// The header's width: fields past it are extra.
@@ -37,6 +39,7 @@ struct BatchBuilder {
         types = layout.columns.map(\.type)
         required = layout.columns.map(\.isRequired)
         expected = layout.columns.map(\.isExpected)
+        rejectsEmpty = layout.columns.map { $0.isRequired || $0.isExpected }
         lacking = layout.missingFieldsReason.map { (layout.missingFields[0], $0) }
     }
 
@@ -214,7 +217,7 @@ struct BatchBuilder {
     /// Appends the column's cell; returns why the value is rejected instead (nothing appended then).
     @inline(__always)
     private mutating func appendOrReason(_ bytes: UnsafeRawBufferPointer, column: Int) -> String? {
-        append(bytes, type: types[column], rejectsEmpty: required[column] || expected[column])
+        append(bytes, type: types[column], rejectsEmpty: rejectsEmpty[column])
     }
 
     /// Appends one cell; returns why the value is rejected, if it is (an empty one only when `rejectsEmpty`).
