@@ -38,7 +38,7 @@
 
         @Test("a response held until the test releases it, with no sleeps")
         func stubExample() async throws {
-            let session = HTTPSession(configuration: .init(retry: .never))
+            let session = HTTPSession(configuration: .heldResponses)
             let bytes = patternBytes(100_000)
             try await withTemporaryFolder { folder in
                 let path = folder + "/feed.zip"

@@ -302,7 +302,8 @@
             let gate = StubGate()
             server.route("/held", StubResponse.text("late").held(by: gate))
             let session = HTTPSession(
-                configuration: HTTPSession.Configuration(name: "held", retry: .never), metricsFactory: metrics)
+                configuration: HTTPSession.Configuration(name: "held", retry: .never).holdingResponses,
+                metricsFactory: metrics)
             let group = ServiceGroup(services: [session], logger: Self.quiet)
             let running = Task { try await group.run() }
             try await Self.cleaningUp(session, server) {

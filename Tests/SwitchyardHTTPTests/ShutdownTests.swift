@@ -42,7 +42,7 @@
             let server = try await StubServer.start()
             let gate = StubGate()
             server.route("/held", StubResponse.text("held until the end").held(by: gate))
-            let session = HTTPSession(configuration: HTTPSession.Configuration(retry: .never))
+            let session = HTTPSession(configuration: .heldResponses)
             let fetched = Task { try await session.data(for: HTTPRequest(url: server.url("/held?n=1"))) }
             let streamed = Task {
                 try await session.stream(HTTPRequest(url: server.url("/held?n=2"))) { _, body in

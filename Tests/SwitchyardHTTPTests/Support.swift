@@ -11,21 +11,31 @@
     }
 
     extension HTTPSession.Configuration {
-        /// The tests' default: no retry, and an idle timeout of an hour. Tests hold responses behind gates for as
-        /// long as they need; on a loaded machine (Thread Sanitizer, two processors) that can pass the default
-        /// minute, and an expiry would then end a request the test meant to cancel or release itself.
-        static var heldResponses: Self { Self(timeouts: HTTPTimeouts(idle: .seconds(3600)), retry: .never) }
+        /// The tests' default: no retry, and an idle timeout of an hour (see ``holdingResponses``).
+        static var heldResponses: Self { Self(retry: .never).holdingResponses }
+
+        /// This configuration with an idle timeout of an hour where it has the default minute. Tests hold responses
+        /// behind gates for as long as they need; on a loaded machine (Thread Sanitizer, two processors, thousands
+        /// of requests) that can pass a minute, and an expiry would then end a request the test meant to hold,
+        /// cancel or release itself. A configuration that sets its own idle timeout keeps it.
+        var holdingResponses: Self {
+            var configuration = self
+            if configuration.timeouts.idle == HTTPTimeouts().idle { configuration.timeouts.idle = .seconds(3600) }
+            return configuration
+        }
     }
 
     /// Runs `body` with a started stub server and a session, shutting both down afterwards. With `tls`, the server
-    /// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority.
+    /// speaks HTTPS (offering HTTP/2 unless `http2` is false) and the session trusts its authority. The session's
+    /// configuration is `configuration.holdingResponses`: the default idle timeout becomes an hour.
     func withServer<Value>(
         _ configuration: HTTPSession.Configuration = .heldResponses,
         tls: StubCertificates? = nil, http2: Bool = true,
         _ body: (StubServer, HTTPSession) async throws -> Value
     ) async throws -> Value {
         let server = try await StubServer.start(tls: tls, http2: http2)
-        let session = HTTPSession(configuration: configuration, tlsConfiguration: tls?.clientConfiguration)
+        let session = HTTPSession(
+            configuration: configuration.holdingResponses, tlsConfiguration: tls?.clientConfiguration)
         do {
             let value = try await body(server, session)
             try await session.shutdown()

@@ -28,7 +28,7 @@
         func redirectCycle() async throws {
             let log = CapturedLog()
             let server = try await StubServer.start()
-            let session = HTTPSession(configuration: HTTPSession.Configuration(retry: .never), logger: log.logger)
+            let session = HTTPSession(configuration: .heldResponses, logger: log.logger)
             let port = server.port
             func secretURL(_ path: String) -> String { "http://user:pass@127.0.0.1:\(port)\(path)?token=secret#frag" }
             func shownURL(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

@@ -8,6 +8,10 @@
 
     @Suite("ImagePipeline: coalescing, concurrency, cancellation")
     struct PipelineTests {
+        /// Responses held behind a gate are not timed out: on a loaded machine the default idle minute can pass
+        /// before the test releases them.
+        static let heldTimeouts = HTTPTimeouts(idle: .seconds(3600))
+
         @Test("100 requests for one source and options make one thumbnail")
         func coalescing() async throws {
             let pipeline = ImagePipeline(configuration: .init(name: "coalescing", width: 1))
@@ -116,7 +120,8 @@
         @Test("URL sources: 50 callers, one download and one decode; a missing image fails naming its URL")
         func urlSources() async throws {
             let server = try await StubServer.start()
-            let session = HTTPSession(configuration: .init(name: "images-http", retry: .never))
+            let session = HTTPSession(
+                configuration: .init(name: "images-http", timeouts: Self.heldTimeouts, retry: .never))
             let pipeline = ImagePipeline(configuration: .init(name: "urls", width: 2, session: session))
             let gate = StubGate()
             server.route(
@@ -151,7 +156,8 @@
         @Test("at most downloadWidth URL sources are in flight: the rest wait in the download queue, not in memory")
         func downloadWidth() async throws {
             let server = try await StubServer.start()
-            let session = HTTPSession(configuration: .init(name: "images-width", retry: .never))
+            let session = HTTPSession(
+                configuration: .init(name: "images-width", timeouts: Self.heldTimeouts, retry: .never))
             let pipeline = ImagePipeline(
                 configuration: .init(name: "download-width", width: 1, session: session, downloadWidth: 2))
             let gate = StubGate()
