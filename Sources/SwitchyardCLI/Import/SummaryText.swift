@@ -64,6 +64,12 @@
             return lines
         }
 
+        /// The warning kinds whose example's reason is printed after its line and field: those that quote the value.
+        private static let kindsWithTheirExample: Set<ImportProblem.Kind> = [
+            .notUTF8, .invalidOptionalValue, .expectedValue, .extraFields, .decimalInteger, .timeWithoutSeconds,
+            .fileNameCase, .headerEncoding,
+        ]
+
         private static func warnings(_ summary: ImportSummary) -> [String] {
             let counts = summary.files.flatMap { file in
                 file.counts.filter { $0.kind.severity == .warning }.map { (file.name, $0) }
@@ -77,12 +83,7 @@
                 if let example = count.example {
                     line += " — e.g. " + (example.line > 0 ? "line \(example.line)" : "the file")
                     if let field = example.field { line += ", field \(field)" }
-                    if count.kind == .notUTF8 || count.kind == .invalidOptionalValue || count.kind == .expectedValue
-                        || count.kind == .extraFields || count.kind == .decimalInteger
-                        || count.kind == .fileNameCase || count.kind == .headerEncoding
-                    {
-                        line += ": \(example.reason)"
-                    }
+                    if Self.kindsWithTheirExample.contains(count.kind) { line += ": \(example.reason)" }
                 }
                 lines.append(line)
             }

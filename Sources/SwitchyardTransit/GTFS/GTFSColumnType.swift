@@ -13,7 +13,7 @@ public enum GTFSColumnType: String, Sendable, Hashable, CaseIterable {
     case real
     /// A time of the service day, `H:MM:SS` or `HH:MM:SS`, hours past 24 allowed (a trip that runs past midnight),
     /// stored as seconds after the start of the service day, `H × 3600 + MM × 60 + SS` (`INTEGER`):
-    /// `8:05:00` → 29100, `25:13:00` → 90780.
+    /// `8:05:00` → 29100, `25:13:00` → 90780. A time without seconds (`8:05`) is read as `8:05:00`, with a warning.
     case time
     /// A service date `YYYYMMDD`, stored as that number (`INTEGER`, so dates sort and compare): 20240131.
     case date

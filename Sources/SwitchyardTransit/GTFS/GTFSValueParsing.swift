@@ -23,6 +23,24 @@ enum GTFSValueParsing {
         return .success(hours * 3600 + minutes * 60 + seconds)
     }
 
+    /// A time written without seconds — `8:05`, `08:05`, `25:13` — as some hand-made feeds do: its seconds at
+    /// `:00`. nil for anything else (``time(_:)``'s reason stands).
+    static func timeWithoutSeconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        let field = trimmed(bytes)
+        let count = field.count
+        // At least H:MM (4 bytes); at most 6 hour digits, as `time` allows.
+        guard count >= 4, count <= 9, field[count - 3] == UInt8(ascii: ":"),
+            let minutes = twoDigits(field[count - 2], field[count - 1]), minutes < 60
+        else { return nil }
+        var hours: Int64 = 0
+        for index in 0..<(count - 3) {
+            let digit = field[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            hours = hours * 10 + Int64(digit)
+        }
+        return hours * 3600 + minutes * 60
+    }
+
     /// `YYYYMMDD` naming a day that exists (years 0001–9999; February 29 only in leap years), as the number
     /// `YYYYMMDD`.
     static func date(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, ValueError> {

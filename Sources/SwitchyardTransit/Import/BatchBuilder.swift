@@ -19,8 +19,9 @@ struct BatchBuilder {
     private let expected: [Bool]
     /// Per column: required or expected, so an empty value is reported rather than stored as NULL silently.
     private let rejectsEmpty: [Bool]
-    /// Set by the last `append` that read an integer written as a decimal (`2.0`), for its warning.
-    private var readDecimal = false
+    /// Set by the last `append` that read a value in a tolerated form (an integer written as `2.0`, a time as
+    /// `8:05`): the warning's kind.
+    private var lenientRead: ImportProblem.Kind?
     /// The header's width: fields past it are extra.
     private let headerWidth: Int
     /// What the reader's encoding decodes non-UTF-8 text as, for warnings.
@@ -62,7 +63,7 @@ struct BatchBuilder {
         let firstText = batch.text.count
         let clean = record.quirks.isEmpty
         var invalidOptional: [(column: Int, reason: String)] = []
-        var decimals: [Int] = []  // columns whose integer was written as a decimal (`2.0`)
+        var lenient: [(column: Int, kind: ImportProblem.Kind)] = []  // values read in a tolerated form
         for column in 0..<fieldIndexes.count {
             let field = record[fieldIndexes[column]]
             let reason: String?
@@ -73,9 +74,9 @@ struct BatchBuilder {
             } else {
                 reason = appendOrReason(field.bytes, column: column)
             }
-            if readDecimal {
-                readDecimal = false
-                decimals.append(column)
+            if let kind = lenientRead {
+                lenientRead = nil
+                lenient.append((column, kind))
             }
             guard let reason else { continue }
             if required[column] {
@@ -96,8 +97,8 @@ struct BatchBuilder {
         }
         batch.rowCount += 1
         batch.lastLine = record.line
-        if !clean || !invalidOptional.isEmpty || !decimals.isEmpty {
-            warn(about: record, invalidOptional: invalidOptional, decimals: decimals)
+        if !clean || !invalidOptional.isEmpty || !lenient.isEmpty {
+            warn(about: record, invalidOptional: invalidOptional, lenient: lenient)
         }
         return nil
     }
@@ -135,16 +136,17 @@ struct BatchBuilder {
         add(ImportProblem(file: layout.file.fileName, line: line, field: field, kind: kind, reason: text))
     }
 
-    /// The warnings for an imported record: the CSV quirks it had, and its optional and expected values stored as
-    /// NULL.
+    /// The warnings for an imported record: the CSV quirks it had, its values read in a tolerated form, and its
+    /// optional and expected values stored as NULL.
     private mutating func warn(
-        about record: CSVRecordView, invalidOptional: [(column: Int, reason: String)], decimals: [Int]
+        about record: CSVRecordView, invalidOptional: [(column: Int, reason: String)],
+        lenient: [(column: Int, kind: ImportProblem.Kind)]
     ) {
         let line = record.line
-        for column in decimals {
-            let field = record[fieldIndexes[column]]
-            warn(.decimalInteger, line: line, field: layout.columns[column].name) {
-                "'\(preview(GTFSValueParsing.trimmed(field.bytes)))' read as an integer"
+        for (column, kind) in lenient {
+            let value = preview(GTFSValueParsing.trimmed(record[fieldIndexes[column]].bytes))
+            warn(kind, line: line, field: layout.columns[column].name) {
+                kind == .timeWithoutSeconds ? "'\(value)' read as \(value):00" : "'\(value)' read as an integer"
             }
         }
         let width = headerWidth
@@ -240,12 +242,15 @@ struct BatchBuilder {
             case .failure(let error):
                 guard let value = GTFSValueParsing.integralDecimal(bytes) else { return error.description }
                 batch.cells.append(.integer(value))
-                readDecimal = true
+                lenientRead = .decimalInteger
             }
         case .time:
             switch GTFSValueParsing.time(bytes) {
             case .success(let value): batch.cells.append(.integer(value))
-            case .failure(let error): return error.description
+            case .failure(let error):
+                guard let value = GTFSValueParsing.timeWithoutSeconds(bytes) else { return error.description }
+                batch.cells.append(.integer(value))
+                lenientRead = .timeWithoutSeconds
             }
         case .date:
             switch GTFSValueParsing.date(bytes) {

@@ -40,6 +40,8 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
         /// An integer was written as a decimal whose fraction is zeros (`2.0`, as pandas writes an integer column that
         /// has empty values): read as that integer.
         case decimalInteger = "decimal_integer"
+        /// A time was written without seconds (`8:05`, as some hand-made feeds write them): read as `8:05:00`.
+        case timeWithoutSeconds = "time_without_seconds"
         /// An optional value is not of its field's type: stored as NULL (the reason quotes it).
         case invalidOptionalValue = "invalid_optional_value"
         /// A value the GTFS reference requires, though the record is usable without it (see
@@ -76,6 +78,7 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
             case .notUTF8: "values not UTF-8 (decoded as single-byte text)"
             case .nulBytes: "values with NUL bytes (removed)"
             case .decimalInteger: "integers written as decimals (2.0, read as 2)"
+            case .timeWithoutSeconds: "times without seconds (8:05, read as 8:05:00)"
             case .invalidOptionalValue: "invalid optional values (stored as NULL)"
             case .expectedValue: "values GTFS requires that are empty or invalid (stored as NULL, the record kept)"
             case .expectedField: "fields GTFS requires missing from the header (stored as NULL, the records kept)"

@@ -130,6 +130,37 @@ struct RealFeedShapesTests {
         #expect(tripsFile.counts.first { $0.kind == .decimalInteger }?.count == 2)
     }
 
+    @Test("a hand-made feed's times without seconds (8:05) keep their schedule; 8:5 is still no time")
+    func timesWithoutSeconds() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        // A small operator's timetable typed by hand: every time H:MM, CRLF line ends.
+        let stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence\r
+            AAMV1,8:00,8:00,BEATTY_AIRPORT,1\r
+            AAMV1,09:05,9:05:30,AMV,2\r
+            AAMV2,25:10,25:10,AMV,1\r
+            AAMV2,11:5,11:05,BEATTY_AIRPORT,2\r
+
+            """
+        try write(sample(replacing: ["stop_times.txt": Array(stopTimes.utf8)]), to: scratch.file("feed"))
+        let summary = try await run(scratch.file("feed"), scratch.file("db.sqlite"))
+        let file = try #require(summary.files.first { $0.name == "stop_times.txt" })
+        #expect(file.imported == 4 && file.skipped == 0)
+        let short = try #require(file.counts.first { $0.kind == .timeWithoutSeconds })
+        #expect(short.count == 6 && short.example?.reason == "'8:00' read as 8:00:00")
+        #expect(short.example?.line == 2 && short.example?.field == "arrival_time")
+        let invalid = try #require(file.counts.first { $0.kind == .invalidOptionalValue })
+        #expect(invalid.count == 1 && invalid.example?.reason.hasPrefix("'11:5' is not a time") == true)
+        let rows = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
+            .rows("SELECT arrival_time, departure_time FROM stop_times ORDER BY rowid")
+        #expect(
+            rows == [
+                [.integer(28800), .integer(28800)], [.integer(32700), .integer(32730)],
+                [.integer(90600), .integer(90600)], [.null, .integer(39900)],
+            ])
+    }
+
     @Test("a Windows-1252 feed loses no stop: values are decoded, counted once per file; --encoding decides")
     func windows1252Feed() async throws {
         let scratch = ScratchFolder()

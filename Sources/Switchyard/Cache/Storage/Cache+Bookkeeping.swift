@@ -5,10 +5,9 @@ import Synchronization
 /// lock).
 ///
 /// A pointer to a buffer allocated on the first removal, and two counts: the type is trivial, so an operation that
-/// removes nothing (most reads and writes) pays nothing to create or drop it. (Holding the removals in Swift
-/// storage made every write pay for a generic destruction through the type's value witness, about 100
-/// instructions, twice.) Whoever creates one must end it with ``release()`` exactly once, after the locks;
-/// ``Cache/deliver(_:)`` does.
+/// removes nothing (most reads and writes) pays nothing to create or drop it, where Swift storage would make every
+/// write pay twice for a generic destruction through the type's value witness. Whoever creates one must end it
+/// with ``release()`` exactly once, after the locks; ``Cache/deliver(_:)`` does.
 ///
 /// When there is no removal handler and releasing a key or value runs no code (`Int`, a struct of plain values),
 /// removals are only counted: nothing needs them after the lock.
