@@ -132,12 +132,15 @@
                 request.header("range") == nil ? full.dropping(afterBytes: 2 << 20, when: stall) : full
             }
             let result = try await SwitchyardProcess.run([
-                "fetch", server.url("/silent.bin"), "--out", folder, "--idle-timeout", "1",
+                "fetch", server.url("/silent.bin"), "--out", folder, "--idle-timeout", "2",
             ])
             #expect(result.status == 0, "\(result.standardError)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/silent.bin")) == Data(bytes))
+            // The stall is the first response's; on a loaded machine a retry may also go quiet for the idle timeout
+            // (the default policy makes three attempts), and resumes again.
             let ranges = server.requests(to: "/silent.bin").map { $0.header("range") }
-            #expect(ranges.count == 2 && ranges[0] == nil && ranges[1]?.hasPrefix("bytes=") == true, "\(ranges)")
+            #expect(ranges.count >= 2 && ranges[0] == nil, "\(ranges)")
+            #expect(ranges.dropFirst().allSatisfy { $0?.hasPrefix("bytes=") == true }, "\(ranges)")
             let invalid = try await SwitchyardProcess.run(["fetch", server.url("/silent.bin"), "--idle-timeout", "0"])
             #expect(invalid.status == 64 && invalid.standardError.contains("--idle-timeout must be at least 1"))
             try await server.shutdown()
