@@ -60,8 +60,8 @@ public enum QuirksFeed {
             "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20250101,20251231\nXX,1,1,1,1,1,1,1,00000101,20251231\n",
         // Only calendar_dates for WE (a feed may use either file).
         "calendar_dates.txt": "service_id,date,exception_type\nWE,20250104,1\nWE,20250105,1\nWD,20251225,2\n",
-        // A file GTFS defines that this importer does not import, and one GTFS does not define.
-        "fare_media.txt": "fare_media_id,fare_media_name,fare_media_type\nM1,Card,2\n",
+        // A file GTFS defines that is no table (GTFS-Flex's zones, GeoJSON), and one GTFS does not define.
+        "locations.geojson": #"{"type": "FeatureCollection", "features": []}"# + "\n",
         "notes.txt": "anything goes here\n",
     ]
 

@@ -24,7 +24,7 @@
             if !summary.ignoredFiles.isEmpty {
                 lines.append("")
                 lines.append(
-                    "not imported (not GTFS files this importer defines, or outside the feed's folder): \(summary.ignoredFiles.joined(separator: ", "))"
+                    "not imported (files that are not GTFS tables, or outside the feed's folder): \(summary.ignoredFiles.joined(separator: ", "))"
                 )
             }
             lines += checks(summary)

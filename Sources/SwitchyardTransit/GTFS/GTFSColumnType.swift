@@ -41,7 +41,8 @@ public struct GTFSField: Sendable, Hashable {
     public let isRequired: Bool
     /// Whether the GTFS reference requires the field although a record is usable without it: it describes the
     /// record (`agency_name`, `agency_url`, `agency_timezone`, `route_type`, `level_index`, `feed_info.txt`'s
-    /// publisher and language, an attribution's `organization_name`) and other records may refer to it. An empty or
+    /// publisher and language, an attribution's `organization_name`, a rider category's name, a fare medium's or a
+    /// booking rule's type) and other records may refer to it. An empty or
     /// invalid value is stored as `NULL` with a warning, and a header without the field imports with one warning:
     /// dropping such a record would also break every reference to it. Never true with ``isRequired``.
     public let isExpected: Bool

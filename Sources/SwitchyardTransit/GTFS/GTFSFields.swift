@@ -6,7 +6,12 @@
 // legitimately omit them import cleanly.
 
 extension GTFSFile {
-    static let fieldTable: [GTFSFile: [GTFSField]] = [
+    /// Every file's fields: the files since GTFS began here, the newer fare files and GTFS-Flex's beside them.
+    static let fieldTable: [GTFSFile: [GTFSField]] = classicFields.merging(
+        fareFields.merging(flexFields) { first, _ in first }
+    ) { first, _ in first }
+
+    private static let classicFields: [GTFSFile: [GTFSField]] = [
         .agency: [
             GTFSField(name: "agency_id", type: .text, isRequired: false),
             GTFSField(name: "agency_name", type: .text, isRequired: false, isExpected: true),
@@ -16,6 +21,7 @@ extension GTFSFile {
             GTFSField(name: "agency_phone", type: .text, isRequired: false),
             GTFSField(name: "agency_fare_url", type: .text, isRequired: false),
             GTFSField(name: "agency_email", type: .text, isRequired: false),
+            GTFSField(name: "cemv_support", type: .integer, isRequired: false),
         ],
         .levels: [
             GTFSField(name: "level_id", type: .text, isRequired: true),
@@ -38,6 +44,7 @@ extension GTFSFile {
             GTFSField(name: "wheelchair_boarding", type: .integer, isRequired: false),
             GTFSField(name: "level_id", type: .text, isRequired: false),
             GTFSField(name: "platform_code", type: .text, isRequired: false),
+            GTFSField(name: "stop_access", type: .integer, isRequired: false),
         ],
         .routes: [
             GTFSField(name: "route_id", type: .text, isRequired: true),
@@ -53,6 +60,7 @@ extension GTFSFile {
             GTFSField(name: "continuous_pickup", type: .integer, isRequired: false),
             GTFSField(name: "continuous_drop_off", type: .integer, isRequired: false),
             GTFSField(name: "network_id", type: .text, isRequired: false),
+            GTFSField(name: "cemv_support", type: .integer, isRequired: false),
         ],
         .calendar: [
             GTFSField(name: "service_id", type: .text, isRequired: true),
@@ -89,6 +97,9 @@ extension GTFSFile {
             GTFSField(name: "shape_id", type: .text, isRequired: false),
             GTFSField(name: "wheelchair_accessible", type: .integer, isRequired: false),
             GTFSField(name: "bikes_allowed", type: .integer, isRequired: false),
+            GTFSField(name: "cars_allowed", type: .integer, isRequired: false),
+            GTFSField(name: "safe_duration_factor", type: .real, isRequired: false),
+            GTFSField(name: "safe_duration_offset", type: .real, isRequired: false),
         ],
         .stopTimes: [
             GTFSField(name: "trip_id", type: .text, isRequired: true),

@@ -15,6 +15,13 @@ public enum FeedChecks {
         (.agency, ["agency_id"]), (.stops, ["stop_id"]), (.routes, ["route_id"]), (.trips, ["trip_id"]),
         (.trips, ["route_id"]), (.calendar, ["service_id"]), (.calendarDates, ["service_id", "date"]),
         (.shapes, ["shape_id", "shape_pt_sequence"]), (.frequencies, ["trip_id"]),
+        // The parents of the fare and GTFS-Flex files' references, and their keys.
+        (.areas, ["area_id"]), (.networks, ["network_id"]), (.timeframes, ["timeframe_group_id"]),
+        (.riderCategories, ["rider_category_id"]), (.fareMedia, ["fare_media_id"]),
+        (.fareProducts, ["fare_product_id"]), (.fareLegRules, ["leg_group_id"]),
+        (.locationGroups, ["location_group_id"]), (.bookingRules, ["booking_rule_id"]),
+        (.stopAreas, ["area_id", "stop_id"]), (.routeNetworks, ["route_id"]),
+        (.locationGroupStops, ["location_group_id", "stop_id"]),
     ]
 
     /// The `stop_times` index: a trip's stops in order. (An index on `stop_times(stop_id)` for departures by stop
@@ -32,12 +39,16 @@ public enum FeedChecks {
         }
     }
 
-    public static let references: [Reference] = [
+    /// Every reference checked, in the order the summary lists them (those of a file the feed lacks are not run).
+    public static let references: [Reference] = classicReferences + fareReferences + flexReferences
+
+    private static let classicReferences: [Reference] = [
         Reference(child: .stopTimes, column: "trip_id", parents: [(.trips, "trip_id")]),
         Reference(child: .stopTimes, column: "stop_id", parents: [(.stops, "stop_id")]),
         Reference(child: .trips, column: "route_id", parents: [(.routes, "route_id")]),
         Reference(
-            child: .trips, column: "service_id", parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
+            child: .trips, column: "service_id",
+            parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
         Reference(child: .trips, column: "shape_id", parents: [(.shapes, "shape_id")]),
         Reference(child: .routes, column: "agency_id", parents: [(.agency, "agency_id")]),
         Reference(child: .stops, column: "parent_station", parents: [(.stops, "stop_id")]),
@@ -46,11 +57,61 @@ public enum FeedChecks {
         Reference(child: .transfers, column: "to_stop_id", parents: [(.stops, "stop_id")]),
     ]
 
+    /// The fare files' references. A network is named by `networks.txt` or, where a feed has none, by
+    /// `routes.network_id`.
+    private static let fareReferences: [Reference] = [
+        Reference(child: .stopAreas, column: "area_id", parents: [(.areas, "area_id")]),
+        Reference(child: .stopAreas, column: "stop_id", parents: [(.stops, "stop_id")]),
+        Reference(child: .routeNetworks, column: "network_id", parents: [(.networks, "network_id")]),
+        Reference(child: .routeNetworks, column: "route_id", parents: [(.routes, "route_id")]),
+        Reference(
+            child: .timeframes, column: "service_id",
+            parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
+        Reference(
+            child: .fareProducts, column: "rider_category_id", parents: [(.riderCategories, "rider_category_id")]),
+        Reference(child: .fareProducts, column: "fare_media_id", parents: [(.fareMedia, "fare_media_id")]),
+        Reference(
+            child: .fareLegRules, column: "network_id", parents: [(.networks, "network_id"), (.routes, "network_id")]),
+        Reference(child: .fareLegRules, column: "from_area_id", parents: [(.areas, "area_id")]),
+        Reference(child: .fareLegRules, column: "to_area_id", parents: [(.areas, "area_id")]),
+        Reference(
+            child: .fareLegRules, column: "from_timeframe_group_id", parents: [(.timeframes, "timeframe_group_id")]),
+        Reference(
+            child: .fareLegRules, column: "to_timeframe_group_id", parents: [(.timeframes, "timeframe_group_id")]),
+        Reference(child: .fareLegRules, column: "fare_product_id", parents: [(.fareProducts, "fare_product_id")]),
+        Reference(
+            child: .fareLegJoinRules, column: "from_network_id",
+            parents: [(.networks, "network_id"), (.routes, "network_id")]),
+        Reference(
+            child: .fareLegJoinRules, column: "to_network_id",
+            parents: [(.networks, "network_id"), (.routes, "network_id")]),
+        Reference(child: .fareLegJoinRules, column: "from_stop_id", parents: [(.stops, "stop_id")]),
+        Reference(child: .fareLegJoinRules, column: "to_stop_id", parents: [(.stops, "stop_id")]),
+        Reference(child: .fareTransferRules, column: "from_leg_group_id", parents: [(.fareLegRules, "leg_group_id")]),
+        Reference(child: .fareTransferRules, column: "to_leg_group_id", parents: [(.fareLegRules, "leg_group_id")]),
+        Reference(child: .fareTransferRules, column: "fare_product_id", parents: [(.fareProducts, "fare_product_id")]),
+    ]
+
+    /// GTFS-Flex's references, but those of `stop_times.txt` (its location group and booking rule columns are
+    /// empty in most feeds, and a check would read the whole table).
+    private static let flexReferences: [Reference] = [
+        Reference(
+            child: .locationGroupStops, column: "location_group_id", parents: [(.locationGroups, "location_group_id")]),
+        Reference(child: .locationGroupStops, column: "stop_id", parents: [(.stops, "stop_id")]),
+        Reference(
+            child: .bookingRules, column: "prior_notice_service_id",
+            parents: [(.calendar, "service_id"), (.calendarDates, "service_id")]),
+    ]
+
     /// Keys that should be unique per table.
     public static let keys: [(GTFSFile, [String])] = [
         (.agency, ["agency_id"]), (.stops, ["stop_id"]), (.routes, ["route_id"]), (.trips, ["trip_id"]),
         (.stopTimes, ["trip_id", "stop_sequence"]), (.calendar, ["service_id"]),
         (.calendarDates, ["service_id", "date"]), (.shapes, ["shape_id", "shape_pt_sequence"]),
+        (.areas, ["area_id"]), (.networks, ["network_id"]), (.riderCategories, ["rider_category_id"]),
+        (.fareMedia, ["fare_media_id"]), (.locationGroups, ["location_group_id"]), (.bookingRules, ["booking_rule_id"]),
+        (.stopAreas, ["area_id", "stop_id"]), (.routeNetworks, ["route_id"]),
+        (.locationGroupStops, ["location_group_id", "stop_id"]),
     ]
 
     /// One check to run.

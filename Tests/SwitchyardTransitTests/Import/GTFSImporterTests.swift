@@ -42,7 +42,7 @@ struct GTFSImporterTests {
         }
         #expect(
             summary.ignoredFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.sorted() == [
-                "fare_media.txt", "notes.txt",
+                "locations.geojson", "notes.txt",
             ])
         let connection = try SQLiteConnection(path: database, readOnly: true)
         // BOM stripped: the first column is agency_id.
