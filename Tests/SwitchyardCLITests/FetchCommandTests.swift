@@ -139,7 +139,7 @@
             // The stall is the first response's; on a loaded machine a retry may also go quiet for the idle timeout
             // (the default policy makes three attempts), and resumes again.
             let ranges = server.requests(to: "/silent.bin").map { $0.header("range") }
-            #expect(ranges.count >= 2 && ranges[0] == nil, "\(ranges)")
+            #expect((2...3).contains(ranges.count) && ranges[0] == nil, "\(ranges)")
             #expect(ranges.dropFirst().allSatisfy { $0?.hasPrefix("bytes=") == true }, "\(ranges)")
             let invalid = try await SwitchyardProcess.run(["fetch", server.url("/silent.bin"), "--idle-timeout", "0"])
             #expect(invalid.status == 64 && invalid.standardError.contains("--idle-timeout must be at least 1"))

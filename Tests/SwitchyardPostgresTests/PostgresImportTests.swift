@@ -62,20 +62,51 @@
 
         private func importFeed(
             schema: String, times: PostgresTimes = .seconds, batchSize: Int = ImportOptions.defaultBatchSize,
-            metrics: TestMetrics = TestMetrics()
+            metrics: TestMetrics = TestMetrics(), mode: ImportOptions.Mode = .new, dropSchema: Bool = true
         ) async throws -> (ImportSummary, PostgresServer.Server) {
             let server = try await PostgresServer.server()
             let folder = NSTemporaryDirectory() + "switchyard-postgres-library-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try writeFeed(folder)
-            _ = try await PostgresServer.psql(server.url, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            if dropSchema { _ = try await PostgresServer.psql(server.url, "DROP SCHEMA IF EXISTS \(schema) CASCADE") }
             let url = try PostgresURL(server.url(schema: schema))
             let summary = try await GTFSImporter(
                 feed: try GTFSFeed.open(folder), postgres: url, times: times,
-                options: ImportOptions(batchSize: batchSize), metricsFactory: metrics
+                options: ImportOptions(mode: mode, batchSize: batchSize), metricsFactory: metrics
             ).run()
             return (summary, server)
+        }
+
+        @Test("replace drops the recorded import only; a table no import recorded stays, refused if the feed needs it")
+        func replaceDropsWhatWasRecorded() async throws {
+            let (_, server) = try await importFeed(schema: "library_replace")
+            _ = try await PostgresServer.psql(
+                server.url,
+                "CREATE TABLE library_replace.networks (mine text); INSERT INTO library_replace.networks VALUES ('kept')"
+            )
+            // The feed has no networks.txt: the user's table of that name is neither dropped nor in the way.
+            let (replaced, _) = try await importFeed(schema: "library_replace", mode: .replace, dropSchema: false)
+            #expect(replaced.state == .complete)
+            #expect(try await PostgresServer.psql(server.url, "SELECT mine FROM library_replace.networks") == ["kept"])
+            #expect(try await PostgresServer.psql(server.url, "SELECT count(*) FROM library_replace.trips") == ["1"])
+
+            _ = try await PostgresServer.psql(
+                server.url,
+                """
+                DROP SCHEMA IF EXISTS library_foreign CASCADE; CREATE SCHEMA library_foreign;
+                CREATE TABLE library_foreign.stops (mine text)
+                """)
+            for mode in [ImportOptions.Mode.new, .replace] {
+                let error = await #expect(throws: ImportError.self) {
+                    _ = try await importFeed(schema: "library_foreign", mode: mode, dropSchema: false)
+                }
+                #expect(error?.kind == .databaseNotEmpty, "\(mode)")
+                #expect(
+                    error?.description.contains("stops that no import recorded") == true, "\(String(describing: error))"
+                )
+            }
+            #expect(try await PostgresServer.psql(server.url, "SELECT count(*) FROM library_foreign.stops") == ["0"])
         }
 
         @Test("tabs, newlines, backslashes, COPY's own markers, long and non-UTF-8 values arrive unchanged")

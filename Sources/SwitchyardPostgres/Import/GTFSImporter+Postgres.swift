@@ -22,8 +22,9 @@
         /// - **One import per schema**: a session advisory lock keyed by the schema's name, released by the server when
         ///   the import's connection ends; a second import fails within a tenth of a second with
         ///   `ImportError.Kind.databaseBusy`.
-        /// - `ImportOptions.Mode.new` refuses a schema that holds an import or a GTFS table;
-        ///   `ImportOptions.Mode.replace` drops the schema's GTFS and record tables (and nothing else) first.
+        /// - `ImportOptions.Mode.new` refuses a schema that holds an import, or a table of a file the feed has;
+        ///   `ImportOptions.Mode.replace` first drops the import recorded in the schema: the tables of the files its
+        ///   record lists, and the record (nothing else; a GTFS-named table no import recorded stays, and is refused).
         /// - **Indexes and checks** after the load, as in SQLite. Cancelling rolls back the transaction in progress and
         ///   stops any running statement (`pg_cancel_backend`); none starts after it.
         /// - **Errors** are `ImportError`s naming the server without the password: connection, TLS, authentication, a

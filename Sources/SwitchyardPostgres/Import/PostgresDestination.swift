@@ -83,12 +83,14 @@
                             \(header.state)): use --resume to continue it, --replace to start over, or another schema
                             """)
                     }
-                    for file in GTFSFile.allCases where try await PostgresRecord.tableExists(session, file.tableName) {
+                    for file in GTFSFile.allCases where feed.files[file] != nil {
+                        guard try await PostgresRecord.tableExists(session, file.tableName) else { continue }
+                        // No import recorded it (with a record, the header check above fails first): not ours to drop.
                         throw ImportError(
                             .databaseNotEmpty,
                             """
-                            \(url) already has a table \(url.schema).\(file.tableName): use --replace to start over, \
-                            or another schema
+                            \(url) already has a table \(url.schema).\(file.tableName) that no import recorded: \
+                            import into another schema, or drop it yourself
                             """)
                     }
                     try await PostgresRecord.create(session, feed: feed, options: options, times: times)
@@ -106,12 +108,19 @@
             }
         }
 
-        /// Drops the GTFS tables and the import record of the schema (other tables stay), in one statement. A view or
-        /// foreign key of the user's on one of them makes it fail, naming the dependency, rather than drop it too.
+        /// Drops the import recorded in the schema: the tables of the GTFS files its record lists, and the record
+        /// itself, in one statement. Other tables stay, also those with a GTFS name (`networks`, `areas`) that the
+        /// recorded import did not create; a schema without a record loses nothing. A view or foreign key of the
+        /// user's on one of the dropped tables makes it fail, naming the dependency, rather than drop it too.
         private func dropImport(_ session: PostgresSession) async throws {
-            let names = GTFSFile.allCases.map(\.tableName) + ImportRecord.tables
             let schema = try await session.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(url.schema)")
-            guard !schema.isEmpty else { return }
+            guard !schema.isEmpty, try await PostgresRecord.tableExists(session, ImportRecord.filesTable) else {
+                return
+            }
+            let recorded = try await PostgresRecord.files(session).compactMap { file in
+                file.state == .ignored ? nil : GTFSFile(fileName: file.file)
+            }
+            let names = recorded.map(\.tableName) + ImportRecord.tables
             try await session.run("DROP TABLE IF EXISTS \(names.map(quoted).joined(separator: ", "))")
         }
 

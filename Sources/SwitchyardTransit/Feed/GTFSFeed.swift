@@ -17,11 +17,12 @@ import Switchyard
 ///   up to three levels in a folder) that does (`feed.zip/gtfs/stops.txt`). When several sub-folders hold GTFS
 ///   files, opening fails naming them, unless `folder` chooses one (`--folder`).
 /// - **Names**: matched as GTFS spells them; a file whose name differs only in case (`STOPS.TXT`) is read too,
-///   listed in ``renamedFiles`` (the import warns about it). Files GTFS does not define, and files outside the
-///   feed's folder, are listed in ``ignoredFiles`` and not imported. Hidden files of a folder (names starting with
+///   listed in ``renamedFiles`` (the import warns about it). Files that are no GTFS table (see ``GTFSFile``;
+///   `locations.geojson` too), and files outside the feed's folder, are listed in ``ignoredFiles`` and not imported. Hidden files of a folder (names starting with
 ///   `.`) are not listed.
 /// - **Required files**: `agency.txt`, `stops.txt`, `routes.txt`, `trips.txt`, `stop_times.txt`, and
-///   `calendar.txt` or `calendar_dates.txt`. One that is missing or empty (0 bytes) fails opening: an empty
+///   `calendar.txt` or `calendar_dates.txt`. (The reference lets a feed whose zones are all in `locations.geojson`
+///   omit `stops.txt`; such a feed is refused as incomplete.) One that is missing or empty (0 bytes) fails opening: an empty
 ///   required file is treated as a missing one. (An empty optional file imports as an empty table, with a
 ///   warning.)
 ///
@@ -46,7 +47,7 @@ public struct GTFSFeed: Sendable {
     public let folder: String
     /// The files that will be imported, by GTFS file.
     public let files: [GTFSFile: Entry]
-    /// Files present in the feed that are not imported (not defined by GTFS, or outside the feed's folder).
+    /// Files present in the feed that are not imported (no GTFS table, or outside the feed's folder).
     public let ignoredFiles: [String]
     /// Files read under a name that differs from GTFS's only in case, with the name they have in the feed.
     public let renamedFiles: [GTFSFile: String]

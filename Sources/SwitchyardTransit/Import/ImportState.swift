@@ -23,7 +23,8 @@ public enum ImportFileState: String, Sendable, Hashable, CaseIterable, CustomStr
     case loading
     /// Every record committed.
     case complete
-    /// In the feed but not imported (not a GTFS file); listed apart from the imported files.
+    /// In the feed but not imported (not a GTFS table, or outside the feed's folder); listed apart from the imported
+    /// files.
     case ignored
 
     public var description: String { rawValue }

@@ -150,4 +150,28 @@ struct FaresAndFlexFilesTests {
             #expect(names.contains(name), "\(name) is checked")
         }
     }
+
+    @Test("without networks.txt a network is one routes.txt names; a required time written 8:05 keeps its record")
+    func networksFromRoutes() async throws {
+        let scratch = ScratchFolder()
+        defer { scratch.remove() }
+        var files = RealFeedShapesTests.sampleFeed
+        files["routes.txt"] = "route_id,agency_id,route_short_name,route_type,network_id\nAAMV,DTA,50,3,bus\n"
+        files["fare_products.txt"] = "fare_product_id,amount,currency\nsingle,2.50,USD\n"
+        files["fare_leg_rules.txt"] = "network_id,fare_product_id\nbus,single\ntram,single\n"
+        files["frequencies.txt"] = "trip_id,start_time,end_time,headway_secs\nAAMV1,6:00,22:00:00,1800\n"
+        try FileManager.default.createDirectory(atPath: scratch.file("feed"), withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: scratch.file("feed/" + name))) }
+        let summary = try await GTFSImporter(
+            feed: try GTFSFeed.open(scratch.file("feed")), database: scratch.file("db.sqlite")
+        ).run()
+        let network = try #require(
+            summary.checks.first { $0.name == "fare_leg_rules.network_id → networks.network_id or routes.network_id" })
+        #expect(network.count == 1 && network.examples == ["tram"])
+        let frequencies = try #require(summary.files.first { $0.name == "frequencies.txt" })
+        #expect(frequencies.imported == 1 && frequencies.counts.first?.kind == .timeWithoutSeconds)
+        let database = try SQLiteConnection(path: scratch.file("db.sqlite"), readOnly: true)
+        #expect(
+            try database.rows("SELECT start_time, end_time FROM frequencies") == [[.integer(21600), .integer(79200)]])
+    }
 }

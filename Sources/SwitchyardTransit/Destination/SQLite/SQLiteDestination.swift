@@ -131,7 +131,9 @@ public struct SQLiteDestination: ImportDestination {
                     to continue it or --replace to start over
                     """)
             }
-            let existing = try GTFSFile.allCases.filter { try database.tableExists($0.tableName) }
+            let existing = try GTFSFile.allCases.filter { feed.files[$0] != nil }.filter {
+                try database.tableExists($0.tableName)
+            }
             if let table = existing.first {
                 throw ImportError(
                     .databaseNotEmpty, "\(path) already has a table \(table.tableName): use --replace to start over")
