@@ -32,7 +32,9 @@
             return (server, authority)
         }
 
-        /// `url` with the parameters of TLS replaced by `parameters`, and a schema no import uses.
+        /// `url` with the parameters of TLS replaced by `parameters`, a schema no import uses, and a connect timeout of
+        /// two minutes: these tests read the error a connection ends with, and in a loaded run (Thread Sanitizer,
+        /// every suite in parallel) a connection has taken more than the default 10 s to get there.
         private func url(
             _ server: PostgresServer.Server, host: String? = nil, user: String? = nil, _ parameters: String
         )
@@ -44,7 +46,7 @@
                 let credentials = base.dropFirst("postgres://".count).prefix { $0 != "@" }
                 base = base.replacingOccurrences(of: credentials + "@", with: user + "@")
             }
-            return base + "?schema=tls_no_import" + (parameters.isEmpty ? "" : "&" + parameters)
+            return base + "?schema=tls_no_import&connect_timeout=120" + (parameters.isEmpty ? "" : "&" + parameters)
         }
 
         @Test("verify-full with the cluster's authority connects, by IP address and by host name")
