@@ -26,14 +26,14 @@
             discussion: """
                 Every GTFS file becomes a table of the same name, fare products and GTFS-Flex included; times are \
                 stored as seconds (25:13:00 → 90780), dates as YYYYMMDD numbers (in PostgreSQL as date). Extra columns \
-                are kept as text; files that are no GTFS table (other files, locations.geojson) are listed and skipped. \
+                are kept as text; files that are not GTFS tables (locations.geojson, others) are listed and skipped. \
                 A record is skipped only when a key or a value that gives it its meaning is missing or invalid, or its \
                 quoting cannot be told apart (an optional file whose header lacks such a field, such as an old-format \
                 translations.txt, has every record skipped; a required file's fails the import); every quirk a \
                 mainstream GTFS consumer tolerates (short rows, spaces after a closing quote, text that is not UTF-8, \
                 an integer written as 2.0, a time as 8:05, an invalid optional value, an empty agency_name or \
-                route_type, stored as NULL) is imported with a warning. Skipped records and warnings \
-                are counted per file and listed with line and field in _switchyard_import_problems (--strict stops at \
+                route_type, stored as NULL) is imported with a warning. Skipped records and warnings are counted per \
+                file and listed with line and field in _switchyard_import_problems (--strict stops at \
                 the first skipped record; --max-skipped fails an import that skips more). Ctrl-C stops at the next batch boundary; run again with --resume to continue. \
                 `switchyard status DATABASE` shows the import from another terminal while it runs.
 

@@ -144,9 +144,10 @@ struct BatchBuilder {
     ) {
         let line = record.line
         for (column, kind) in lenient {
-            let value = preview(GTFSValueParsing.trimmed(record[fieldIndexes[column]].bytes))
+            let field = record[fieldIndexes[column]]
             warn(kind, line: line, field: layout.columns[column].name) {
-                kind == .timeWithoutSeconds ? "'\(value)' read as \(value):00" : "'\(value)' read as an integer"
+                let value = preview(GTFSValueParsing.trimmed(field.bytes))
+                return kind == .timeWithoutSeconds ? "'\(value)' read as \(value):00" : "'\(value)' read as an integer"
             }
         }
         let width = headerWidth
