@@ -6,9 +6,13 @@
 #   core    `traits: []`, the `Switchyard` product: its Package.resolved must hold switchyard and swift-collections
 #           only, and its build must compile no SwiftNIO (nor any other package).
 #   full    the default traits, a program importing Switchyard, SwitchyardObservability, SwitchyardHTTP,
-#           SwitchyardImages, SwitchyardPostgres and SwitchyardPush: it must build and run.
+#           SwitchyardImages, SwitchyardPostgres and SwitchyardPush: it must build and run, and resolve SwiftNIO,
+#           AsyncHTTPClient, postgres-nio and swift-crypto.
+#   plan    the same client, resolved and planned (`swift build --print-manifest-job-graph`) but not compiled: the
+#           products, their traits and flags as a dependency sees them, and the same resolution check. CI runs this
+#           one: the benchmark package's release build compiles every library as another package's dependency.
 #
-#   Scripts/check-client-dependencies.sh [core|full]...   (both when none is named)
+#   Scripts/check-client-dependencies.sh [core|full|plan]...   (core and full when none is named)
 #
 # Everything lives in a temporary folder, removed on exit. The full client compiles SwiftNIO, AsyncHTTPClient,
 # postgres-nio and swift-crypto in debug: minutes on 2 cores.
@@ -47,16 +51,23 @@ MANIFEST
     cat >"$work/$name/Sources/Client/main.swift"
 }
 
-# Builds and runs the client in $work/NAME; prints its resolved packages.
+# Builds and runs the client in $work/NAME (with `plan` as $2, plans its build only); prints its resolved packages.
 build_and_run() {
-    local name=$1
+    local name=$1 mode=${2:-run}
     # A cache of its own: the throwaway repository is not kept in SwiftPM's shared one.
-    if ! (cd "$work/$name" && swift build --cache-path "$work/cache" >"$work/$name/build.log" 2>&1); then
+    local build=(swift build --cache-path "$work/cache")
+    if [ "$mode" = plan ]; then build+=(--print-manifest-job-graph); fi
+    if ! (cd "$work/$name" && "${build[@]}" >"$work/$name/build.log" 2>&1); then
         cat "$work/$name/build.log"
         echo "error: the $name client did not build against this checkout" >&2
         exit 1
     fi
-    (cd "$work/$name" && swift run --skip-build --cache-path "$work/cache" Client)
+    if [ "$mode" = plan ]; then
+        modules=$(grep -oE '/Modules/[A-Za-z0-9_]+\.swiftmodule' "$work/$name/build.log" | sort -u | wc -l)
+        echo "the $name client's build plan compiles $modules Swift modules (not built here)"
+    else
+        (cd "$work/$name" && swift run --skip-build --cache-path "$work/cache" Client)
+    fi
     if [ ! -f "$work/$name/Package.resolved" ]; then
         echo "error: the $name client's build wrote no Package.resolved" >&2
         exit 1
@@ -88,7 +99,7 @@ SOURCE
             exit 1
         fi
         ;;
-    full)
+    full | plan)
         products=$(printf '.product(name: "%s", package: "switchyard"), ' \
             Switchyard SwitchyardObservability SwitchyardHTTP SwitchyardImages SwitchyardPostgres SwitchyardPush)
         client full "" "$products" <<'SOURCE'
@@ -109,7 +120,7 @@ let images = await ImagePipeline.libvipsProblem() ?? "libvips loads"
 let answer = try await queue.submit("answer") { 42 }.value
 print("full client built against every library: \(answer), \(url.host), \(type(of: payload)), \(images), \(service.queue.name)")
 SOURCE
-        build_and_run full
+        build_and_run full "$check"
         for package in swift-nio async-http-client postgres-nio swift-crypto; do
             if ! grep -q "$package " <<<"$pins"; then
                 echo "error: the full client should resolve $package" >&2
@@ -118,7 +129,7 @@ SOURCE
         done
         ;;
     *)
-        echo "usage: Scripts/check-client-dependencies.sh [core|full]..." >&2
+        echo "usage: Scripts/check-client-dependencies.sh [core|full|plan]..." >&2
         exit 2
         ;;
     esac

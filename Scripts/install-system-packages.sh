@@ -18,10 +18,11 @@
 #   postgresql      the server and `psql`, for a throwaway local server (Scripts/postgres-dev.sh, which CI starts)
 #   inotify-tools, entr
 #                   the anchors of `switchyard-bench watch` (`inotifywait`, `entr`)
+#   gdb             the thread stacks CI prints of a test process past its deadline (.ci/deadline)
 # Safe to run repeatedly; does nothing when everything is installed. Needs root (or sudo) only to install.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libvips-dev libjpeg-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql inotify-tools entr)
+packages=(libsqlite3-dev zlib1g-dev libvips-dev libjpeg-dev openssl sqlite3 nginx-light curl aria2 time libvips-tools imagemagick python3-pil python3-venv postgresql inotify-tools entr gdb)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
