@@ -148,15 +148,41 @@
         /// The most streams open at once on one connection.
         public var maximumOpenStreams: Int { state.withLockedValue { $0.maximumOpen } }
 
-        /// Suspends until at least `count` requests have been received.
+        /// Suspends until at least `count` requests have been received, or the calling task is cancelled (then it
+        /// returns early: compare ``requests`` with `count` to tell). A test bounded by `.timeLimit` thus ends at its
+        /// limit instead of waiting for requests that never come.
         public func waitForRequests(count: Int) async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLockedValue { state -> Bool in
-                    if state.requests >= count { return true }
-                    state.waiters.append((count, continuation))
-                    return false
+            let id = state.withLockedValue { state -> Int in
+                state.nextWaiterID += 1
+                state.waiters[state.nextWaiterID] = .starting
+                return state.nextWaiterID
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLockedValue { state -> Bool in
+                        guard state.requests < count, case .starting? = state.waiters[id] else {
+                            state.waiters[id] = nil  // enough requests, or cancelled before this
+                            return true
+                        }
+                        state.waiters[id] = .waiting(count: count, continuation)
+                        return false
+                    }
+                    if now { continuation.resume() }
                 }
-                if now { continuation.resume() }
+            } onCancel: {
+                let waiting = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+                    switch state.waiters[id] {
+                    case .starting?:
+                        state.waiters[id] = .cancelled
+                        return nil
+                    case .waiting(_, let continuation)?:
+                        state.waiters[id] = nil
+                        return continuation
+                    case .cancelled?, nil:
+                        return nil
+                    }
+                }
+                waiting?.resume()
             }
         }
 
@@ -178,10 +204,10 @@
             let (value, ready) = state.withLockedValue { state -> (Value, [CheckedContinuation<Void, Never>]) in
                 let value = change(&state)
                 var ready: [CheckedContinuation<Void, Never>] = []
-                state.waiters.removeAll { waiter in
-                    guard state.requests >= waiter.count else { return false }
-                    ready.append(waiter.continuation)
-                    return true
+                for (id, waiter) in state.waiters {
+                    guard case .waiting(let count, let continuation) = waiter, state.requests >= count else { continue }
+                    state.waiters[id] = nil
+                    ready.append(continuation)
                 }
                 return (value, ready)
             }

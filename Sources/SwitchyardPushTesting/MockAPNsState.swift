@@ -15,7 +15,17 @@
         var connectionCount = 0
         var connections: [Int: ConnectionState] = [:]
         var maximumOpen = 0
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The calls of `MockAPNs.waitForRequests(count:)` in progress, by identifier.
+        var waiters: [Int: RequestWaiter] = [:]
+        var nextWaiterID = 0
+
+        enum RequestWaiter {
+            /// Called, not suspended yet.
+            case starting
+            /// Cancelled before it suspended: it returns instead.
+            case cancelled
+            case waiting(count: Int, CheckedContinuation<Void, Never>)
+        }
 
         init(rules: MockAPNsRules) {
             self.rules = rules

@@ -142,5 +142,20 @@
             #expect(mock.answers["ServiceUnavailable"] == 2)
             #expect(mock.connections >= 1)
         }
+
+        @Test("waitForRequests returns early when its task is cancelled, before or while it waits")
+        func waitForRequestsCancelled() async throws {
+            let mock = try await MockAPNs.start(certificates: try StubCertificates.generate(), rules: Self.rules())
+            let waiting = Task { await mock.waitForRequests(count: 1) }
+            waiting.cancel()  // before or after it suspended, whichever the scheduler made it
+            await waiting.value
+            let cancelledFirst = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await mock.waitForRequests(count: 1)
+            }
+            await cancelledFirst.value
+            #expect(mock.requests == 0, "both returned with no request")
+            try await mock.shutdown()
+        }
     }
 #endif

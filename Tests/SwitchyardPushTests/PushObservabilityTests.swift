@@ -24,7 +24,7 @@
 
         private struct State {
             var entries: [Entry] = []
-            var waiters: [(message: String, continuation: CheckedContinuation<Void, Never>)] = []
+            var waiters: [(message: String, logged: CallbackExpectation)] = []
         }
 
         private let state = LockedState(State())
@@ -43,30 +43,30 @@
             entries.filter { $0.message == message }
         }
 
-        /// Suspends until a line with `message` was logged.
-        func wait(for message: String) async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let found = state.withLock { state -> Bool in
-                    if state.entries.contains(where: { $0.message == message }) { return true }
-                    state.waiters.append((message, continuation))
-                    return false
-                }
-                if found { continuation.resume() }
+        /// Suspends until a line with `message` was logged; fails the test naming the line after `limit`, and
+        /// returns early if the test is cancelled (its time limit).
+        func wait(
+            for message: String, within limit: Duration = .seconds(60), fileID: String = #fileID,
+            filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        ) async {
+            let logged = CallbackExpectation("the log line \"\(message)\"")
+            let present = state.withLock { state -> Bool in
+                if state.entries.contains(where: { $0.message == message }) { return true }
+                state.waiters.append((message, logged))
+                return false
             }
+            guard !present else { return }
+            await logged.fulfillment(within: limit, fileID: fileID, filePath: filePath, line: line, column: column)
         }
 
         fileprivate func append(_ entry: Entry) {
-            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let ready = state.withLock { state -> [CallbackExpectation] in
                 state.entries.append(entry)
-                var ready: [CheckedContinuation<Void, Never>] = []
-                state.waiters.removeAll { waiter in
-                    guard waiter.message == entry.message else { return false }
-                    ready.append(waiter.continuation)
-                    return true
-                }
+                let ready = state.waiters.filter { $0.message == entry.message }.map(\.logged)
+                state.waiters.removeAll { $0.message == entry.message }
                 return ready
             }
-            for continuation in ready { continuation.resume() }
+            for logged in ready { logged.fulfill() }
         }
 
         struct Handler: LogHandler {
@@ -113,6 +113,16 @@
             return PushClient(
                 key: PushClientTests.signing, bundleID: "org.example.app", configuration: configuration,
                 logger: log.logger, metricsFactory: metrics)
+        }
+
+        /// `task.value`, cancelling `task` if the test is cancelled meanwhile (its time limit), so that a test whose
+        /// task never ends stops at its limit.
+        static func value<Success: Sendable>(of task: Task<Success, any Error>) async throws -> Success {
+            try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
 
         /// The device refused as a bad token, and the one unregistered, in ``faultyBatch(_:)``.
@@ -297,7 +307,8 @@
                 now: { Int(Date().timeIntervalSince1970) }, clock: time.clock)
             let metrics = TestMetrics()
             let log = PushLogCapture()
-            let client = Self.client(mock, metrics: metrics, log: log)
+            // The held answer is released by the test's clock alone: no real-time timeout may end it first.
+            let client = Self.client(mock, metrics: metrics, log: log) { $0.requestTimeout = .seconds(3600) }
             // The mock first: the group shuts its services down in reverse order, the client before the mock.
             let group = ServiceGroup(
                 services: [mock, client], logger: Logger(label: "group") { _ in SwiftLogNoOpLogHandler() })
@@ -311,9 +322,9 @@
             #expect(client.queue.counts.running == 1, "the batch still waits for its held answer")
             try await time.clock.waitForSleepers(count: 1)
             time.clock.advance(by: .seconds(60))
-            try await running.value  // the client's run() ended, then the mock's
+            try await Self.value(of: running)  // the client's run() ended, then the mock's
 
-            let summary = try await batch.value
+            let summary = try await Self.value(of: batch)
             #expect(summary.delivered == 5, "drained: every notification of the batch in flight was sent")
             #expect(log.lines("push client stopped").count == 1)
             let after = await client.send(Self.notifications(1)[0])
@@ -337,15 +348,17 @@
                 certificates: PushClientTests.certificates, rules: PushClientTests.rules(),
                 now: { Int(Date().timeIntervalSince1970) }, clock: time.clock)
             let metrics = TestMetrics()
-            let client = Self.client(mock, metrics: metrics, log: PushLogCapture())
+            let client = Self.client(mock, metrics: metrics, log: PushLogCapture()) {
+                $0.requestTimeout = .seconds(3600)  // the held answer outlasts any slowness of the machine
+            }
             let running = Task { try await client.run() }
             mock.script([.delay(.seconds(60), times: 1)])  // one request in flight (one stream until a success)
             let batch = Task { try await client.send(Self.notifications(5)) }
             await mock.waitForRequests(count: 1)
 
             running.cancel()
-            try await running.value
-            let summary = try await batch.value
+            try await Self.value(of: running)
+            let summary = try await Self.value(of: batch)
             #expect(summary.unconfirmed == 1 && summary.notSent == 4)
             func results(_ result: String) throws -> Int64 {
                 try metrics.expectCounter("switchyard_push_results_total", [("result", result)]).totalValue
