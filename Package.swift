@@ -76,7 +76,9 @@ let coreTargets: [Target] = {
             exclude: ["Zip/Fixtures"],  // archives written by Python's zipfile, and their generator
             swiftSettings: testHooks
         ),
-        .testTarget(name: "SwitchyardSampleFeedsTests", dependencies: ["SwitchyardSampleFeeds", "SwitchyardTransit"]),
+        .testTarget(
+            name: "SwitchyardSampleFeedsTests",
+            dependencies: ["Switchyard", "SwitchyardSampleFeeds", "SwitchyardTransit"]),
         // Archives written and read by ZIPFoundation, cross-checking the zip reader and writer.
         .testTarget(
             name: "ZipInteropTests",

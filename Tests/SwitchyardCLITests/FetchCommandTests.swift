@@ -12,8 +12,14 @@
             return path
         }
 
+        /// The byte at `i` is `i + seed` modulo 256: a 256-byte block, repeated (megabytes computed byte by byte
+        /// would take seconds of a debug build's cooperative pool).
         private static func body(_ count: Int, _ seed: UInt8) -> [UInt8] {
-            (0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed }
+            let block = (0..<256).map { UInt8(truncatingIfNeeded: $0) &+ seed }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            while bytes.count < count { bytes.append(contentsOf: block.prefix(count - bytes.count)) }
+            return bytes
         }
 
         @Test("fetches a list, names what failed, then finds the fetched files unchanged")
