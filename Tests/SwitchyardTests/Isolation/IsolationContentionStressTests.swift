@@ -28,6 +28,7 @@ struct IsolationContentionStressTests {
         let perForm = 5_000
         let counter = Isolated(0, label: "mixed")
         let enqueued = CallbackExpectation("enqueued writes ran", expectedCount: .exactly(perForm))
+        let bodiesRan = SharedCounter()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await onThreads(2) { _ in
@@ -42,12 +43,20 @@ struct IsolationContentionStressTests {
             group.addTask {
                 await onThreads(1) { _ in
                     for _ in 0..<perForm {
-                        counter.enqueue({ $0 += 1 }, deliveringOn: .task()) { _ in enqueued.fulfill() }
+                        counter.enqueue(
+                            {
+                                $0 += 1
+                                bodiesRan.add()
+                            }, deliveringOn: .task()
+                        ) { _ in enqueued.fulfill() }
                     }
                 }
             }
         }
-        await enqueued.fulfillment(within: .seconds(30))
+        if await !enqueued.fulfillment(within: .seconds(30)).isSuccess {
+            // Tells a stalled lock (bodies waiting behind it) from stalled deliveries.
+            Issue.record("enqueued bodies ran: \(bodiesRan.value); \(counter.debugDescription)")
+        }
         #expect(await counter.read { $0 } == 3 * perForm)
     }
 
