@@ -3,10 +3,11 @@ import Synchronization
 /// Plain submissions that found their region's lock busy, waiting to be admitted by whoever holds it. One per
 /// ``EngineRegion``.
 ///
-/// A submitter never waits for the lock to admit a plain job (no dependencies, group, hold or barrier, on a
-/// queue without a pending-job bound): if `tryLock` fails it pushes the job here and returns, so it never spins on,
-/// or sleeps in, a lock its workers hold. The one exception is a push that raced with a merge of the region: the
-/// submitter then waits for the survivor's lock once (see "Merged regions").
+/// A submitter never waits for the lock to admit a plain job (no dependencies, hold or barrier, on a queue without
+/// a pending-job bound; no group, or one whose region is already united with the queue's, carried in the job's
+/// `group`): if `tryLock` fails it pushes the job here and returns, so it never spins on, or sleeps in, a lock its
+/// workers hold. The one exception is a push that raced with a merge of the region: the submitter then waits for
+/// the survivor's lock once (see "Merged regions").
 ///
 /// **Who admits a pushed job.** Every hold of a region's lock that reads engine state starts by admitting the
 /// intake (``Engine/perform(in:_:)``, ``Engine/endAttempt(of:end:retryAllowed:on:)``), so no one ever observes
@@ -89,8 +90,8 @@ final class Intake: @unchecked Sendable {
 }
 
 extension Engine {
-    /// Admits a plain job (no dependencies, group, hold or barrier; its queue has no pending-job bound) without
-    /// ever waiting for a region's lock: if the lock is busy, its holder admits the job (see ``Intake``).
+    /// Admits a plain job (see ``Intake``; a group it joins is in its `group`, united with its queue's region)
+    /// without ever waiting for a region's lock: if the lock is busy, its holder admits the job (see ``Intake``).
     static func submitPlain(_ job: JobNode) {
         let region = job.queue.region.current
         region._withUnsafeGuaranteedRef { region in
@@ -180,7 +181,7 @@ extension Engine {
     }
 
     static func admitPlain(_ job: JobNode, _ transaction: inout Transaction) {
-        admit(job, dependencies: [], group: nil, isHeld: false, &transaction)
+        admit(job, dependencies: [], group: job.group, isHeld: false, &transaction)
     }
 
     /// Dispatches, releases the lock and carries out `transaction`, then admits what was pushed meanwhile.

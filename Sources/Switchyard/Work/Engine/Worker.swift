@@ -24,9 +24,10 @@ import Synchronization
 /// created, woken and yields inside its ``EnqueueTicket``, so an escalation of its job while the task waits for a
 /// thread moves it up in the executor's queue.
 ///
-/// Unchecked-Sendable invariant: every `var` except `first` is read and written only while the lock of the
-/// worker's region is held; `first` is written under the lock before the worker's task exists and afterwards only by that task.
-/// Exercised under Thread Sanitizer by `WorkQueueStressTests`.
+/// Unchecked-Sendable invariant: every `var` except `first` and `parkedIn` is read and written only while the lock
+/// of the worker's region is held; `first` is written under the lock before the worker's task exists and afterwards
+/// only by that task; `parkedIn` is written only by the worker's own task (set under the lock, cleared under it in
+/// `park`), which alone reads it. Exercised under Thread Sanitizer by `WorkQueueStressTests`.
 final class Worker: @unchecked Sendable {
     /// How long a worker runs jobs back to back before it yields its thread (checked each time it takes its next
     /// job itself).
@@ -36,9 +37,11 @@ final class Worker: @unchecked Sendable {
     let isBlocking: Bool
     /// A blocking worker's: its queue's executor, and where its task waits there (see ``EnqueueTicket``).
     let ticket: EnqueueTicket?
-    /// While idle: the region whose idle list holds the worker. Weak: parked workers must not keep a region whose
-    /// queues are gone alive (its end retires them). Written by the worker's own task under that region's lock.
-    @exclusivity(unchecked) weak var parkedIn: EngineRegion?
+    /// From the hold that puts the worker in a region's idle list until its task has parked (`park(_:after:)`): that
+    /// region. Strong, but only on the way to park: a parked worker must not keep a region whose queues are
+    /// gone alive (its end retires it). Not `weak`: a weakly referenced object's every retain and release takes
+    /// the slower side-table path, and the region is retained on every hold. Written under that region's lock.
+    @exclusivity(unchecked) var parkedIn: EngineRegion?
     /// Set under the lock of the region whose list held the worker when that region was merged or ended: the
     /// worker ends instead of parking, or its parked task ends.
     @exclusivity(unchecked) var isRetired = false
@@ -192,12 +195,11 @@ extension Engine {
         _ = consume last
         let job = await withCheckedContinuation { (continuation: CheckedContinuation<JobNode?, Never>) in
             // The region's own lock, not the one standing for it: it guards the region's idle list even once
-            // merged. Held strongly only here: the parked task must not keep the region alive.
-            guard let region = worker.parkedIn else {  // ended: its end retired the worker
-                continuation.resume(returning: nil)
-                return
-            }
+            // merged. The worker lets go of the region under its lock; `region` may then be the last reference,
+            // released after the unlock (its end takes the lock to retire the worker).
+            guard let region = worker.parkedIn else { preconditionFailure("Worker: parks outside an idle list") }
             region.lock.lock()
+            worker.parkedIn = nil
             if worker.isRetired {
                 unlock(region)
                 continuation.resume(returning: nil)

@@ -214,4 +214,63 @@ struct IntakeStressTests {
         }
         #expect(ledger.runs.allSatisfy { $0 == 0 })
     }
+
+    @Test("jobs joining a group while the engine lock is busy are members at once; the group's cancel reaches them all")
+    func groupMembersThroughTheIntake() async throws {
+        var random = SeededRandomNumberGenerator.forTest("IntakeStressTests.groupMembersThroughTheIntake")
+        let rounds = jobBudget / 100
+        let shared = LimitDomain(name: "shared", width: 64)
+        let busy = WorkQueue(name: "busy", limit: shared)
+        let done = TestMutex(false)
+        let ledger = RunLedger(count: rounds * 50)
+        let miscounts = TestMutex<[String]>([])
+        let seed = random.next()
+        // Even rounds: the queue is suspended and the group cancelled after its 49th job (the 50th joins after the
+        // cancel). Odd rounds: the queue runs and the thread waits for the group.
+        let results = await onThreads(3) { thread -> [(slot: Int, job: Job<Void, Never>)] in
+            if thread > 0 {
+                keepEngineLockBusy(busy, until: done)
+                return []
+            }
+            var random = SeededRandomNumberGenerator(seed: seed)
+            var jobs: [(slot: Int, job: Job<Void, Never>)] = []
+            for round in 0..<rounds {
+                let queue = WorkQueue(name: "round \(round)", width: 1, limit: shared)
+                let cancels = round % 2 == 0
+                if cancels { queue.suspend() }
+                let group = JobGroup(name: "group \(round)")
+                for index in 0..<50 {
+                    let slot = round * 50 + index
+                    if cancels && index == 49 { group.cancel() }
+                    let options = JobOptions(group: group)
+                    jobs.append((slot, try! queue.trySubmit("job \(slot)", options: options) { ledger.ran(slot) }))
+                    let checksCount = cancels && index < 49 && Int.random(in: 0..<10, using: &random) == 0
+                    if checksCount && group.count != index + 1 {
+                        miscounts.withLock { $0.append("round \(round): \(group.count) members after \(index + 1)") }
+                    }
+                }
+                if cancels {
+                    queue.resume()
+                } else if !group.waitBlocking() || ledger.runs[(round * 50)..<(round * 50 + 50)].contains(0) {
+                    miscounts.withLock { $0.append("round \(round): the group emptied before its jobs ran") }
+                }
+            }
+            done.withLock { $0 = true }
+            return jobs
+        }
+        #expect(miscounts.withLock { $0 }.isEmpty, "\(miscounts.withLock { $0 }.prefix(3))")
+        let runs = ledger.runs
+        for (slot, job) in results[0] {
+            let result = await job.result
+            if (slot / 50) % 2 == 0 {
+                #expect(runs[slot] == 0, "job \(slot) of a cancelled group ran")
+                guard case .failure(.cancelled) = result else {
+                    Issue.record("job \(slot) of a cancelled group ended \(result)")
+                    continue
+                }
+            } else {
+                #expect(runs[slot] == 1, "job \(slot) ran \(runs[slot]) times")
+            }
+        }
+    }
 }
