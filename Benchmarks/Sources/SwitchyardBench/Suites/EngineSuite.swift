@@ -75,8 +75,21 @@ struct EngineSuite: BenchmarkSuite {
                 }
             ),
             (jobs, .task(Runner.timedWhole { await Self.tinyWorkQueueJobs($0) })),
+            (
+                jobs,
+                .mainThread { n in
+                    // The dispatch anchor's shape: submitted from a thread into a group, then a blocking wait.
+                    let start = Clockwork.now()
+                    let queue = WorkQueue(name: "tiny")
+                    let options = JobOptions(group: JobGroup(name: "tiny"))
+                    for _ in 0..<n { try! queue.trySubmit("tiny", options: options) {} }
+                    _ = options.group!.waitBlocking()
+                    return Clockwork.now() - start
+                }
+            ),
         ])
         let (task, group, dispatch, operationQueue, ours) = (samples[0], samples[1], samples[2], samples[3], samples[4])
+        let grouped = samples[5]
         record(report, "tiny/Task", task)
         record(report, "tiny/withTaskGroup", group)
         record(report, "tiny/DispatchQueue.async + group", dispatch)
@@ -92,6 +105,9 @@ struct EngineSuite: BenchmarkSuite {
         record(
             report, "tiny/WorkQueue vs OperationQueue", ours, anchor: ("OperationQueue", operationQueue),
             goal: "ratio <= 0.2", met: ours.median * 5 <= operationQueue.median)
+        record(
+            report, "tiny/WorkQueue + JobGroup from a thread", grouped,
+            anchor: ("DispatchQueue.async + group", dispatch))
     }
 
     // MARK: Backlog: a suspended queue's pending tiny jobs, run once it resumes
