@@ -242,19 +242,13 @@ extension WorkQueue {
     func admit(_ node: JobNode, _ dependencies: [Dependency], _ options: JobOptions, _ claim: RoomClaim)
         throws(SubmissionError)
     {
-        if maximumPending == nil && dependencies.isEmpty && !options.isHeld && !node.isBarrier {
-            if let group = options.group {
-                // A group united with this queue's region (by an earlier job) stays united: its job is admitted
-                // like a plain one, which reads the group from the node. Not yet shared: no lock needed.
-                if group.region.current.toOpaque() == region.current.toOpaque() {
-                    node.group = group
-                    Engine.submitPlain(node)
-                    return
-                }
-            } else {
-                Engine.submitPlain(node)  // does not wait for the lock (but right after a merge; see ``Intake``)
-                return
-            }
+        // A group united with this queue's region (by an earlier job) stays united: its job is admitted like a
+        // plain one, which reads the group from the node.
+        let groupIsUnited = options.group.map { $0.region.current.toOpaque() == region.current.toOpaque() } ?? true
+        if maximumPending == nil && dependencies.isEmpty && !options.isHeld && !node.isBarrier && groupIsUnited {
+            node.group = options.group  // not yet shared: no lock needed
+            Engine.submitPlain(node)  // does not wait for the lock (but right after a merge; see ``Intake``)
+            return
         }
         var regions: [EngineRegion] = [region]
         for dependency in dependencies { regions.append(dependency.node.queue.region) }
