@@ -5,7 +5,7 @@ import Testing
 /// Randomized, bounded stress of concurrent fulfillments against exact counts.
 ///
 /// Each run prints its seed; to replay a failure, run with `SWITCHYARD_SEED=<printed seed>`.
-@Suite("CallbackExpectation: stress", .timeLimit(.minutes(1)))
+@Suite("CallbackExpectation: stress", .timeLimit(.minutes(3)))
 struct ExpectationStressTests {
     @Test("Concurrent fulfills from tasks and threads reach exact counts, never more")
     func concurrentFulfills() async {

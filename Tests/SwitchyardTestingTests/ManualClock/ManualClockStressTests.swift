@@ -5,7 +5,7 @@ import Testing
 /// Randomized, bounded stress of sleepers, cancellations and concurrent advances.
 ///
 /// Each run prints its seed; to replay a failure, run with `SWITCHYARD_SEED=<printed seed>`.
-@Suite("ManualClock: stress", .timeLimit(.minutes(1)))
+@Suite("ManualClock: stress", .timeLimit(.minutes(3)))
 struct ManualClockStressTests {
     @Test("Random sleepers and cancellations: each advance resumes exactly the due sleepers")
     func randomizedSleepers() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Randomized stress of the lock behind both isolation types: every form of access at once, from threads and
 /// tasks. Invariants checked inside every critical section: a writer is alone; a reader never overlaps a writer.
 /// The seed is printed; rerun a failure with `SWITCHYARD_SEED=<seed> swift test --filter AccessLockStress`.
-@Suite("AccessLock stress", .timeLimit(.minutes(1)))
+@Suite("AccessLock stress", .timeLimit(.minutes(3)))
 struct AccessLockStressTests {
     private final class Occupancy: Sendable {
         let readers = Atomic<Int>(0)

@@ -5,9 +5,12 @@ import Synchronization
 import Testing
 
 /// Exact results of both isolation types under heavy contention: many threads, tasks and enqueued accesses at once.
-/// These flood the cooperative pool and the CPU; CI runs suites named `…StressTests` apart from the rest (see `.ci/run`)
-/// so that ordering tests elsewhere are not starved behind them.
-@Suite("Isolation: contention stress", .timeLimit(.minutes(1)))
+/// These flood the cooperative pool and the CPU. Under Thread Sanitizer and internal checks, CI runs suites named
+/// `…StressTests` apart from the rest (see `.ci/run`) so that ordering tests elsewhere are not starved behind them. In
+/// the plain `swift test` they run beside every other suite on the same cores and take many times as long as alone:
+/// hence every stress suite's limit of three minutes, and watchdogs (``untilStalled(stallLimit:progress:onStall:_:)``)
+/// that fail as soon as nothing has moved for 30 s.
+@Suite("Isolation: contention stress", .timeLimit(.minutes(3)))
 struct IsolationContentionStressTests {
     /// Two fields a writer always changes together: a reader that sees them differ saw a torn write.
     struct Pair: Sendable { var a = 0, b = 0 }
@@ -53,9 +56,13 @@ struct IsolationContentionStressTests {
                 }
             }
         }
-        if await !enqueued.fulfillment(within: .seconds(30)).isSuccess {
-            // Tells a stalled lock (bodies waiting behind it) from stalled deliveries.
-            Issue.record("enqueued bodies ran: \(bodiesRan.value); \(counter.debugDescription)")
+        // The wait's own timeout is the time limit's: the watchdog fails the test once nothing has moved for 30 s,
+        // telling a stalled lock (bodies waiting behind it) from stalled deliveries.
+        _ = await untilStalled(
+            progress: { bodiesRan.value + enqueued.fulfillmentCount },
+            onStall: { Issue.record("enqueued bodies ran: \(bodiesRan.value); \(counter.debugDescription)") }
+        ) {
+            await enqueued.fulfillment(within: .seconds(3_600))
         }
         #expect(await counter.read { $0 } == 3 * perForm)
     }

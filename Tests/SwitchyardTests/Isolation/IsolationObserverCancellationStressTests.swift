@@ -10,52 +10,63 @@ import Testing
 /// isolation types therefore hand values over only after releasing the lock. The handlers block (they are
 /// synchronous), so the test cancels from a thread outside the cooperative pool. The seed is printed; rerun with
 /// `SWITCHYARD_SEED=<seed>`.
-@Suite("Isolation observers cancelled while writers write: stress", .timeLimit(.minutes(1)))
+@Suite("Isolation observers cancelled while writers write: stress", .timeLimit(.minutes(3)))
 struct IsolationObserverCancellationStressTests {
     @Test("a consumer whose cancellation handler accesses the value is cancelled mid-stream without deadlock")
     func cancelHandlersThatAccessTheValue() async {
         let seed = SeededRandomNumberGenerator.forTest("IsolationObserverCancellationStressTests").seed
-        var random = SeededRandomNumberGenerator(seed: seed)
         let counter = Isolated(0, label: "observed counter")
         let shared = ReadWriteIsolated(0, label: "observed shared")
-        for _ in 0..<300 {
-            let consumers = [
-                Task {
-                    await withTaskCancellationHandler {
-                        for await _ in counter.values(bufferingPolicy: .unbounded) {}
-                    } onCancel: {
-                        counter.withValueBlocking { $0 += 0 }
-                    }
-                },
-                Task {
-                    await withTaskCancellationHandler {
-                        for await _ in shared.values(bufferingPolicy: .unbounded) {}
-                    } onCancel: {
-                        shared.writeBlocking { $0 += 0 }
-                    }
-                },
-            ]
-            let writers = (0..<2).map { _ in
-                Task.detached {
-                    for _ in 0..<200 {
-                        await counter.withValue { $0 += 1 }
-                        await shared.write { $0 += 1 }
+        let rounds = SharedCounter()
+        let finished = await untilStalled(
+            progress: { rounds.value },
+            onStall: {
+                let state = "\(counter.debugDescription); \(shared.debugDescription)"
+                Issue.record("round \(rounds.value) stalled for 30 s (seed \(seed)): \(state)")
+            }
+        ) {
+            var random = SeededRandomNumberGenerator(seed: seed)
+            for _ in 0..<300 {
+                let consumers = [
+                    Task {
+                        await withTaskCancellationHandler {
+                            for await _ in counter.values(bufferingPolicy: .unbounded) {}
+                        } onCancel: {
+                            counter.withValueBlocking { $0 += 0 }
+                        }
+                    },
+                    Task {
+                        await withTaskCancellationHandler {
+                            for await _ in shared.values(bufferingPolicy: .unbounded) {}
+                        } onCancel: {
+                            shared.writeBlocking { $0 += 0 }
+                        }
+                    },
+                ]
+                let writers = (0..<2).map { _ in
+                    Task.detached {
+                        for _ in 0..<200 {
+                            await counter.withValue { $0 += 1 }
+                            await shared.write { $0 += 1 }
+                        }
                     }
                 }
-            }
-            for _ in 0..<Int.random(in: 0..<8, using: &random) { await Task.yield() }
-            // Cancel from a thread outside the cooperative pool: the handlers block while they wait for the value,
-            // and a pool thread blocked there could starve the writer task the value was handed to.
-            let order = consumers.shuffled(using: &random)
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    for consumer in order { consumer.cancel() }
-                    done.resume()
+                for _ in 0..<Int.random(in: 0..<8, using: &random) { await Task.yield() }
+                // Cancel from a thread outside the cooperative pool: the handlers block while they wait for the value,
+                // and a pool thread blocked there could starve the writer task the value was handed to.
+                let order = consumers.shuffled(using: &random)
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        for consumer in order { consumer.cancel() }
+                        done.resume()
+                    }
                 }
+                for writer in writers { await writer.value }
+                for consumer in consumers { await consumer.value }
+                rounds.add()
             }
-            for writer in writers { await writer.value }
-            for consumer in consumers { await consumer.value }
         }
+        guard finished else { return }
         #expect(await counter.read { $0 } == 300 * 2 * 200, "seed \(seed)")
         #expect(await shared.read { $0 } == 300 * 2 * 200, "seed \(seed)")
     }

@@ -7,7 +7,7 @@ import Testing
 /// the engine's lock busy: every caller ends with its key's value or a job error, and nothing is left behind (no
 /// key in flight, no waiter, no job). Run on an unbounded queue (jobs pushed to the engine's intake under the
 /// coalescer's lock and admitted after it) and on a bounded one (admitted under both locks).
-@Suite("Coalescer stress: joins, leaves and cancelAll racing", .timeLimit(.minutes(1)))
+@Suite("Coalescer stress: joins, leaves and cancelAll racing", .timeLimit(.minutes(3)))
 struct CoalescerStressTests {
     @Test("every caller gets its key's value or an error; nothing is left in flight", arguments: [nil, 8] as [Int?])
     func randomTraffic(maximumPending: Int?) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Switchyard
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 /// Counts how often each job ran and in what order jobs started.
@@ -56,15 +57,48 @@ private let jobBudget =
     ProcessInfo.processInfo.environment["SWITCHYARD_STRESS_JOBS"].flatMap(Int.init).map { max(100, $0 / 10) }
     ?? 20_000
 
+/// Whether the threads of ``keepEngineLockBusy(_:while:)`` spin: only while the submitting thread submits. While
+/// it waits for its jobs to run, they wait too, leaving the cores to the engine's workers and the tests alongside.
+private final class SpinSwitch: Sendable {
+    private static let spinning = 0
+    private static let paused = 1
+    private static let stopped = 2
+    /// Changed only with `condition` locked, so a thread that checks it there and waits cannot miss a change.
+    private let state = Atomic(spinning)
+    private let condition = NSCondition()
+
+    func pause() { set(Self.paused) }
+    func resume() { set(Self.spinning) }
+    func stop() { set(Self.stopped) }
+
+    private func set(_ new: Int) {
+        condition.lock()
+        state.store(new, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether to spin on: waits out a pause, then returns `true` unless the switch was stopped.
+    func shouldSpin() -> Bool {
+        let current = state.load(ordering: .acquiring)
+        if current != Self.paused { return current == Self.spinning }
+        condition.lock()
+        defer { condition.unlock() }
+        while state.load(ordering: .acquiring) == Self.paused { condition.wait() }
+        return state.load(ordering: .acquiring) == Self.spinning
+    }
+}
+
 /// Takes and releases the engine lock over and over (each `counts` read is one hold), so that submissions on other
-/// threads often find it busy, until `done` is set or `jobBudget` holds were made. Between holds it waits twice as
-/// long as the hold took, so two such threads leave the lock free a third of the time: the engine's workers wait
-/// for it on cooperative-pool threads, and a lock held without pause (each hold visits every unfinished job when
-/// internal checks are on) stalls the pool and every test running alongside. Creates no jobs, for the same reason.
-private func keepEngineLockBusy(_ queue: WorkQueue, until done: TestMutex<Bool>) {
+/// threads often find it busy, while `spin` is on and until `jobBudget` holds were made. Between holds it waits
+/// twice as long as the hold took, so two such threads leave the lock free a third of the time: the engine's
+/// workers wait for it on cooperative-pool threads, and a lock held without pause (each hold visits every
+/// unfinished job when internal checks are on) stalls the pool and every test running alongside. Creates no jobs,
+/// for the same reason.
+private func keepEngineLockBusy(_ queue: WorkQueue, while spin: SpinSwitch) {
     let clock = ContinuousClock()
     var holds = 0
-    while holds < jobBudget && !done.withLock({ $0 }) {
+    while holds < jobBudget && spin.shouldSpin() {
         let start = clock.now
         _ = queue.counts
         holds += 1
@@ -76,7 +110,7 @@ private func keepEngineLockBusy(_ queue: WorkQueue, until done: TestMutex<Bool>)
 /// The engine's intake: plain submissions that find the engine lock busy are admitted by its holder. These tests
 /// keep the lock busy from several threads so that many submissions take that path, and check that none is lost,
 /// run twice, reordered, or invisible to what the submitting thread does next.
-@Suite("Intake stress: plain submissions while the engine lock is busy", .timeLimit(.minutes(1)))
+@Suite("Intake stress: plain submissions while the engine lock is busy", .timeLimit(.minutes(3)))
 struct IntakeStressTests {
     @Test("jobs submitted from many threads at once run exactly once; one cancelled right after submission never runs")
     func concurrentSubmissions() async throws {
@@ -134,10 +168,10 @@ struct IntakeStressTests {
         let ledger = RunLedger(count: count)
         let seed = random.next()
         // Thread 0 submits the ordered jobs; threads 1 and 2 keep the engine lock busy meanwhile.
-        let done = TestMutex(false)
+        let spin = SpinSwitch()
         let handles = await onThreads(3) { thread -> [Job<Void, Never>] in
             if thread > 0 {
-                keepEngineLockBusy(busy, until: done)
+                keepEngineLockBusy(busy, while: spin)
                 return []
             }
             var random = SeededRandomNumberGenerator(seed: seed)
@@ -146,7 +180,7 @@ struct IntakeStressTests {
                 jobs.append(try! queue.trySubmit("ordered \(index)") { ledger.ran(index) })
                 if Int.random(in: 0..<100, using: &random) == 0 { _ = queue.counts }  // a locked hold in between
             }
-            done.withLock { $0 = true }
+            spin.stop()
             return jobs
         }
         for job in handles.joined() { _ = await job.result }
@@ -184,11 +218,11 @@ struct IntakeStressTests {
         let rounds = jobBudget / 100
         let shared = LimitDomain(name: "shared", width: 64)
         let busy = WorkQueue(name: "busy", limit: shared)
-        let done = TestMutex(false)
+        let spin = SpinSwitch()
         let ledger = RunLedger(count: rounds * 50)
         let results = await onThreads(3) { thread -> [Job<Void, Never>] in
             if thread > 0 {
-                keepEngineLockBusy(busy, until: done)
+                keepEngineLockBusy(busy, while: spin)
                 return []
             }
             var jobs: [Job<Void, Never>] = []
@@ -202,7 +236,7 @@ struct IntakeStressTests {
                 queue.cancelAll()
                 queue.resume()
             }
-            done.withLock { $0 = true }
+            spin.stop()
             return jobs
         }
         for job in results[0] {
@@ -221,7 +255,7 @@ struct IntakeStressTests {
         let rounds = jobBudget / 100
         let shared = LimitDomain(name: "shared", width: 64)
         let busy = WorkQueue(name: "busy", limit: shared)
-        let done = TestMutex(false)
+        let spin = SpinSwitch()
         let ledger = RunLedger(count: rounds * 50)
         let miscounts = TestMutex<[String]>([])
         let seed = random.next()
@@ -229,7 +263,7 @@ struct IntakeStressTests {
         // cancel). Odd rounds: the queue runs and the thread waits for the group.
         let results = await onThreads(3) { thread -> [(slot: Int, job: Job<Void, Never>)] in
             if thread > 0 {
-                keepEngineLockBusy(busy, until: done)
+                keepEngineLockBusy(busy, while: spin)
                 return []
             }
             var random = SeededRandomNumberGenerator(seed: seed)
@@ -251,11 +285,15 @@ struct IntakeStressTests {
                 }
                 if cancels {
                     queue.resume()
-                } else if !group.waitBlocking() || ledger.runs[(round * 50)..<(round * 50 + 50)].contains(0) {
+                    continue
+                }
+                spin.pause()
+                if !group.waitBlocking() || ledger.runs[(round * 50)..<(round * 50 + 50)].contains(0) {
                     miscounts.withLock { $0.append("round \(round): the group emptied before its jobs ran") }
                 }
+                spin.resume()
             }
-            done.withLock { $0 = true }
+            spin.stop()
             return jobs
         }
         #expect(miscounts.withLock { $0 }.isEmpty, "\(miscounts.withLock { $0 }.prefix(3))")
