@@ -56,8 +56,8 @@ struct IsolationContentionStressTests {
                 }
             }
         }
-        // The wait's own timeout is the time limit's: the watchdog fails the test once nothing has moved for 30 s,
-        // telling a stalled lock (bodies waiting behind it) from stalled deliveries.
+        // The suite's time limit ends the test long before the wait's hour. The watchdog fails it once nothing has
+        // moved for 30 s, telling a stalled lock (bodies waiting behind it) from stalled deliveries.
         _ = await untilStalled(
             progress: { bodiesRan.value + enqueued.fulfillmentCount },
             onStall: { Issue.record("enqueued bodies ran: \(bodiesRan.value); \(counter.debugDescription)") }
