@@ -38,7 +38,11 @@ struct ObserverCancellationStressTests {
                 }
                 for _ in 0..<Int.random(in: 0..<8, using: &random) { await Task.yield() }
                 for consumer in consumers.shuffled(using: &random) { consumer.cancel() }
-                for reporter in reporters { _ = await reporter.result }
+                for reporter in reporters {
+                    if case .failure(let error) = await reporter.result {
+                        Issue.record("\(reporter.name) failed: \(error) (seed \(seed))")
+                    }
+                }
                 for consumer in consumers { await consumer.value }
                 rounds.add()
             }
